@@ -1,0 +1,26 @@
+#!/bin/sh
+# Runs every test program (build/tests/test_*) and script (tests/test_*.sh) from the
+# repository root. A test passes with exit 0; one that prints a line starting with SKIP is
+# counted as skipped. Ends with "N passed, N failed, N skipped".
+cd "$(dirname "$0")/.." || exit 1
+pass=0; fail=0; skip=0; failed=""
+for t in build/tests/test_* tests/test_*.sh; do
+  [ -f "$t" ] || continue
+  case "$t" in *.c|*.o) continue;; esac
+  name=$(basename "$t")
+  log="build/tests/$name.log"
+  start=$(date +%s)
+  if [ "${t%.sh}" != "$t" ]; then sh "$t" >"$log" 2>&1; rc=$?; else "$t" >"$log" 2>&1; rc=$?; fi
+  secs=$(( $(date +%s) - start ))
+  if [ $rc -ne 0 ]; then
+    fail=$((fail+1)); failed="$failed $name"
+    echo "FAIL $name (${secs}s)"; tail -n 20 "$log" | sed 's/^/    /'
+  elif grep -q '^SKIP' "$log"; then
+    skip=$((skip+1)); echo "skip $name: $(grep -m1 '^SKIP' "$log")"
+  else
+    pass=$((pass+1)); echo "ok   $name (${secs}s)"
+  fi
+done
+[ -n "$failed" ] && echo "failed:$failed"
+echo "$pass passed, $fail failed, $skip skipped"
+[ $fail -eq 0 ]

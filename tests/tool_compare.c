@@ -1,0 +1,58 @@
+/* compare: max |a - b| between two float32 little-endian logit files.
+
+   tool_compare OURS.f32 GOLDEN.f32 TOL [VOCAB COLS.txt]
+   OURS holds positions x VOCAB logits; with VOCAB and COLS, GOLDEN holds positions x
+   len(COLS) logits at the listed vocabulary columns. Exits 1 when the largest difference
+   is above TOL, or when the files do not line up. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <math.h>
+
+static float *load(const char *path, long *n) {
+    FILE *f = fopen(path, "rb");
+    float *p;
+    if (!f) { fprintf(stderr, "compare: cannot open %s\n", path); exit(2); }
+    fseek(f, 0, SEEK_END); *n = ftell(f) / 4; fseek(f, 0, SEEK_SET);
+    p = (float *)malloc((size_t)*n * 4 + 4);
+    if (!p || fread(p, 4, (size_t)*n, f) != (size_t)*n) { fprintf(stderr, "compare: cannot read %s\n", path); exit(2); }
+    fclose(f);
+    return p;
+}
+
+int main(int argc, char **argv) {
+    long na, nb, vocab = 0, ncols = 0, p, i, positions, worst_pos = -1, worst_col = -1;
+    long *cols = NULL;
+    float *a, *b;
+    double tol, worst = 0;
+    if (argc != 4 && argc != 6) { fprintf(stderr, "usage: tool_compare OURS GOLDEN TOL [VOCAB COLS]\n"); return 2; }
+    a = load(argv[1], &na);
+    b = load(argv[2], &nb);
+    tol = atof(argv[3]);
+    if (argc == 6) {
+        FILE *f = fopen(argv[5], "r");
+        long c, cap = 0;
+        vocab = atol(argv[4]);
+        if (!f) { fprintf(stderr, "compare: cannot open %s\n", argv[5]); return 2; }
+        while (fscanf(f, "%ld", &c) == 1) {
+            if (ncols == cap) { cap = cap * 2 + 64; cols = (long *)realloc(cols, (size_t)cap * sizeof *cols); }
+            cols[ncols++] = c;
+        }
+        fclose(f);
+    } else {
+        vocab = ncols = 1;
+    }
+    if (argc == 6 ? (na % vocab || nb % ncols || na / vocab != nb / ncols) : na != nb) {
+        fprintf(stderr, "compare: sizes do not line up (%ld and %ld floats)\n", na, nb);
+        return 1;
+    }
+    positions = argc == 6 ? na / vocab : na;
+    for (p = 0; p < positions; p++)
+        for (i = 0; i < ncols; i++) {
+            double x = argc == 6 ? a[p * vocab + cols[i]] : a[p], y = argc == 6 ? b[p * ncols + i] : b[p];
+            double d = fabs(x - y);
+            if (!(d <= worst)) { worst = d; worst_pos = p; worst_col = argc == 6 ? cols[i] : p; }
+        }
+    printf("max abs diff %.3g (position %ld, column %ld) over %ld values, tolerance %.3g\n", worst, worst_pos, worst_col,
+           positions * ncols, tol);
+    return worst <= tol ? 0 : 1;
+}

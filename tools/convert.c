@@ -1,0 +1,633 @@
+/* convert: a HuggingFace model directory -> one .llm file.
+
+   build/convert MODEL_DIR OUT.llm [--dtype f32|f16|bf16]
+
+   Reads config.json, generation_config.json, model.safetensors (or the shards named by
+   model.safetensors.index.json). Every number comes from those files; what the library
+   cannot run is refused here with a message that names the field. The file is written
+   through llm.h's builder to OUT.llm.tmp, opened and validated with llm.h, then renamed,
+   so a failed run leaves no partial file. */
+#define _FILE_OFFSET_BITS 64
+#define _POSIX_C_SOURCE 200809L
+#define LLM_IMPLEMENTATION
+#include "../llm.h"
+#define JSON_IMPLEMENTATION
+#include "json.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <math.h>
+#include <errno.h>
+
+static char g_err[1024];
+
+static int fail(const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(g_err, sizeof g_err, fmt, ap);
+    va_end(ap);
+    return -1;
+}
+
+static void path_join(char *out, size_t n, const char *dir, const char *file) {
+    snprintf(out, n, "%s/%s", dir, file);
+}
+
+static int file_exists(const char *path) {
+    FILE *f = fopen(path, "rb");
+    if (f) fclose(f);
+    return f != NULL;
+}
+
+/* ---- config.json ---------------------------------------------------------------------- */
+typedef struct hparams {
+    llm_arch arch;
+    int n_vocab, n_embd, n_ff, n_layer, n_head, n_head_kv, head_dim, n_ctx_train;
+    double rms_eps, rope_theta;
+    int rope_scaling, rope_orig;
+    double rope_factor, rope_low, rope_high;
+    int tied, qk_norm, attn_bias_qkv, attn_bias_o;
+    int bos_id, n_eos, eos[LLM_MAX_STOP_IDS];
+    int *window; /* per layer */
+} hparams;
+
+static int cfg_int(const json_value *cfg, const char *key, int required, int dflt, int *out) {
+    const json_value *v = json_get(cfg, key);
+    if (!v || v->type == JSON_NULL) {
+        if (required) return fail("config.json: missing '%s'", key);
+        *out = dflt;
+        return 0;
+    }
+    if (!json_is_int(v) || v->number < -2147483647.0 || v->number > 2147483647.0)
+        return fail("config.json: '%s' must be an integer, found %s", key, json_type_name(v->type));
+    *out = (int)v->number;
+    return 0;
+}
+
+static int cfg_num(const json_value *cfg, const char *key, double dflt, double *out) {
+    const json_value *v = json_get(cfg, key);
+    if (!v || v->type == JSON_NULL) { *out = dflt; return 0; }
+    if (v->type != JSON_NUMBER) return fail("config.json: '%s' must be a number, found %s", key, json_type_name(v->type));
+    *out = v->number;
+    return 0;
+}
+
+static int cfg_bool(const json_value *cfg, const char *key, int dflt, int *out) {
+    const json_value *v = json_get(cfg, key);
+    if (!v || v->type == JSON_NULL) { *out = dflt; return 0; }
+    if (v->type != JSON_TRUE && v->type != JSON_FALSE) return fail("config.json: '%s' must be true or false", key);
+    *out = v->type == JSON_TRUE;
+    return 0;
+}
+
+static int cfg_str_is(const json_value *v, const char *s) {
+    return v && v->type == JSON_STRING && strcmp(v->str, s) == 0;
+}
+
+static int read_arch(const json_value *cfg, hparams *h) {
+    static const struct { const char *model_type; llm_arch arch; int default_ctx; } archs[] = {
+        { "llama", LLM_ARCH_LLAMA, 2048 }, { "mistral", LLM_ARCH_MISTRAL, 4096 * 32 },
+        { "qwen2", LLM_ARCH_QWEN2, 32768 }, { "qwen3", LLM_ARCH_QWEN3, 32768 },
+    };
+    const json_value *mt = json_get(cfg, "model_type");
+    size_t i;
+    if (!mt || mt->type != JSON_STRING) return fail("config.json: missing 'model_type'");
+    for (i = 0; i < sizeof archs / sizeof archs[0]; i++)
+        if (strcmp(mt->str, archs[i].model_type) == 0) {
+            h->arch = archs[i].arch;
+            h->n_ctx_train = archs[i].default_ctx; /* the transformers config class default */
+            return 0;
+        }
+    return fail("config.json: model_type '%s' is not supported (supported: llama, mistral, qwen2, qwen3)", mt->str);
+}
+
+static int read_rope_scaling(const json_value *cfg, hparams *h) {
+    const json_value *rs = json_get(cfg, "rope_scaling"), *type;
+    h->rope_scaling = LLM_ROPE_NONE;
+    h->rope_factor = 1.0; h->rope_low = 1.0; h->rope_high = 4.0; h->rope_orig = 0;
+    if (!rs || rs->type == JSON_NULL) return 0;
+    if (rs->type != JSON_OBJECT) return fail("config.json: 'rope_scaling' must be an object or null");
+    type = json_get(rs, "rope_type");
+    if (!type) type = json_get(rs, "type");
+    if (!type || type->type != JSON_STRING) return fail("config.json: rope_scaling has no 'rope_type'");
+    if (strcmp(type->str, "default") == 0) return 0;
+    if (cfg_num(rs, "factor", 0.0, &h->rope_factor)) return -1;
+    if (!(h->rope_factor > 0.0)) return fail("config.json: rope_scaling.factor must be > 0");
+    if (strcmp(type->str, "linear") == 0) { h->rope_scaling = LLM_ROPE_LINEAR; return 0; }
+    if (strcmp(type->str, "llama3") == 0) {
+        h->rope_scaling = LLM_ROPE_LLAMA3;
+        if (cfg_num(rs, "low_freq_factor", 1.0, &h->rope_low) || cfg_num(rs, "high_freq_factor", 4.0, &h->rope_high) ||
+            cfg_int(rs, "original_max_position_embeddings", 1, 0, &h->rope_orig))
+            return -1;
+        return 0;
+    }
+    return fail("config.json: rope_scaling.rope_type '%s' is not supported (supported: linear, llama3)", type->str);
+}
+
+/* Sliding windows per layer, following each family's config class in transformers. */
+static int read_windows(const json_value *cfg, hparams *h) {
+    const json_value *sw = json_get(cfg, "sliding_window"), *types = json_get(cfg, "layer_types");
+    int window = 0, use = 1, max_window_layers = 0, i;
+    h->window = (int *)calloc((size_t)h->n_layer, sizeof(int));
+    if (!h->window) return fail("out of memory");
+    if (sw && sw->type != JSON_NULL) {
+        if (!json_is_int(sw) || sw->number < 0 || sw->number > 2147483647.0) return fail("config.json: 'sliding_window' must be an integer or null");
+        window = (int)sw->number;
+    }
+    if (h->arch == LLM_ARCH_QWEN2 || h->arch == LLM_ARCH_QWEN3) {
+        if (cfg_bool(cfg, "use_sliding_window", 0, &use) || cfg_int(cfg, "max_window_layers", 0, h->n_layer, &max_window_layers)) return -1;
+    } else if (h->arch == LLM_ARCH_LLAMA) {
+        use = 0;
+    }
+    if (types && types->type != JSON_NULL) {
+        if (types->type != JSON_ARRAY || types->len != (size_t)h->n_layer) return fail("config.json: 'layer_types' must list one type per layer");
+        for (i = 0; i < h->n_layer; i++) {
+            if (cfg_str_is(&types->items[i], "sliding_attention")) h->window[i] = use ? window : 0;
+            else if (!cfg_str_is(&types->items[i], "full_attention"))
+                return fail("config.json: layer_types[%d] is not 'full_attention' or 'sliding_attention'", i);
+        }
+        return 0;
+    }
+    if (!use || window == 0) return 0;
+    for (i = 0; i < h->n_layer; i++)
+        h->window[i] = (h->arch == LLM_ARCH_MISTRAL || i >= max_window_layers) ? window : 0;
+    return 0;
+}
+
+static int read_token_ids(const json_value *gen, const json_value *cfg, hparams *h) {
+    const json_value *eos = json_get(gen, "eos_token_id"), *bos = json_get(gen, "bos_token_id");
+    size_t i;
+    if (!eos || eos->type == JSON_NULL) eos = json_get(cfg, "eos_token_id");
+    if (!bos || bos->type == JSON_NULL) bos = json_get(cfg, "bos_token_id");
+    h->bos_id = -1;
+    h->n_eos = 0;
+    if (bos && bos->type != JSON_NULL) {
+        if (!json_is_int(bos)) return fail("bos_token_id must be an integer");
+        h->bos_id = (int)bos->number;
+    }
+    if (!eos || eos->type == JSON_NULL) return 0;
+    if (json_is_int(eos)) { h->eos[h->n_eos++] = (int)eos->number; return 0; }
+    if (eos->type != JSON_ARRAY) return fail("eos_token_id must be an integer or a list of integers");
+    for (i = 0; i < eos->len; i++) {
+        if (!json_is_int(&eos->items[i])) return fail("eos_token_id[%d] is not an integer", (int)i);
+        if (h->n_eos == LLM_MAX_STOP_IDS) return fail("more than %d eos_token_id values", LLM_MAX_STOP_IDS);
+        h->eos[h->n_eos++] = (int)eos->items[i].number;
+    }
+    return 0;
+}
+
+static int read_hparams(const char *dir, hparams *h) {
+    char path[4096], err[512];
+    json_value *cfg, *gen = NULL;
+    const json_value *act;
+    int rc = -1, mlp_bias = 0, attn_bias = 0;
+    memset(h, 0, sizeof *h);
+    path_join(path, sizeof path, dir, "config.json");
+    if (!(cfg = json_parse_file(path, err, sizeof err))) return fail("%s", err);
+    path_join(path, sizeof path, dir, "generation_config.json");
+    if (file_exists(path) && !(gen = json_parse_file(path, err, sizeof err))) { json_free(cfg); return fail("%s", err); }
+    if (read_arch(cfg, h)) goto done;
+    act = json_get(cfg, "hidden_act");
+    if (act && !cfg_str_is(act, "silu"))
+        { fail("config.json: hidden_act '%s' is not supported (only silu)", act->type == JSON_STRING ? act->str : "?"); goto done; }
+    if (cfg_int(cfg, "vocab_size", 1, 0, &h->n_vocab) || cfg_int(cfg, "hidden_size", 1, 0, &h->n_embd) ||
+        cfg_int(cfg, "intermediate_size", 1, 0, &h->n_ff) || cfg_int(cfg, "num_hidden_layers", 1, 0, &h->n_layer) ||
+        cfg_int(cfg, "num_attention_heads", 1, 0, &h->n_head) ||
+        cfg_int(cfg, "num_key_value_heads", 0, h->n_head, &h->n_head_kv) ||
+        cfg_int(cfg, "max_position_embeddings", 0, h->n_ctx_train, &h->n_ctx_train) ||
+        cfg_num(cfg, "rms_norm_eps", 1e-6, &h->rms_eps) || cfg_num(cfg, "rope_theta", 10000.0, &h->rope_theta) ||
+        cfg_bool(cfg, "tie_word_embeddings", 0, &h->tied) || cfg_bool(cfg, "mlp_bias", 0, &mlp_bias) ||
+        cfg_bool(cfg, "attention_bias", 0, &attn_bias))
+        goto done;
+    if (h->n_head <= 0 || h->n_layer <= 0 || h->n_layer > LLM_MAX_LAYERS) { fail("config.json: num_attention_heads/num_hidden_layers out of range"); goto done; }
+    if (cfg_int(cfg, "head_dim", 0, h->n_embd / h->n_head, &h->head_dim)) goto done;
+    if (mlp_bias) { fail("config.json: mlp_bias true is not supported"); goto done; }
+    /* Which projections carry a bias, as each family's modeling code builds them. */
+    h->attn_bias_qkv = h->arch == LLM_ARCH_QWEN2 || attn_bias;
+    h->attn_bias_o = h->arch != LLM_ARCH_QWEN2 && attn_bias;
+    h->qk_norm = h->arch == LLM_ARCH_QWEN3;
+    if (read_rope_scaling(cfg, h) || read_windows(cfg, h) || read_token_ids(gen, cfg, h)) goto done;
+    rc = 0;
+done:
+    json_free(cfg);
+    json_free(gen);
+    return rc;
+}
+
+/* ---- safetensors ---------------------------------------------------------------------- */
+typedef struct src_tensor {
+    char *name;
+    llm_dtype dtype;
+    int n_dims;
+    int64_t shape[4];
+    int file;           /* index into the shard list */
+    uint64_t offset;    /* absolute, in the shard */
+    uint64_t size;
+} src_tensor;
+
+typedef struct source {
+    char **files;
+    int n_files;
+    src_tensor *t;
+    int n, cap;
+} source;
+
+static int parse_st_dtype(const char *s, llm_dtype *out) {
+    if (strcmp(s, "F32") == 0) *out = LLM_DTYPE_F32;
+    else if (strcmp(s, "F16") == 0) *out = LLM_DTYPE_F16;
+    else if (strcmp(s, "BF16") == 0) *out = LLM_DTYPE_BF16;
+    else return -1;
+    return 0;
+}
+
+static int read_safetensors_header(source *src, int file_idx) {
+    const char *path = src->files[file_idx];
+    FILE *f = fopen(path, "rb");
+    unsigned char lenb[8];
+    uint64_t hlen, fsize, data_start;
+    char *hdr, err[256];
+    json_value *j;
+    size_t i;
+    if (!f) return fail("%s: cannot open (%s)", path, strerror(errno));
+    if (fseeko(f, 0, SEEK_END) != 0) { fclose(f); return fail("%s: cannot seek", path); }
+    fsize = (uint64_t)ftello(f);
+    fseeko(f, 0, SEEK_SET);
+    if (fread(lenb, 1, 8, f) != 8) { fclose(f); return fail("%s: too short for a safetensors file", path); }
+    hlen = 0;
+    for (i = 0; i < 8; i++) hlen |= (uint64_t)lenb[i] << (8 * i);
+    if (hlen > fsize - 8 || hlen > (uint64_t)100 << 20) { fclose(f); return fail("%s: header length %llu is larger than the file", path, (unsigned long long)hlen); }
+    hdr = (char *)malloc((size_t)hlen + 1);
+    if (!hdr || fread(hdr, 1, (size_t)hlen, f) != (size_t)hlen) { free(hdr); fclose(f); return fail("%s: cannot read header", path); }
+    fclose(f);
+    j = json_parse(hdr, (size_t)hlen, err, sizeof err);
+    free(hdr);
+    if (!j) return fail("%s: bad safetensors header JSON: %s", path, err);
+    if (j->type != JSON_OBJECT) { json_free(j); return fail("%s: safetensors header is not an object", path); }
+    data_start = 8 + hlen;
+    for (i = 0; i < j->len; i++) {
+        const json_value *e = &j->items[i], *dt, *shape, *offs;
+        src_tensor *t;
+        uint64_t b, en, count = 1;
+        size_t d;
+        if (strcmp(e->key, "__metadata__") == 0) continue;
+        dt = json_get(e, "dtype"); shape = json_get(e, "shape"); offs = json_get(e, "data_offsets");
+        if (!dt || dt->type != JSON_STRING || !shape || shape->type != JSON_ARRAY || !offs || offs->type != JSON_ARRAY ||
+            offs->len != 2 || !json_is_int(&offs->items[0]) || !json_is_int(&offs->items[1])) {
+            json_free(j);
+            return fail("%s: tensor '%s' has a malformed entry", path, e->key);
+        }
+        if (src->n == src->cap) {
+            src->cap = src->cap ? src->cap * 2 : 256;
+            src->t = (src_tensor *)realloc(src->t, (size_t)src->cap * sizeof *src->t);
+            if (!src->t) { json_free(j); return fail("out of memory"); }
+        }
+        t = &src->t[src->n];
+        memset(t, 0, sizeof *t);
+        if (parse_st_dtype(dt->str, &t->dtype)) {
+            int r = fail("%s: tensor '%s' has dtype %s (supported: F32, F16, BF16)", path, e->key, dt->str);
+            json_free(j);
+            return r;
+        }
+        if (shape->len > 4) { json_free(j); return fail("%s: tensor '%s' has %d dimensions", path, e->key, (int)shape->len); }
+        t->n_dims = (int)shape->len;
+        for (d = 0; d < shape->len; d++) {
+            if (!json_is_int(&shape->items[d]) || shape->items[d].number < 1 || shape->items[d].number > 1e12) {
+                json_free(j);
+                return fail("%s: tensor '%s' has a bad shape", path, e->key);
+            }
+            t->shape[d] = (int64_t)shape->items[d].number;
+            count *= (uint64_t)t->shape[d];
+        }
+        b = (uint64_t)offs->items[0].number;
+        en = (uint64_t)offs->items[1].number;
+        if (en < b || en - b != count * (t->dtype == LLM_DTYPE_F32 ? 4 : 2) || data_start + en > fsize) {
+            json_free(j);
+            return fail("%s: tensor '%s' data_offsets [%llu, %llu) do not match its shape or the file", path, e->key,
+                        (unsigned long long)b, (unsigned long long)en);
+        }
+        t->name = strdup(e->key);
+        t->file = file_idx;
+        t->offset = data_start + b;
+        t->size = en - b;
+        src->n++;
+    }
+    json_free(j);
+    return 0;
+}
+
+static int open_source(const char *dir, source *src) {
+    char path[4096], err[512];
+    json_value *idx;
+    const json_value *map;
+    size_t i;
+    int k;
+    memset(src, 0, sizeof *src);
+    path_join(path, sizeof path, dir, "model.safetensors");
+    if (file_exists(path)) {
+        src->files = (char **)malloc(sizeof(char *));
+        src->files[0] = strdup(path);
+        src->n_files = 1;
+        return read_safetensors_header(src, 0);
+    }
+    path_join(path, sizeof path, dir, "model.safetensors.index.json");
+    if (!file_exists(path)) return fail("%s: no model.safetensors or model.safetensors.index.json", dir);
+    if (!(idx = json_parse_file(path, err, sizeof err))) return fail("%s", err);
+    map = json_get(idx, "weight_map");
+    if (!map || map->type != JSON_OBJECT) { json_free(idx); return fail("%s: no 'weight_map' object", path); }
+    src->files = (char **)calloc(map->len ? map->len : 1, sizeof(char *));
+    for (i = 0; i < map->len; i++) {
+        const json_value *fv = &map->items[i];
+        char shard[4096];
+        if (fv->type != JSON_STRING || strchr(fv->str, '/')) { json_free(idx); return fail("%s: weight_map entry '%s' is not a file name", path, fv->key); }
+        path_join(shard, sizeof shard, dir, fv->str);
+        for (k = 0; k < src->n_files; k++) if (strcmp(src->files[k], shard) == 0) break;
+        if (k < src->n_files) continue;
+        if (!file_exists(shard)) { json_free(idx); return fail("%s: names shard '%s', which is missing", path, fv->str); }
+        src->files[src->n_files++] = strdup(shard);
+    }
+    json_free(idx);
+    for (k = 0; k < src->n_files; k++)
+        if (read_safetensors_header(src, k)) return -1;
+    return 0;
+}
+
+static const src_tensor *find_src(const source *src, const char *name) {
+    int i;
+    for (i = 0; i < src->n; i++) if (strcmp(src->t[i].name, name) == 0) return &src->t[i];
+    return NULL;
+}
+
+/* The tensor names the library reads; anything else in the checkpoint is refused. */
+static int is_model_tensor(const char *name, const hparams *h) {
+    static const char *const layer_suffixes[] = {
+        "input_layernorm.weight", "post_attention_layernorm.weight", "self_attn.q_proj.weight", "self_attn.k_proj.weight",
+        "self_attn.v_proj.weight", "self_attn.o_proj.weight", "mlp.gate_proj.weight", "mlp.up_proj.weight",
+        "mlp.down_proj.weight", "self_attn.q_proj.bias", "self_attn.k_proj.bias", "self_attn.v_proj.bias",
+        "self_attn.o_proj.bias", "self_attn.q_norm.weight", "self_attn.k_norm.weight",
+    };
+    int layer, used;
+    size_t i;
+    char rest[256];
+    if (!strcmp(name, "model.embed_tokens.weight") || !strcmp(name, "model.norm.weight")) return 1;
+    if (!strcmp(name, "lm_head.weight")) return !h->tied;
+    if (sscanf(name, "model.layers.%d.%255s%n", &layer, rest, &used) != 2 || layer < 0 || layer >= h->n_layer) return 0;
+    for (i = 0; i < sizeof layer_suffixes / sizeof layer_suffixes[0]; i++) {
+        if (strcmp(rest, layer_suffixes[i]) != 0) continue;
+        if (i >= 9 && i <= 11) return h->attn_bias_qkv;
+        if (i == 12) return h->attn_bias_o;
+        if (i >= 13) return h->qk_norm;
+        return 1;
+    }
+    return 0;
+}
+
+/* Tensors HF checkpoints carry that the forward pass does not read. */
+static int is_ignored_tensor(const char *name, const hparams *h) {
+    return strstr(name, "rotary_emb.inv_freq") != NULL || (h->tied && strcmp(name, "lm_head.weight") == 0);
+}
+
+/* ---- writing -------------------------------------------------------------------------- */
+static int write_zeros(FILE *f, uint64_t n) {
+    static const char z[4096];
+    while (n) {
+        size_t k = n < sizeof z ? (size_t)n : sizeof z;
+        if (fwrite(z, 1, k, f) != k) return -1;
+        n -= k;
+    }
+    return 0;
+}
+
+static float src_value(const src_tensor *t, const void *data, size_t i) {
+    if (t->dtype == LLM_DTYPE_F32) { float v; memcpy(&v, (const char *)data + 4 * i, 4); return v; }
+    {
+        uint16_t h;
+        memcpy(&h, (const char *)data + 2 * i, 2);
+        return t->dtype == LLM_DTYPE_F16 ? llm_f16_to_f32(h) : llm_bf16_to_f32(h);
+    }
+}
+
+/* Converts one tensor into buf (dst dtype); same dtype is a plain copy. */
+static void convert_values(const src_tensor *t, const void *data, llm_dtype dst, void *out, size_t count) {
+    size_t i;
+    if (t->dtype == dst) { memcpy(out, data, (size_t)t->size); return; }
+    for (i = 0; i < count; i++) {
+        float v = src_value(t, data, i);
+        if (dst == LLM_DTYPE_F32) memcpy((char *)out + 4 * i, &v, 4);
+        else {
+            uint16_t hv = dst == LLM_DTYPE_F16 ? llm_f32_to_f16(v) : llm_f32_to_bf16(v);
+            memcpy((char *)out + 2 * i, &hv, 2);
+        }
+    }
+}
+
+static int set_hparams(llm_builder *b, const hparams *h) {
+    static const char *const names[] = { "llama", "mistral", "qwen2", "qwen3" };
+    const char *arch = names[h->arch];
+    int r = 0, i;
+    r |= llm_builder_set_string(b, "general.architecture", arch, strlen(arch));
+    r |= llm_builder_set_i32(b, "llm.vocab_size", h->n_vocab);
+    r |= llm_builder_set_i32(b, "llm.hidden_size", h->n_embd);
+    r |= llm_builder_set_i32(b, "llm.intermediate_size", h->n_ff);
+    r |= llm_builder_set_i32(b, "llm.num_layers", h->n_layer);
+    r |= llm_builder_set_i32(b, "llm.num_heads", h->n_head);
+    r |= llm_builder_set_i32(b, "llm.num_kv_heads", h->n_head_kv);
+    r |= llm_builder_set_i32(b, "llm.head_dim", h->head_dim);
+    r |= llm_builder_set_i32(b, "llm.max_position_embeddings", h->n_ctx_train);
+    r |= llm_builder_set_f64(b, "llm.rms_norm_eps", h->rms_eps);
+    r |= llm_builder_set_f64(b, "llm.rope_theta", h->rope_theta);
+    r |= llm_builder_set_i32(b, "llm.tie_word_embeddings", h->tied);
+    r |= llm_builder_set_i32(b, "llm.qk_norm", h->qk_norm);
+    r |= llm_builder_set_i32(b, "llm.rope_scaling", h->rope_scaling);
+    if (h->rope_scaling != LLM_ROPE_NONE) {
+        r |= llm_builder_set_f64(b, "llm.rope_factor", h->rope_factor);
+        r |= llm_builder_set_f64(b, "llm.rope_low_freq_factor", h->rope_low);
+        r |= llm_builder_set_f64(b, "llm.rope_high_freq_factor", h->rope_high);
+        r |= llm_builder_set_i32(b, "llm.rope_original_max_position_embeddings", h->rope_orig);
+    }
+    for (i = 0; i < h->n_layer; i++)
+        if (h->window[i]) break;
+    if (i < h->n_layer) r |= llm_builder_set_i32_array(b, "llm.sliding_window", h->window, (size_t)h->n_layer);
+    r |= llm_builder_set_i32(b, "llm.bos_token_id", h->bos_id);
+    r |= llm_builder_set_i32_array(b, "llm.eos_token_ids", h->eos, (size_t)h->n_eos);
+    return r ? fail("cannot build metadata (out of memory)") : 0;
+}
+
+static int parse_dtype_arg(const char *s, llm_dtype *out) {
+    int i;
+    for (i = 0; i < LLM_DTYPE_COUNT; i++)
+        if (strcmp(s, llm_dtype_name((llm_dtype)i)) == 0) { *out = (llm_dtype)i; return 0; }
+    return -1;
+}
+
+typedef struct plan {
+    const src_tensor *src[8192];
+    llm_dtype dst[8192];
+    int n;
+} plan;
+
+/* Every tensor the config implies must be in the checkpoint (HF would initialise a missing
+   one randomly; we refuse). */
+static int check_complete(const source *src, const hparams *h) {
+    static const char *const always[] = {
+        "input_layernorm.weight", "post_attention_layernorm.weight", "self_attn.q_proj.weight", "self_attn.k_proj.weight",
+        "self_attn.v_proj.weight", "self_attn.o_proj.weight", "mlp.gate_proj.weight", "mlp.up_proj.weight", "mlp.down_proj.weight",
+    };
+    char name[256];
+    int l;
+    size_t i;
+    if (!find_src(src, "model.embed_tokens.weight")) return fail("missing tensor 'model.embed_tokens.weight'");
+    if (!find_src(src, "model.norm.weight")) return fail("missing tensor 'model.norm.weight'");
+    if (!h->tied && !find_src(src, "lm_head.weight")) return fail("missing tensor 'lm_head.weight' (tie_word_embeddings is false)");
+    for (l = 0; l < h->n_layer; l++) {
+        for (i = 0; i < sizeof always / sizeof always[0]; i++) {
+            snprintf(name, sizeof name, "model.layers.%d.%s", l, always[i]);
+            if (!find_src(src, name)) return fail("missing tensor '%s'", name);
+        }
+        for (i = 0; i < 4; i++) {
+            static const char *const proj[] = { "q", "k", "v", "o" };
+            int want = i < 3 ? h->attn_bias_qkv : h->attn_bias_o;
+            snprintf(name, sizeof name, "model.layers.%d.self_attn.%s_proj.bias", l, proj[i]);
+            if (want && !find_src(src, name)) return fail("missing tensor '%s'", name);
+        }
+        for (i = 0; i < 2 && h->qk_norm; i++) {
+            snprintf(name, sizeof name, "model.layers.%d.self_attn.%s_norm.weight", l, i ? "k" : "q");
+            if (!find_src(src, name)) return fail("missing tensor '%s'", name);
+        }
+    }
+    return 0;
+}
+
+static int plan_tensors(const source *src, const hparams *h, int has_dtype, llm_dtype want, plan *p) {
+    int i;
+    p->n = 0;
+    for (i = 0; i < src->n; i++) {
+        const src_tensor *t = &src->t[i];
+        if (is_ignored_tensor(t->name, h)) continue;
+        if (!is_model_tensor(t->name, h))
+            return fail("tensor '%s' is not part of a %s model with this config.json", t->name,
+                        h->arch == LLM_ARCH_QWEN3 ? "qwen3" : h->arch == LLM_ARCH_QWEN2 ? "qwen2" : h->arch == LLM_ARCH_MISTRAL ? "mistral" : "llama");
+        if (p->n == (int)(sizeof p->src / sizeof p->src[0])) return fail("too many tensors");
+        p->src[p->n] = t;
+        /* Norms and biases stay f32; matrices take the requested type (or keep their own). */
+        p->dst[p->n] = t->n_dims == 1 ? LLM_DTYPE_F32 : has_dtype ? want : t->dtype;
+        p->n++;
+    }
+    return check_complete(src, h);
+}
+
+static int write_model(const char *tmp, const source *src, const plan *p, const hparams *h, uint64_t *out_bytes) {
+    llm_builder *b = NULL;
+    FILE *out = NULL, *in = NULL;
+    const void *hdr;
+    size_t hdr_size, idx;
+    void *inbuf = NULL, *outbuf = NULL;
+    int i, cur_file = -1, rc = -1;
+    uint64_t pos;
+    if (llm_builder_create(&b) != LLM_OK || set_hparams(b, h)) goto done;
+    for (i = 0; i < p->n; i++)
+        if (llm_builder_add_tensor(b, p->src[i]->name, p->dst[i], p->src[i]->n_dims, p->src[i]->shape, &idx) != LLM_OK)
+            { fail("cannot add tensor '%s'", p->src[i]->name); goto done; }
+    if (llm_builder_header(b, &hdr, &hdr_size) != LLM_OK) { fail("cannot lay out the file"); goto done; }
+    if (!(out = fopen(tmp, "wb"))) { fail("%s: cannot create (%s)", tmp, strerror(errno)); goto done; }
+    if (fwrite(hdr, 1, hdr_size, out) != hdr_size) { fail("%s: write failed (%s)", tmp, strerror(errno)); goto done; }
+    pos = hdr_size;
+    for (i = 0; i < p->n; i++) {
+        const src_tensor *t = p->src[i];
+        uint64_t off = llm_builder_tensor_offset(b, (size_t)i), size = llm_builder_tensor_size(b, (size_t)i), count = 1;
+        int d;
+        for (d = 0; d < t->n_dims; d++) count *= (uint64_t)t->shape[d];
+        if (t->file != cur_file) {
+            if (in) fclose(in);
+            if (!(in = fopen(src->files[t->file], "rb"))) { fail("%s: cannot open", src->files[t->file]); goto done; }
+            cur_file = t->file;
+        }
+        free(inbuf); free(outbuf);
+        inbuf = malloc((size_t)t->size);
+        outbuf = malloc((size_t)size);
+        if (!inbuf || !outbuf) { fail("out of memory for tensor '%s'", t->name); goto done; }
+        if (fseeko(in, (off_t)t->offset, SEEK_SET) != 0 || fread(inbuf, 1, (size_t)t->size, in) != t->size)
+            { fail("%s: cannot read tensor '%s'", src->files[t->file], t->name); goto done; }
+        convert_values(t, inbuf, p->dst[i], outbuf, (size_t)count);
+        if (write_zeros(out, off - pos) || fwrite(outbuf, 1, (size_t)size, out) != size)
+            { fail("%s: write failed (%s)", tmp, strerror(errno)); goto done; }
+        pos = off + size;
+        printf("  %-48s %-5s -> %-5s [%lld", t->name, llm_dtype_name(t->dtype), llm_dtype_name(p->dst[i]), (long long)t->shape[0]);
+        for (d = 1; d < t->n_dims; d++) printf(", %lld", (long long)t->shape[d]);
+        printf("]\n");
+    }
+    if (write_zeros(out, llm_builder_file_size(b) - pos) || fflush(out) != 0 || ferror(out))
+        { fail("%s: write failed (%s)", tmp, strerror(errno)); goto done; }
+    *out_bytes = llm_builder_file_size(b);
+    rc = 0;
+done:
+    if (out && fclose(out) != 0 && rc == 0) rc = fail("%s: write failed (%s)", tmp, strerror(errno));
+    if (in) fclose(in);
+    free(inbuf); free(outbuf);
+    llm_builder_destroy(b);
+    return rc;
+}
+
+static void log_to_err(void *user, const char *msg) {
+    (void)user;
+    snprintf(g_err, sizeof g_err, "the written file does not validate: %s", msg);
+}
+
+static int validate(const char *path, llm_model_info *info) {
+    llm_model *m;
+    llm_model_desc d;
+    memset(&d, 0, sizeof d);
+    d.log = log_to_err;
+    if (llm_model_open(&m, path, &d) != LLM_OK) return -1;
+    *info = *llm_model_info_get(m);
+    llm_model_close(m);
+    return 0;
+}
+
+static void usage(void) {
+    fprintf(stderr,
+            "usage: convert MODEL_DIR OUT.llm [--dtype f32|f16|bf16]\n"
+            "  MODEL_DIR  a HuggingFace model directory (config.json, *.safetensors)\n"
+            "  --dtype    type of the weight matrices (default: as stored); norms and biases stay f32\n");
+}
+
+int main(int argc, char **argv) {
+    const char *dir = NULL, *out = NULL;
+    char tmp[4096];
+    llm_dtype want = LLM_DTYPE_F32;
+    int has_dtype = 0, i;
+    hparams h;
+    source src;
+    plan *p;
+    uint64_t bytes = 0;
+    llm_model_info info;
+    clock_t t0 = clock();
+    for (i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) { usage(); return 0; }
+        if (!strcmp(argv[i], "--dtype") && i + 1 < argc) {
+            if (parse_dtype_arg(argv[++i], &want)) { fprintf(stderr, "convert: unknown --dtype '%s'\n", argv[i]); return 2; }
+            has_dtype = 1;
+        } else if (argv[i][0] == '-') {
+            fprintf(stderr, "convert: unknown option '%s'\n", argv[i]); usage(); return 2;
+        } else if (!dir) dir = argv[i];
+        else if (!out) out = argv[i];
+        else { usage(); return 2; }
+    }
+    if (!dir || !out) { usage(); return 2; }
+    printf("convert: reading %s\n", dir);
+    if (read_hparams(dir, &h) || open_source(dir, &src)) { fprintf(stderr, "convert: %s\n", g_err); return 1; }
+    p = (plan *)malloc(sizeof *p);
+    if (!p || plan_tensors(&src, &h, has_dtype, want, p)) { fprintf(stderr, "convert: %s\n", g_err); return 1; }
+    snprintf(tmp, sizeof tmp, "%s.tmp", out);
+    if (write_model(tmp, &src, p, &h, &bytes) || validate(tmp, &info)) {
+        fprintf(stderr, "convert: %s\n", g_err);
+        remove(tmp);
+        return 1;
+    }
+    if (rename(tmp, out) != 0) { fprintf(stderr, "convert: cannot rename %s to %s: %s\n", tmp, out, strerror(errno)); remove(tmp); return 1; }
+    printf("convert: wrote %s: %s, %d layers, hidden %d, heads %d/%d, vocab %d, %.2fM parameters, %.1f MB, %.2f s\n",
+           out, info.arch_name, info.n_layer, info.n_embd, info.n_head, info.n_head_kv, info.n_vocab,
+           (double)info.n_params / 1e6, (double)bytes / 1e6, (double)(clock() - t0) / CLOCKS_PER_SEC);
+    return 0;
+}
