@@ -3,12 +3,13 @@
 # repository root. A test passes with exit 0; one that prints a line starting with SKIP is
 # counted as skipped. Ends with "N passed, N failed, N skipped".
 cd "$(dirname "$0")/.." || exit 1
+mkdir -p build/logs
 pass=0; fail=0; skip=0; failed=""
 for t in build/tests/test_* tests/test_*.sh; do
   [ -f "$t" ] || continue
   case "$t" in *.c|*.o) continue;; esac
   name=$(basename "$t")
-  log="build/tests/$name.log"
+  log="build/logs/$name.log"
   start=$(date +%s)
   if [ "${t%.sh}" != "$t" ]; then sh "$t" >"$log" 2>&1; rc=$?; else "$t" >"$log" 2>&1; rc=$?; fi
   secs=$(( $(date +%s) - start ))
