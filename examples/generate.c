@@ -1,7 +1,7 @@
 /* generate: one-shot generation from token ids.
 
    build/generate -m model.llm [--ids "1 2 3" | --ids-file F] [-n N] [--temp T] [--seed S]
-                  [-t threads] [-c n_ctx] [--print-ids] [--dump-logits F]
+                  [-t threads] [-c n_ctx] [--kv-type f16|f32] [--print-ids] [--dump-logits F]
 
    With --temp 0 (the default) decoding is greedy; ties go to the lowest id. */
 #define LLM_IMPLEMENTATION
@@ -23,6 +23,7 @@ static void usage(FILE *f) {
             "  --seed S         random seed (default 1)\n"
             "  -t N             threads\n"
             "  -c N             context size\n"
+            "  --kv-type T      KV cache type: f16 (default) or f32\n"
             "  --print-ids      print prompt and generated ids on stdout\n"
             "  --dump-logits F  write float32 logits for every prompt position to F\n");
 }
@@ -119,6 +120,7 @@ int main(int argc, char **argv) {
         else if (!strcmp(a, "-t")) cd.n_threads = atoi(v);
         else if (!strcmp(a, "-c")) cd.n_ctx = atoi(v);
         else if (!strcmp(a, "--dump-logits")) dump = v;
+        else if (!strcmp(a, "--kv-type") && (!strcmp(v, "f16") || !strcmp(v, "f32"))) cd.kv_type = !strcmp(v, "f16") ? LLM_KV_F16 : LLM_KV_F32;
         else { fprintf(stderr, "generate: unknown option '%s'\n", a); usage(stderr); return 2; }
     }
     if (!model_path) { usage(stderr); return 2; }
