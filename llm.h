@@ -46,7 +46,11 @@
        llm_ctx_pos           how many tokens the context holds
        llm_ctx_rewind        forget tokens after a position
        llm_ctx_kv_bytes      the size of the context's KV cache
+       llm_ctx_tokens        the token ids the context holds
        llm_kv_cache_bytes    the KV cache size formula, for planning
+       llm_sample            pick the next token: penalties, temperature, top-k/p, min-p
+       llm_sample_logits     the same on any logits, with caller scratch
+       llm_sample_scratch_bytes  the scratch llm_sample_logits needs
        llm_f32_to_f16 ...    number conversions (round to nearest even)
        llm_builder_*         writes the model file format (used by the converter)
 */
@@ -194,13 +198,52 @@ LLMDEF int32_t llm_ctx_pos(const llm_ctx *ctx);
 LLMDEF int32_t llm_ctx_size(const llm_ctx *ctx);
 LLMDEF llm_result llm_ctx_rewind(llm_ctx *ctx, int32_t pos);
 LLMDEF size_t llm_ctx_kv_bytes(const llm_ctx *ctx);
+/* The ids the context holds, llm_ctx_pos of them (the penalty window and cache reuse read them). */
+LLMDEF const int32_t *llm_ctx_tokens(const llm_ctx *ctx);
 /* 2 (K and V) x layers x kv heads x head_dim x n_ctx x bytes per element. */
 LLMDEF uint64_t llm_kv_cache_bytes(int64_t n_layer, int64_t n_head_kv, int64_t head_dim, int64_t n_ctx,
                                    int64_t bytes_per_element);
 
 /* ---- llm: tokenizer ---------------------------------------------------------------------- */
 
-/* ---- llm: sampler ------------------------------------------------------------------------ */
+/* ---- llm: sampler ------------------------------------------------------------------------
+   llm_sample picks the next token from the context's last logits. The steps apply in this
+   order (HF's logits processors, then its warpers; llama.cpp's default chain agrees):
+     1. penalties, over the last repeat_last_n tokens the context holds (prompt included):
+        repetition (HF RepetitionPenaltyLogitsProcessor: a positive logit is divided by
+        repeat_penalty, a negative one multiplied, once per distinct id), then frequency
+        (minus count x frequency_penalty) and presence (minus presence_penalty), as OpenAI
+        defines them;
+     2. temperature <= 0: the largest logit wins (ties go to the lowest id); done;
+     3. logits / temperature;  4. top-k;  5. top-p: the smallest set of most likely tokens
+        whose probability (renormalised after top-k) reaches top_p;  6. min-p: keep tokens
+        whose probability is at least min_p x the largest;  7. draw one token from the
+        renormalised softmax of what is left, with the sampler's own RNG.
+   The cost is O(n_vocab): only tokens above an adaptive cutoff are sorted. The same sampler
+   state and logits give the same token on every platform and thread count (the sampler
+   uses its own exp and RNG, and sums in a fixed order). Keep the sampler in a variable:
+   its RNG state advances with every draw. Nothing is allocated. */
+typedef struct llm_sampler {
+    float temperature;        /* 0: greedy */
+    int32_t top_k;            /* 0: off */
+    float top_p;              /* 0 or >= 1: off */
+    float min_p;              /* 0: off */
+    float repeat_penalty;     /* 0 or 1: off */
+    float frequency_penalty;  /* 0: off */
+    float presence_penalty;   /* 0: off */
+    int32_t repeat_last_n;    /* how many recent tokens the penalties see; 0: 64; -1: all */
+    uint64_t seed;
+    uint64_t state;           /* RNG state; 0: start from seed at the next draw */
+} llm_sampler;
+
+/* Returns the chosen id, or -1 when ctx or s is NULL or nothing was evaluated yet. */
+LLMDEF int32_t llm_sample(llm_ctx *ctx, llm_sampler *s);
+/* The same on any logits; recent holds the penalty window (oldest first), scratch
+   llm_sample_scratch_bytes(n_vocab) bytes aligned for floats. On return the scratch begins
+   with the n_vocab logits after the penalties. */
+LLMDEF int32_t llm_sample_logits(llm_sampler *s, const float *logits, int32_t n_vocab, const int32_t *recent,
+                                 size_t n_recent, void *scratch);
+LLMDEF size_t llm_sample_scratch_bytes(int32_t n_vocab);
 
 /* ---- llm: chat templates ----------------------------------------------------------------- */
 
@@ -1074,6 +1117,9 @@ struct llm_ctx {
     size_t kv_bytes;
     /* scratch, sized for n_batch tokens */
     float *x, *xb, *q, *k, *v, *att_out, *hb, *hb2, *scores, *logits;
+    int32_t *tokens;           /* the ids at positions [0, pos) */
+    void *sample_scratch;      /* llm_sample_scratch_bytes(n_vocab) */
+    int has_logits;
     char error[256];
 };
 
@@ -1087,7 +1133,7 @@ static void llm__ctx_free(llm_ctx *c) {
     llm__free(&a, c->k_cache); llm__free(&a, c->v_cache);
     llm__free(&a, c->x); llm__free(&a, c->xb); llm__free(&a, c->q); llm__free(&a, c->k); llm__free(&a, c->v);
     llm__free(&a, c->att_out); llm__free(&a, c->hb); llm__free(&a, c->hb2); llm__free(&a, c->scores);
-    llm__free(&a, c->logits);
+    llm__free(&a, c->logits); llm__free(&a, c->tokens); llm__free(&a, c->sample_scratch);
     llm__free(&a, c);
 }
 
@@ -1137,7 +1183,9 @@ LLMDEF llm_result llm_ctx_open(llm_ctx **out, const llm_model *model, const llm_
     c->hb2 = (float *)llm__calloc(&c->alloc, B * (size_t)h->n_ff, 4);
     c->scores = (float *)llm__calloc(&c->alloc, (size_t)h->n_head * (size_t)d.n_ctx, 4);
     c->logits = (float *)llm__calloc(&c->alloc, (size_t)h->n_vocab, 4);
-    if (!c->k_cache || !c->v_cache || !c->x || !c->xb || !c->q || !c->k || !c->v || !c->att_out || !c->hb ||
+    c->tokens = (int32_t *)llm__calloc(&c->alloc, (size_t)d.n_ctx, 4);
+    c->sample_scratch = llm__alloc(&c->alloc, llm_sample_scratch_bytes(h->n_vocab));
+    if (!c->tokens || !c->sample_scratch || !c->k_cache || !c->v_cache || !c->x || !c->xb || !c->q || !c->k || !c->v || !c->att_out || !c->hb ||
         !c->hb2 || !c->scores || !c->logits) {
         llm__ctx_free(c);
         return LLM_ERR_OUT_OF_MEMORY;
@@ -1152,6 +1200,7 @@ LLMDEF const float *llm_logits(const llm_ctx *c) { return c ? c->logits : NULL; 
 LLMDEF int32_t llm_ctx_pos(const llm_ctx *c) { return c ? c->pos : 0; }
 LLMDEF int32_t llm_ctx_size(const llm_ctx *c) { return c ? c->n_ctx : 0; }
 LLMDEF size_t llm_ctx_kv_bytes(const llm_ctx *c) { return c ? c->kv_bytes : 0; }
+LLMDEF const int32_t *llm_ctx_tokens(const llm_ctx *c) { return c ? c->tokens : NULL; }
 
 LLMDEF llm_result llm_ctx_rewind(llm_ctx *c, int32_t pos) {
     if (!c) return LLM_ERR_INVALID_ARGUMENT;
@@ -1160,6 +1209,7 @@ LLMDEF llm_result llm_ctx_rewind(llm_ctx *c, int32_t pos) {
         return LLM_ERR_INVALID_ARGUMENT;
     }
     c->pos = pos;
+    c->has_logits = 0; /* the logits belong to a token that is gone */
     return LLM_OK;
 }
 
@@ -1280,11 +1330,13 @@ static void llm__forward_chunk(llm_ctx *c, const int32_t *tokens, int n_tok, int
     const llm_model_info *h = &m->info;
     int b, layer, D = h->n_embd;
     for (b = 0; b < n_tok; b++) llm__get_row(m->tok_embd, tokens[b], c->x + (size_t)b * D, D);
+    memcpy(c->tokens + c->pos, tokens, (size_t)n_tok * sizeof *tokens);
     for (layer = 0; layer < h->n_layer; layer++) llm__block(c, layer, n_tok);
     c->pos += n_tok;
     if (!want_logits) return;
     llm__rmsnorm(c->xb, c->x + (size_t)(n_tok - 1) * D, (const float *)m->norm->data, D, h->rms_eps);
     llm__matmul(c->logits, m->output, NULL, c->xb, 1, D, h->n_vocab, c->n_threads);
+    c->has_logits = 1;
 }
 
 LLMDEF llm_result llm_eval(llm_ctx *c, const int32_t *tokens, size_t n) {
@@ -1315,6 +1367,178 @@ LLMDEF llm_result llm_eval(llm_ctx *c, const int32_t *tokens, size_t n) {
 /* ---- llm: tokenizer ------------------------------------------------------------------------ */
 
 /* ---- llm: sampler -------------------------------------------------------------------------- */
+typedef struct llm__cand {
+    float z;    /* logit / temperature */
+    int32_t id;
+} llm__cand;
+
+/* splitmix64 (Steele, Lea, Flood 2014): any state is valid, the sequence is the same everywhere. */
+static uint64_t llm__rng_next(uint64_t *state) {
+    uint64_t z = (*state += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+static double llm__rng_uniform(llm_sampler *s) {
+    if (s->state == 0) {
+        uint64_t t = s->seed;
+        s->state = llm__rng_next(&t) | 1;
+    }
+    return (double)(llm__rng_next(&s->state) >> 11) * (1.0 / 9007199254740992.0); /* [0, 1), 53 bits */
+}
+
+/* exp(x) for x <= 0 from IEEE additions and multiplications only, one per statement (no
+   fused multiply-add), so draws do not depend on the platform's libm. Relative error ~1e-16. */
+static double llm__exp_neg(double x) {
+    static const double inv_fact[13] = { 1.0, 1.0, 1.0 / 2, 1.0 / 6, 1.0 / 24, 1.0 / 120, 1.0 / 720, 1.0 / 5040,
+                                         1.0 / 40320, 1.0 / 362880, 1.0 / 3628800, 1.0 / 39916800, 1.0 / 479001600 };
+    double k, r, p;
+    int i;
+    if (!(x > -740.0)) return 0.0;
+    k = floor(x * 1.4426950408889634 + 0.5);  /* x = k ln2 + r, |r| <= ln2 / 2 */
+    r = x - k * 0.6931471803691238;           /* ln2 in two parts (fdlibm): k * hi is exact */
+    r = r - k * 1.9082149292705877e-10;
+    p = inv_fact[12];                         /* Taylor series to r^12, Horner form */
+    for (i = 11; i >= 1; i--) {
+        p = p * r;
+        p = p + inv_fact[i];
+    }
+    p = p * r;
+    p = p + 1.0;
+    return ldexp(p, (int)k);
+}
+
+/* Penalties on the window's distinct ids; counts live in the candidate array meanwhile. */
+static void llm__apply_penalties(const llm_sampler *s, float *v, int32_t n, const int32_t *recent, size_t n_recent,
+                                 int32_t *count) {
+    size_t i;
+    float rp = s->repeat_penalty > 0.0f ? s->repeat_penalty : 1.0f;
+    if (rp == 1.0f && s->frequency_penalty == 0.0f && s->presence_penalty == 0.0f) return;
+    for (i = 0; i < n_recent; i++)
+        if (recent[i] >= 0 && recent[i] < n) count[recent[i]] = 0;
+    for (i = 0; i < n_recent; i++)
+        if (recent[i] >= 0 && recent[i] < n) count[recent[i]]++;
+    for (i = 0; i < n_recent; i++) {
+        int32_t t = recent[i], c;
+        if (t < 0 || t >= n || (c = count[t]) == 0) continue;
+        count[t] = 0; /* once per distinct id */
+        v[t] = v[t] > 0.0f ? v[t] / rp : v[t] * rp;
+        v[t] -= (float)c * s->frequency_penalty + s->presence_penalty;
+    }
+}
+
+static int32_t llm__argmax(const float *v, int32_t n) {
+    int32_t i, best = 0;
+    for (i = 1; i < n; i++) if (v[i] > v[best]) best = i;
+    return best;
+}
+
+static int llm__cand_cmp(const void *a, const void *b) {
+    const llm__cand *x = (const llm__cand *)a, *y = (const llm__cand *)b;
+    if (x->z != y->z) return x->z > y->z ? -1 : 1;
+    return x->id < y->id ? -1 : x->id > y->id;
+}
+
+/* Candidate selection for top-k/top-p: a histogram of each id's distance below the largest
+   scaled logit (LLM__BUCKETS buckets of 1/8, then a tail) finds the first bucket by which
+   the candidates surely hold the top-k set (with top-k) or the top-p set (without: a lower
+   bound of their mass against the exact total, *total). Only those candidates are sorted. */
+#define LLM__BUCKETS 256
+
+static int llm__bucket(double dist) { return dist < LLM__BUCKETS / 8.0 ? (int)(dist * 8.0) : LLM__BUCKETS; }
+
+static int llm__cutoff_bucket(const llm_sampler *s, const float *v, int32_t n, double inv_t, double zmax, double *total) {
+    int64_t count[LLM__BUCKETS + 1], seen = 0;
+    double mass = 0.0, t = 0.0;
+    int32_t i;
+    int b;
+    memset(count, 0, sizeof count);
+    for (i = 0; i < n; i++) {
+        double d = zmax - (double)v[i] * inv_t;
+        count[llm__bucket(d)]++;
+        t += llm__exp_neg(-d);
+    }
+    *total = t;
+    for (b = 0; b < LLM__BUCKETS; b++) {
+        seen += count[b];
+        mass += (double)count[b] * llm__exp_neg(-(b + 1) / 8.0);
+        if (s->top_k > 0 ? seen >= s->top_k : mass >= (double)s->top_p * t) break;
+    }
+    return b;
+}
+
+LLMDEF size_t llm_sample_scratch_bytes(int32_t n_vocab) {
+    return n_vocab > 0 ? (size_t)n_vocab * (sizeof(float) + sizeof(llm__cand)) : 0;
+}
+
+/* Keeps the first ids of the sorted candidates that top-k and top-p allow; returns how many.
+   Top-p measures against the top-k set's mass, or the total without top-k. */
+static int32_t llm__top_k_top_p(const llm_sampler *s, const llm__cand *c, int32_t k, double zmax, double total) {
+    double mass = total, acc = 0.0;
+    int32_t i;
+    if (s->top_k > 0 && s->top_k < k) k = s->top_k;
+    if (!(s->top_p > 0.0f && s->top_p < 1.0f)) return k;
+    if (s->top_k > 0)
+        for (mass = 0.0, i = 0; i < k; i++) mass += llm__exp_neg((double)c[i].z - zmax);
+    for (i = 0; i < k; i++) {
+        acc += llm__exp_neg((double)c[i].z - zmax);
+        if (acc >= (double)s->top_p * mass) return i + 1;
+    }
+    return k;
+}
+
+LLMDEF int32_t llm_sample_logits(llm_sampler *s, const float *logits, int32_t n, const int32_t *recent, size_t n_recent,
+                                 void *scratch) {
+    float *v = (float *)scratch;
+    llm__cand *c;
+    double inv_t, zmax, mass, r, acc, total = 0.0;
+    int32_t i, k = 0, keep;
+    int sorted, last_bucket = LLM__BUCKETS;
+    if (!s || !logits || n < 1 || !scratch) return -1;
+    c = (llm__cand *)(v + n);
+    memcpy(v, logits, (size_t)n * sizeof *v);
+    llm__apply_penalties(s, v, n, recent, recent ? n_recent : 0, (int32_t *)c);
+    if (!(s->temperature > 0.0f)) return llm__argmax(v, n);
+    inv_t = 1.0 / (double)s->temperature;
+    zmax = (double)v[llm__argmax(v, n)] * inv_t;
+    sorted = (s->top_k > 0 && s->top_k < n) || (s->top_p > 0.0f && s->top_p < 1.0f);
+    if (sorted) last_bucket = llm__cutoff_bucket(s, v, n, inv_t, zmax, &total);
+    for (i = 0; i < n; i++) {
+        double z = (double)v[i] * inv_t;
+        if (last_bucket < LLM__BUCKETS && llm__bucket(zmax - z) > last_bucket) continue;
+        c[k].z = (float)z;
+        c[k].id = i;
+        k++;
+    }
+    keep = k;
+    if (sorted) {
+        qsort(c, (size_t)k, sizeof *c, llm__cand_cmp);
+        keep = llm__top_k_top_p(s, c, k, zmax, total);
+    }
+    if (s->min_p > 0.0f) { /* the largest always stays: exp(0) = 1 */
+        for (i = k = 0; i < keep; i++)
+            if (llm__exp_neg((double)c[i].z - zmax) >= (double)s->min_p || (double)c[i].z == zmax) c[k++] = c[i];
+        keep = k;
+    }
+    for (mass = 0.0, i = 0; i < keep; i++) mass += llm__exp_neg((double)c[i].z - zmax);
+    r = llm__rng_uniform(s) * mass;
+    for (acc = 0.0, i = 0; i < keep; i++) {
+        acc += llm__exp_neg((double)c[i].z - zmax);
+        if (r < acc) return c[i].id;
+    }
+    return c[keep - 1].id; /* r rounded up to the mass */
+}
+
+LLMDEF int32_t llm_sample(llm_ctx *ctx, llm_sampler *s) {
+    int32_t n_recent, first;
+    if (!ctx || !s || !ctx->has_logits) return -1;
+    n_recent = s->repeat_last_n < 0 ? ctx->pos : s->repeat_last_n == 0 ? 64 : s->repeat_last_n;
+    if (n_recent > ctx->pos) n_recent = ctx->pos;
+    first = ctx->pos - n_recent;
+    return llm_sample_logits(s, ctx->logits, ctx->model->info.n_vocab, ctx->tokens + first, (size_t)n_recent,
+                             ctx->sample_scratch);
+}
 
 /* ---- llm: chat templates ------------------------------------------------------------------- */
 
