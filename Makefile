@@ -24,13 +24,13 @@ TOOL_BINS = $(patsubst tests/%.c,build/tests/%,$(wildcard tests/tool_*.c))
 
 all: $(PROGRAMS)
 
-build/convert: tools/convert.c tools/json.h llm.h | build
+build/convert: tools/convert.c tools/json.h tools/convert_chat.h llm.h | build
 	$(CC) $(ALL_CFLAGS) -o $@ tools/convert.c $(LDLIBS)
 
 build/%: examples/%.c llm.h | build
 	$(CC) $(ALL_CFLAGS) -o $@ $< $(LDLIBS)
 
-build/tests/%: tests/%.c llm.h tools/json.h $(wildcard tests/*.h) | build/tests
+build/tests/%: tests/%.c llm.h tools/json.h tools/convert_chat.h $(wildcard tests/*.h) | build/tests
 	$(CC) $(ALL_CFLAGS) -o $@ $< $(LDLIBS)
 
 build build/tests:
