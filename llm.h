@@ -976,12 +976,13 @@ static void llm__mm_quant_ref(const llm__mm *m, int r0, int r1) {
                 for (l = 0; l < LLM__QG; l++) {
                     int32_t isum = 0;
                     float dw = llm_f16_to_f32((uint16_t)(S[32 * b + 2 * l] | S[32 * b + 2 * l + 1] << 8));
-                    if (q4)
+                    if (q4) { /* codes are unsigned; the sum of x codes takes the offset 8 out */
                         for (k = 0; k < 16; k++) {
                             uint8_t v = Q[(k / 4) * 64 + 4 * l + k % 4];
-                            isum += ((v & 15) - 8) * xb[k] + ((v >> 4) - 8) * xb[k + 16];
+                            isum += (v & 15) * xb[k] + (v >> 4) * xb[k + 16];
                         }
-                    else
+                        isum -= 8 * llm__xq_sum(xq, K, b);
+                    } else
                         for (k = 0; k < LLM__QK; k++) isum += (int8_t)Q[(k / 4) * 64 + 4 * l + k % 4] * xb[k];
                     acc[l] += (float)isum * (dw * dx);
                 }
