@@ -17,7 +17,7 @@ endif
 ALL_CFLAGS = $(WARN) $(CFLAGS) $(ARCH_FLAGS) $(OMP_FLAGS)
 LDLIBS   = -lm
 
-PROGRAMS = build/convert build/generate
+PROGRAMS = build/convert build/generate build/bench
 TEST_SRCS = $(wildcard tests/test_*.c)
 TEST_BINS = $(patsubst tests/%.c,build/tests/%,$(TEST_SRCS))
 TOOL_BINS = $(patsubst tests/%.c,build/tests/%,$(wildcard tests/tool_*.c))

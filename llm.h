@@ -863,6 +863,7 @@ typedef struct llm__kernels {
     float (*dot_f16)(const uint16_t *a, const float *b, int n);
     void (*axpy_f32)(float *y, float a, const float *x, int n);
     void (*axpy_f16)(float *y, float a, const uint16_t *x, int n);
+    void (*quantize_x)(const float *x, int n, uint8_t *out);
     const char *name;
 } llm__kernels;
 
@@ -872,7 +873,9 @@ static int32_t llm__rd_i32(const void *p) { int32_t v; memcpy(&v, p, 4); return 
    sums of the codes (for kernels that take the weights as unsigned bytes). */
 static size_t llm__xq_stride(int n_in) { return ((size_t)n_in + (size_t)n_in / LLM__QK * 8 + 63) / 64 * 64; }
 
-static void llm__quantize_x(const float *x, int n, uint8_t *out) {
+/* Scale amax / 127, codes rounded to nearest even (the default rounding mode, as the SIMD
+   conversions round), so every version gives the same bytes. */
+static void llm__quantize_x_ref(const float *x, int n, uint8_t *out) {
     int nb = n / LLM__QK, b, i;
     int8_t *q = (int8_t *)out;
     for (b = 0; b < nb; b++) {
@@ -994,7 +997,7 @@ static void llm__mm_quant_ref(const llm__mm *m, int r0, int r1) {
 
 static const llm__kernels llm__kernels_ref = {
     { llm__mm_float_ref, llm__mm_float_ref, llm__mm_float_ref, llm__mm_quant_ref, llm__mm_quant_ref },
-    llm__dot_f32_ref, llm__dot_f16_ref, llm__axpy_f32_ref, llm__axpy_f16_ref, "scalar"
+    llm__dot_f32_ref, llm__dot_f16_ref, llm__axpy_f32_ref, llm__axpy_f16_ref, llm__quantize_x_ref, "scalar"
 };
 
 #if defined(LLM__AVX512)
@@ -1139,11 +1142,27 @@ LLM__INLINE void llm__mm_quant_avx512(const llm__mm *m, int r0, int r1, const in
 }
 
 static void llm__mm_q8_0_avx512(const llm__mm *m, int r0, int r1) { llm__mm_quant_avx512(m, r0, r1, 0); }
+
+static void llm__quantize_x_avx512(const float *x, int n, uint8_t *out) {
+    int nb = n / LLM__QK, b;
+    const __m512 sign = _mm512_set1_ps(-0.0f);
+    for (b = 0; b < nb; b++) {
+        __m512 v0 = _mm512_loadu_ps(x + b * LLM__QK), v1 = _mm512_loadu_ps(x + b * LLM__QK + 16);
+        float amax = _mm512_reduce_max_ps(_mm512_max_ps(_mm512_andnot_ps(sign, v0), _mm512_andnot_ps(sign, v1)));
+        float d = amax / 127.0f, id = d > 0.0f ? 1.0f / d : 0.0f;
+        __m512i q0 = _mm512_cvtps_epi32(_mm512_mul_ps(v0, _mm512_set1_ps(id))), q1 = _mm512_cvtps_epi32(_mm512_mul_ps(v1, _mm512_set1_ps(id)));
+        int32_t sum = _mm512_reduce_add_epi32(_mm512_add_epi32(q0, q1));
+        _mm_storeu_si128((__m128i *)(out + b * LLM__QK), _mm512_cvtepi32_epi8(q0));
+        _mm_storeu_si128((__m128i *)(out + b * LLM__QK + 16), _mm512_cvtepi32_epi8(q1));
+        memcpy(out + n + 4 * (size_t)b, &d, 4);
+        memcpy(out + n + 4 * (size_t)(nb + b), &sum, 4);
+    }
+}
 static void llm__mm_q4_0_avx512(const llm__mm *m, int r0, int r1) { llm__mm_quant_avx512(m, r0, r1, 1); }
 
 static const llm__kernels llm__kernels_simd = {
     { llm__mm_f32_avx512, llm__mm_f16_avx512, llm__mm_bf16_avx512, llm__mm_q8_0_avx512, llm__mm_q4_0_avx512 },
-    llm__dot_f32_avx512, llm__dot_f16_avx512, llm__axpy_f32_avx512, llm__axpy_f16_avx512, "avx512-vnni"
+    llm__dot_f32_avx512, llm__dot_f16_avx512, llm__axpy_f32_avx512, llm__axpy_f16_avx512, llm__quantize_x_avx512, "avx512-vnni"
 };
 
 #elif defined(LLM__AVX2)
@@ -1305,11 +1324,44 @@ LLM__INLINE void llm__mm_quant_avx2(const llm__mm *m, int r0, int r1, const int 
 }
 
 static void llm__mm_q8_0_avx2(const llm__mm *m, int r0, int r1) { llm__mm_quant_avx2(m, r0, r1, 0); }
+
+static void llm__quantize_x_avx2(const float *x, int n, uint8_t *out) {
+    int nb = n / LLM__QK, b, i;
+    const __m256 sign = _mm256_set1_ps(-0.0f);
+    for (b = 0; b < nb; b++) {
+        __m256 v[4], mx;
+        __m128 m4;
+        __m256i q[4], s;
+        float amax, d, id;
+        int32_t sum;
+        for (i = 0; i < 4; i++) v[i] = _mm256_loadu_ps(x + b * LLM__QK + 8 * i);
+        mx = _mm256_max_ps(_mm256_max_ps(_mm256_andnot_ps(sign, v[0]), _mm256_andnot_ps(sign, v[1])),
+                           _mm256_max_ps(_mm256_andnot_ps(sign, v[2]), _mm256_andnot_ps(sign, v[3])));
+        m4 = _mm_max_ps(_mm256_castps256_ps128(mx), _mm256_extractf128_ps(mx, 1));
+        m4 = _mm_max_ps(m4, _mm_movehl_ps(m4, m4));
+        m4 = _mm_max_ss(m4, _mm_movehdup_ps(m4));
+        amax = _mm_cvtss_f32(m4);
+        d = amax / 127.0f;
+        id = d > 0.0f ? 1.0f / d : 0.0f;
+        for (i = 0; i < 4; i++) q[i] = _mm256_cvtps_epi32(_mm256_mul_ps(v[i], _mm256_set1_ps(id)));
+        s = _mm256_add_epi32(_mm256_add_epi32(q[0], q[1]), _mm256_add_epi32(q[2], q[3]));
+        s = _mm256_hadd_epi32(s, s);
+        s = _mm256_hadd_epi32(s, s);
+        sum = _mm256_extract_epi32(s, 0) + _mm256_extract_epi32(s, 4);
+        /* packs interleave 128-bit lanes; the permute restores the order */
+        q[0] = _mm256_packs_epi32(q[0], q[1]);
+        q[2] = _mm256_packs_epi32(q[2], q[3]);
+        q[0] = _mm256_permutevar8x32_epi32(_mm256_packs_epi16(q[0], q[2]), _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7));
+        _mm256_storeu_si256((__m256i *)(out + b * LLM__QK), q[0]);
+        memcpy(out + n + 4 * (size_t)b, &d, 4);
+        memcpy(out + n + 4 * (size_t)(nb + b), &sum, 4);
+    }
+}
 static void llm__mm_q4_0_avx2(const llm__mm *m, int r0, int r1) { llm__mm_quant_avx2(m, r0, r1, 1); }
 
 static const llm__kernels llm__kernels_simd = {
     { llm__mm_f32_avx2, llm__mm_f16_avx2, llm__mm_bf16_avx2, llm__mm_q8_0_avx2, llm__mm_q4_0_avx2 },
-    llm__dot_f32_avx2, llm__dot_f16_avx2, llm__axpy_f32_avx2, llm__axpy_f16_avx2,
+    llm__dot_f32_avx2, llm__dot_f16_avx2, llm__axpy_f32_avx2, llm__axpy_f16_avx2, llm__quantize_x_avx2,
 #if defined(__AVXVNNI__)
     "avx2-vnni"
 #else
@@ -1470,7 +1522,7 @@ static void llm__mm_q4_0_neon(const llm__mm *m, int r0, int r1) { llm__mm_quant_
 
 static const llm__kernels llm__kernels_simd = {
     { llm__mm_f32_neon, llm__mm_f16_neon, llm__mm_bf16_neon, llm__mm_q8_0_neon, llm__mm_q4_0_neon },
-    llm__dot_f32_neon, llm__dot_f16_neon, llm__axpy_f32_neon, llm__axpy_f16_neon,
+    llm__dot_f32_neon, llm__dot_f16_neon, llm__axpy_f32_neon, llm__axpy_f16_neon, llm__quantize_x_ref,
 #if defined(__ARM_FEATURE_DOTPROD)
     "neon-dotprod"
 #else
@@ -2344,7 +2396,7 @@ static void llm__matmuls(llm_ctx *c, const float *x, int n_tok, int n_in, int n_
     }
     tk->n_chunks = tk->first_chunk[n_jobs];
     if (quant)
-        for (t = 0; t < n_tok; t++) llm__quantize_x(x + (size_t)t * n_in, n_in, c->xq + (size_t)t * c->xq_stride);
+        for (t = 0; t < n_tok; t++) c->kern->quantize_x(x + (size_t)t * n_in, n_in, c->xq + (size_t)t * c->xq_stride);
     llm__task_run(c, tk, work);
 }
 
