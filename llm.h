@@ -1145,10 +1145,9 @@ static void llm__mm_q8_0_avx512(const llm__mm *m, int r0, int r1) { llm__mm_quan
 
 static void llm__quantize_x_avx512(const float *x, int n, uint8_t *out) {
     int nb = n / LLM__QK, b;
-    const __m512 sign = _mm512_set1_ps(-0.0f);
     for (b = 0; b < nb; b++) {
         __m512 v0 = _mm512_loadu_ps(x + b * LLM__QK), v1 = _mm512_loadu_ps(x + b * LLM__QK + 16);
-        float amax = _mm512_reduce_max_ps(_mm512_max_ps(_mm512_andnot_ps(sign, v0), _mm512_andnot_ps(sign, v1)));
+        float amax = _mm512_reduce_max_ps(_mm512_max_ps(_mm512_abs_ps(v0), _mm512_abs_ps(v1)));
         float d = amax / 127.0f, id = d > 0.0f ? 1.0f / d : 0.0f;
         __m512i q0 = _mm512_cvtps_epi32(_mm512_mul_ps(v0, _mm512_set1_ps(id))), q1 = _mm512_cvtps_epi32(_mm512_mul_ps(v1, _mm512_set1_ps(id)));
         int32_t sum = _mm512_reduce_add_epi32(_mm512_add_epi32(q0, q1));
