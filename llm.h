@@ -497,12 +497,13 @@ static void llm__unmap_file(llm__file_view *v, const llm_allocator *a) {
 }
 #endif /* !LLM_NO_STDIO */
 
-/* Threads. A task runs fn(arg, thread) once on each of n threads; the work inside is handed
-   out in chunks from an atomic counter, so a thread slowed down by another process just takes
-   fewer chunks, and a chunk's result does not depend on which thread computed it. Waiting
-   threads spin only briefly, then sleep: a thread that keeps spinning while the one it waits
-   for has been preempted holds on to a CPU the other could use. */
-typedef void (*llm__task_fn)(void *arg, int thread);
+/* Threads. A step of work is split into chunks, handed out one at a time from an atomic
+   counter, so a thread slowed down by another process just takes fewer chunks, and a chunk's
+   result does not depend on which thread computed it. In the pool, a step is finished when
+   its chunks are: a worker that was not running when the step began never holds it up.
+   Waiting threads spin only briefly, then sleep; a thread that keeps spinning while the one it
+   waits for is preempted holds on to a CPU the other could use. */
+typedef void (*llm__chunk_fn)(void *arg, int chunk);
 
 #if defined(LLM_NO_THREADS) || (!defined(_OPENMP) && (defined(_WIN32) || !defined(__GNUC__)))
 #define LLM__THREADS_NONE 1
@@ -512,21 +513,26 @@ typedef void (*llm__task_fn)(void *arg, int thread);
 #include <unistd.h>
 #endif
 
+#if defined(_OPENMP) && !defined(LLM__THREADS_NONE)
 static int llm__atomic_next(int *counter) {
-#if defined(__GNUC__)
-    return __atomic_fetch_add(counter, 1, __ATOMIC_RELAXED);
-#elif defined(_OPENMP)
     int v;
 #pragma omp atomic capture
     v = (*counter)++;
     return v;
-#else
-    return (*counter)++;
-#endif
 }
+#endif
+
+#if !defined(LLM__THREADS_NONE)
+/* A parallel step that took `total`, of which the caller's `mine` chunks took `own`, would
+   have taken own x n / mine on the caller alone. */
+static int llm__slower_than_alone(double total, double own, int mine, int n) {
+    return mine == 0 || total > 0.9 * own * (double)n / (double)mine;
+}
+#endif
 
 #if defined(LLM__THREADS_POOL)
-#define LLM__SPIN 4096 /* polls (about 50-200 microseconds) before a waiting thread sleeps */
+#define LLM__SPIN 4096       /* polls (tens of microseconds) before a waiting thread sleeps */
+#define LLM__MAX_CHUNKS (1 << 20)
 
 static void llm__cpu_relax(void) {
 #if defined(__x86_64__) || defined(__i386__)
@@ -536,39 +542,74 @@ static void llm__cpu_relax(void) {
 #endif
 }
 
+/* A cheap monotonic tick count (TSC, the ARM virtual counter) for comparing two durations;
+   0 where there is none. */
+static uint64_t llm__ticks(void) {
+#if defined(__x86_64__) || defined(__i386__)
+    uint32_t lo, hi;
+    __asm__ __volatile__("rdtsc" : "=a"(lo), "=d"(hi));
+    return (uint64_t)hi << 32 | lo;
+#elif defined(__aarch64__)
+    uint64_t v;
+    __asm__ __volatile__("mrs %0, cntvct_el0" : "=r"(v));
+    return v;
+#else
+    return 0;
+#endif
+}
+
 typedef struct llm__pool {
     int n;                    /* threads, the caller included */
     pthread_t *threads;
     pthread_mutex_t mu;
     pthread_cond_t wake, done;
-    int gen, pending, stop;   /* gen and pending are read and written atomically */
-    llm__task_fn fn;
+    uint64_t state;           /* step number << 40 | chunk count << 20 | next chunk, atomic */
+    int finished, stop;       /* chunks finished in this step (atomic); shut down */
+    llm__chunk_fn fn;
     void *arg;
     const llm_allocator *alloc;
 } llm__pool;
 
-typedef struct llm__worker { llm__pool *pool; int id; } llm__worker;
+static uint64_t llm__state(const llm__pool *p) { return __atomic_load_n(&p->state, __ATOMIC_ACQUIRE); }
 
-static int llm__load(const int *p) { return __atomic_load_n(p, __ATOMIC_ACQUIRE); }
+/* Claims the next chunk of step `step`, or -1 when it has none left (or a newer step began). */
+static int llm__claim(llm__pool *p, uint64_t step) {
+    uint64_t s = llm__state(p);
+    while (s >> 40 == step && (s & (LLM__MAX_CHUNKS - 1)) < (s >> 20 & (LLM__MAX_CHUNKS - 1)))
+        if (__atomic_compare_exchange_n(&p->state, &s, s + 1, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+            return (int)(s & (LLM__MAX_CHUNKS - 1));
+    return -1;
+}
 
-static void *llm__worker_main(void *arg) {
-    llm__pool *p = ((llm__worker *)arg)->pool;
-    int id = ((llm__worker *)arg)->id, seen = 0, i;
-    for (;;) {
-        for (i = 0; i < LLM__SPIN && llm__load(&p->gen) == seen; i++) llm__cpu_relax();
-        if (llm__load(&p->gen) == seen) {
-            pthread_mutex_lock(&p->mu);
-            while (llm__load(&p->gen) == seen && !p->stop) pthread_cond_wait(&p->wake, &p->mu);
-            pthread_mutex_unlock(&p->mu);
-        }
-        if (llm__load(&p->stop)) return NULL;
-        seen = llm__load(&p->gen);
-        p->fn(p->arg, id);
-        if (__atomic_sub_fetch(&p->pending, 1, __ATOMIC_ACQ_REL) == 0) {
+static int llm__run_chunks(llm__pool *p, uint64_t step) {
+    int k, n = (int)(llm__state(p) >> 20 & (LLM__MAX_CHUNKS - 1)), done = 0;
+    while ((k = llm__claim(p, step)) >= 0) {
+        done++;
+        p->fn(p->arg, k);
+        if (__atomic_add_fetch(&p->finished, 1, __ATOMIC_ACQ_REL) == n) {
             pthread_mutex_lock(&p->mu);
             pthread_cond_signal(&p->done);
             pthread_mutex_unlock(&p->mu);
         }
+    }
+    return done;
+}
+
+static void *llm__worker_main(void *arg) {
+    llm__pool *p = (llm__pool *)arg;
+    uint64_t seen = 0;
+    int i;
+    for (;;) {
+        for (i = 0; i < LLM__SPIN && llm__state(p) >> 40 == seen && !__atomic_load_n(&p->stop, __ATOMIC_ACQUIRE); i++)
+            llm__cpu_relax();
+        if (llm__state(p) >> 40 == seen) {
+            pthread_mutex_lock(&p->mu);
+            while (llm__state(p) >> 40 == seen && !p->stop) pthread_cond_wait(&p->wake, &p->mu);
+            pthread_mutex_unlock(&p->mu);
+        }
+        if (__atomic_load_n(&p->stop, __ATOMIC_ACQUIRE)) return NULL;
+        seen = llm__state(p) >> 40;
+        llm__run_chunks(p, seen);
     }
 }
 
@@ -588,11 +629,9 @@ static void llm__pool_destroy(llm__pool *p) {
 }
 
 static llm__pool *llm__pool_create(int n, const llm_allocator *a) {
-    llm__pool *p = (llm__pool *)llm__calloc(a, 1, sizeof *p + (size_t)n * sizeof(llm__worker));
-    llm__worker *w;
+    llm__pool *p = (llm__pool *)llm__calloc(a, 1, sizeof *p);
     int i;
     if (!p) return NULL;
-    w = (llm__worker *)(p + 1);
     p->alloc = a;
     p->threads = (pthread_t *)llm__calloc(a, (size_t)n, sizeof(pthread_t));
     if (!p->threads) { llm__free(a, p); return NULL; }
@@ -601,31 +640,34 @@ static llm__pool *llm__pool_create(int n, const llm_allocator *a) {
     pthread_cond_init(&p->done, NULL);
     p->n = 1;
     for (i = 1; i < n; i++) {
-        w[i].pool = p;
-        w[i].id = i;
-        if (pthread_create(&p->threads[i], NULL, llm__worker_main, &w[i]) != 0) break;
+        if (pthread_create(&p->threads[i], NULL, llm__worker_main, p) != 0) break;
         p->n++;
     }
     return p;
 }
 
-static void llm__pool_run(llm__pool *p, llm__task_fn fn, void *arg) {
-    int i;
-    if (p->n == 1) { fn(arg, 0); return; }
+/* Runs fn(arg, k) for k in [0, n_chunks) on the pool, the caller included. Returns 1 when
+   that took longer than the caller alone would have (the others were preempted). */
+static int llm__pool_run(llm__pool *p, llm__chunk_fn fn, void *arg, int n_chunks) {
+    uint64_t step = (llm__state(p) >> 40) + 1, t0 = llm__ticks(), t1;
+    int i, slept = 0, mine;
     p->fn = fn;
     p->arg = arg;
-    __atomic_store_n(&p->pending, p->n - 1, __ATOMIC_RELEASE);
+    __atomic_store_n(&p->finished, 0, __ATOMIC_RELAXED);
     pthread_mutex_lock(&p->mu);
-    __atomic_add_fetch(&p->gen, 1, __ATOMIC_ACQ_REL);
+    __atomic_store_n(&p->state, step << 40 | (uint64_t)n_chunks << 20, __ATOMIC_RELEASE);
     pthread_cond_broadcast(&p->wake);
     pthread_mutex_unlock(&p->mu);
-    fn(arg, 0);
-    for (i = 0; i < LLM__SPIN && llm__load(&p->pending) != 0; i++) llm__cpu_relax();
-    if (llm__load(&p->pending) != 0) {
+    mine = llm__run_chunks(p, step);
+    t1 = llm__ticks();
+    for (i = 0; i < LLM__SPIN && __atomic_load_n(&p->finished, __ATOMIC_ACQUIRE) < n_chunks; i++) llm__cpu_relax();
+    if (__atomic_load_n(&p->finished, __ATOMIC_ACQUIRE) < n_chunks) {
+        slept = 1;
         pthread_mutex_lock(&p->mu);
-        while (llm__load(&p->pending) != 0) pthread_cond_wait(&p->done, &p->mu);
+        while (__atomic_load_n(&p->finished, __ATOMIC_ACQUIRE) < n_chunks) pthread_cond_wait(&p->done, &p->mu);
         pthread_mutex_unlock(&p->mu);
     }
+    return t0 ? llm__slower_than_alone((double)(llm__ticks() - t0), (double)(t1 - t0), mine, n_chunks) : slept;
 }
 #endif
 
@@ -2091,7 +2133,7 @@ typedef struct llm__task {
     llm_ctx *c;
     llm__mm mm[LLM__MAX_JOBS];
     const llm_tensor *bias[LLM__MAX_JOBS];
-    int n_jobs, n_chunks, next, first_chunk[LLM__MAX_JOBS + 1];
+    int n_jobs, n_chunks, next, chunk_rows, first_chunk[LLM__MAX_JOBS + 1];
     float *residual;  /* job 0's result is added into it (x += W a) */
     int swiglu;       /* jobs 0 and 1 are gate and up: out0 = silu(out0) * out1 */
     int layer, attention;
@@ -2113,6 +2155,7 @@ struct llm_ctx {
     uint8_t *xq;
     size_t xq_stride;
     llm__task task;
+    int solo, solo_window;     /* steps left to run on one thread; the current window */
     int32_t *tokens;           /* the ids at positions [0, pos) */
     void *sample_scratch;      /* llm_sample_scratch_bytes(n_vocab) */
     int has_logits;
@@ -2323,8 +2366,8 @@ static void llm__mm_chunk(llm__task *tk, int chunk) {
     llm__mm *m;
     while (chunk >= tk->first_chunk[j + 1]) j++;
     m = &tk->mm[j];
-    r0 = (chunk - tk->first_chunk[j]) * LLM__QG * 2;
-    r1 = r0 + LLM__QG * 2 < m->n_out ? r0 + LLM__QG * 2 : m->n_out;
+    r0 = (chunk - tk->first_chunk[j]) * tk->chunk_rows;
+    r1 = r0 + tk->chunk_rows < m->n_out ? r0 + tk->chunk_rows : m->n_out;
     tk->c->kern->mm[m->w->dtype](m, r0, r1);
     for (t = 0; t < m->n_tok; t++) {
         float *o = m->out + (size_t)t * (size_t)m->n_out;
@@ -2339,37 +2382,44 @@ static void llm__mm_chunk(llm__task *tk, int chunk) {
     }
 }
 
-static void llm__task_worker(void *arg, int thread) {
+static void llm__task_chunk(void *arg, int chunk) {
     llm__task *tk = (llm__task *)arg;
-    int chunk;
-    (void)thread;
-    while ((chunk = llm__atomic_next(&tk->next)) < tk->n_chunks) {
-        if (tk->attention) llm__attention_task(tk, chunk);
-        else llm__mm_chunk(tk, chunk);
-    }
+    if (tk->attention) llm__attention_task(tk, chunk);
+    else llm__mm_chunk(tk, chunk);
 }
 
 /* Steps of less work than this (multiply-adds) run on the calling thread: waking the other
    threads would cost more than it saves. */
-#define LLM__MIN_PARALLEL_WORK 65536.0
+#define LLM__MIN_PARALLEL_WORK 262144.0
 
+/* When the calling thread had to wait long for another one (it was preempted by another
+   process), the next steps run on the calling thread alone, for a window that doubles while
+   that keeps happening: on a busy machine more threads must not mean slower. */
 static void llm__task_run(llm_ctx *c, llm__task *tk, double work) {
+    int k, slow = 0;
     tk->next = 0;
-    if (c->n_threads < 2 || work < LLM__MIN_PARALLEL_WORK) {
-        llm__task_worker(tk, 0);
+    if (c->n_threads < 2 || work < LLM__MIN_PARALLEL_WORK || c->solo > 0) {
+        c->solo -= c->solo > 0;
+        for (k = 0; k < tk->n_chunks; k++) llm__task_chunk(tk, k);
         return;
     }
 #if defined(LLM__THREADS_POOL)
-    llm__pool_run(c->pool, llm__task_worker, tk);
+    slow = llm__pool_run(c->pool, llm__task_chunk, tk, tk->n_chunks);
 #elif defined(_OPENMP) && !defined(LLM__THREADS_NONE)
     {
-#pragma omp parallel num_threads(c->n_threads)
-        llm__task_worker(tk, omp_get_thread_num());
+        double t0 = omp_get_wtime(), t1 = t0;
+        int mine = 0;
+#pragma omp parallel num_threads(c->n_threads) private(k)
+        {
+            int done = 0;
+            while ((k = llm__atomic_next(&tk->next)) < tk->n_chunks) { llm__task_chunk(tk, k); done++; }
+            if (omp_get_thread_num() == 0) { t1 = omp_get_wtime(); mine = done; }
+        }
+        slow = llm__slower_than_alone(omp_get_wtime() - t0, t1 - t0, mine, tk->n_chunks);
     }
-#else
-    (void)c;
-    llm__task_worker(tk, 0);
 #endif
+    c->solo_window = slow ? (c->solo_window ? (c->solo_window < 4096 ? 2 * c->solo_window : 4096) : 16) : c->solo_window / 2;
+    c->solo = slow ? c->solo_window : 0;
 }
 
 /* The matrix products of one step: jobs[i] = (weight, bias, output) over the same input x
@@ -2377,9 +2427,12 @@ static void llm__task_run(llm_ctx *c, llm__task *tk, double work) {
 static void llm__matmuls(llm_ctx *c, const float *x, int n_tok, int n_in, int n_jobs, const llm_tensor *const *w,
                          const llm_tensor *const *bias, float *const *out, float *residual, int swiglu) {
     llm__task *tk = &c->task;
-    int j, t, quant = 0;
+    int j, t, quant = 0, rows = 0;
     double work = 0.0;
     memset(tk, 0, sizeof *tk);
+    for (j = 0; j < n_jobs; j++) rows += (int)w[j]->shape[0];
+    /* 32 rows (two interleaved groups) per chunk, more for matrices with millions of rows */
+    for (tk->chunk_rows = 2 * LLM__QG; rows / tk->chunk_rows >= 1 << 19;) tk->chunk_rows *= 2;
     tk->c = c;
     tk->n_jobs = n_jobs;
     tk->residual = residual;
@@ -2391,7 +2444,7 @@ static void llm__matmuls(llm_ctx *c, const float *x, int n_tok, int n_in, int n_
         tk->bias[j] = bias ? bias[j] : NULL;
         quant |= llm__is_quant(w[j]->dtype);
         work += (double)m->n_out * n_in * n_tok;
-        tk->first_chunk[j + 1] = tk->first_chunk[j] + (swiglu && j == 1 ? 0 : (m->n_out + 2 * LLM__QG - 1) / (2 * LLM__QG));
+        tk->first_chunk[j + 1] = tk->first_chunk[j] + (swiglu && j == 1 ? 0 : (m->n_out + tk->chunk_rows - 1) / tk->chunk_rows);
     }
     tk->n_chunks = tk->first_chunk[n_jobs];
     if (quant)
