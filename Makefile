@@ -2,7 +2,7 @@
 #   make            tools and examples in build/ (native CPU, OpenMP when the compiler has it)
 #   make test       build and run every test; prints "N passed, N failed, N skipped"
 #   make PORTABLE=1 baseline x86-64 code, no -march=native
-#   make OPENMP=0   no OpenMP
+#   make OPENMP=0   no OpenMP (llm.h's own pthread pool)
 CC      ?= cc
 CFLAGS  ?= -O2
 WARN     = -std=c99 -Wall -Wextra -Wpedantic
@@ -13,6 +13,8 @@ ifeq ($(PORTABLE),0)
 endif
 ifeq ($(OPENMP),1)
   OMP_FLAGS = -fopenmp
+else
+  OMP_FLAGS = -pthread
 endif
 ALL_CFLAGS = $(WARN) $(CFLAGS) $(ARCH_FLAGS) $(OMP_FLAGS)
 LDLIBS   = -lm
