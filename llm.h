@@ -1444,7 +1444,7 @@ enum { LLM__PRE_METASPACE = 1, LLM__PRE_DIGITS = 2, LLM__PRE_DIGIT_RUNS = 3, LLM
        LLM__PRE_LLAMA3 = 5, LLM__PRE_QWEN2 = 6, LLM__PRE_PREFIX_SPACE = 7 };
 enum { LLM__DEC_BYTE_LEVEL = 1, LLM__DEC_SENTENCEPIECE = 2, LLM__DEC_METASPACE = 3 };
 enum { LLM__TF_MODEL = 1, LLM__TF_ADDED = 2, LLM__TF_SPECIAL = 4, LLM__TF_LSTRIP = 8, LLM__TF_RSTRIP = 16,
-       LLM__TF_SINGLE_WORD = 32, LLM__TF_NORMALIZED = 64 };
+       LLM__TF_SINGLE_WORD = 32, LLM__TF_NORMALIZED = 64, LLM__TF_BYTE_LEVEL_TEXT = 128 };
 enum { LLM__BPE_BYTE_FALLBACK = 1, LLM__BPE_FUSE_UNK = 2, LLM__BPE_IGNORE_MERGES = 4 };
 #define LLM__MAX_STEPS 8
 
@@ -1463,7 +1463,7 @@ struct llm__tok {
     const uint8_t *text, *flags;
     uint32_t *off;                         /* n_tokens + 1 offsets into text */
     int32_t bpe_opts, normalizer, n_steps, steps[LLM__MAX_STEPS], ms_prepend, ms_split;
-    int32_t decoder, dec_byte_fallback, dec_strip;
+    int32_t decoder, dec_byte_fallback, dec_strip, spm_split;
     int32_t *prefix, *suffix;
     int32_t *vocab;                        /* open addressing: ids of model tokens, -1 empty */
     uint32_t vocab_mask;
@@ -1555,6 +1555,26 @@ static size_t llm__utf8_put(uint8_t *o, uint32_t c) {
     o[0] = (uint8_t)(0xF0 | c >> 18); o[1] = (uint8_t)(0x80 | (c >> 12 & 63));
     o[2] = (uint8_t)(0x80 | (c >> 6 & 63)); o[3] = (uint8_t)(0x80 | (c & 63));
     return 4;
+}
+
+/* GPT-2's byte <-> character table (pre_tokenizers/byte_level.rs bytes_char): printable
+   Latin-1 bytes stand for themselves, the other 68 bytes for U+0100 + their rank. */
+static int llm__byte_is_printable(unsigned b) { return (b >= 0x21 && b <= 0x7E) || (b >= 0xA1 && b <= 0xAC) || (b >= 0xAE && b <= 0xFF); }
+
+static uint32_t llm__byte_level_char(uint8_t b) {
+    unsigned c, rank = 0;
+    if (llm__byte_is_printable(b)) return b;
+    for (c = 0; c < b; c++) rank += !llm__byte_is_printable(c);
+    return 0x100 + rank;
+}
+
+/* The byte a character stands for, or -1. */
+static int llm__byte_level_byte(uint32_t c) {
+    unsigned b, rank = 0;
+    if (c < 0x100) return llm__byte_is_printable(c) ? (int)c : -1;
+    for (b = 0; b < 256 && c <= 0x143; b++)
+        if (!llm__byte_is_printable(b) && rank++ == c - 0x100) return (int)b;
+    return -1;
 }
 
 static unsigned llm__ascii_prop(unsigned c) {
@@ -1681,17 +1701,26 @@ static size_t llm__regex_match(int kind, const uint8_t *s, size_t n, size_t i) {
 }
 
 /* ---- per-call scratch ---- */
-typedef struct llm__sym { int32_t id, prev, next, alive; } llm__sym;
-typedef struct llm__qitem { uint32_t rank, pos; int32_t result; } llm__qitem;
+typedef struct llm__sym { int32_t id, prev, next; } llm__sym; /* id -1: merged into its left */
 typedef struct llm__buf { uint8_t *p; size_t cap; } llm__buf;
+
+/* A cache of the BPE result of short words, for one call: prose repeats its words. */
+#define LLM__CACHE_SLOTS 4096
+#define LLM__CACHE_WORD 22
+#define LLM__CACHE_IDS 8
+typedef struct llm__cache_slot {
+    uint32_t hash;
+    uint8_t len, n_ids, word[LLM__CACHE_WORD];
+    int32_t ids[LLM__CACHE_IDS];
+} llm__cache_slot;
 
 typedef struct llm__tk {
     const struct llm__tok *t;
     const llm_allocator *alloc;
     int32_t *ids;
     size_t cap, n;
-    int parse_special, oom;
-    llm__buf norm, step[LLM__MAX_STEPS], cps, sym, heap;
+    int parse_special, oom, use_cache;
+    llm__buf norm, step[LLM__MAX_STEPS], cps, sym, heap, cache;
 } llm__tk;
 
 /* Makes b hold at least size bytes (the content is not kept). */
@@ -1712,56 +1741,74 @@ static void llm__emit(llm__tk *k, int32_t id) {
     k->n++;
 }
 
-/* ---- BPE (models/bpe/model.rs merge_word, word.rs merge_all) ---- */
+/* ---- BPE (models/bpe/model.rs merge_word, word.rs merge_all) ----
+   Candidate merges are keys rank << 32 | position, taken smallest first as HF's BinaryHeap
+   of Merge does. The word's first pairs are sorted once (a stable radix sort by rank) and
+   read in order; pairs that merges create go to a 4-ary heap. A key is stale when its
+   pair has changed since; the pair's rank then differs (a rank is one line of the merges
+   list), which is what HF's check of the merged id amounts to. The heap never holds more
+   than 2n keys (at most two pushes per merge, and every merge follows a pop). */
 
-static int llm__qless(const llm__qitem *a, const llm__qitem *b) {
-    return a->rank < b->rank || (a->rank == b->rank && a->pos < b->pos);
-}
-
-static void llm__qpush(llm__qitem *q, size_t *n, llm__qitem it) {
+static void llm__qpush(uint64_t *q, size_t *n, uint64_t key) {
     size_t i = (*n)++;
-    while (i > 0 && llm__qless(&it, &q[(i - 1) / 2])) { q[i] = q[(i - 1) / 2]; i = (i - 1) / 2; }
-    q[i] = it;
+    while (i > 0 && key < q[(i - 1) / 4]) { q[i] = q[(i - 1) / 4]; i = (i - 1) / 4; }
+    q[i] = key;
 }
 
-static void llm__qsift(llm__qitem *q, size_t n, size_t i) {
-    llm__qitem it = q[i];
+static uint64_t llm__qpop(uint64_t *q, size_t *n) {
+    uint64_t top = q[0], key = q[--*n];
+    size_t i = 0;
     for (;;) {
-        size_t c = 2 * i + 1;
-        if (c >= n) break;
-        if (c + 1 < n && llm__qless(&q[c + 1], &q[c])) c++;
-        if (!llm__qless(&q[c], &it)) break;
-        q[i] = q[c];
-        i = c;
+        size_t c = 4 * i + 1, best, j;
+        if (c >= *n) break;
+        for (best = c, j = c + 1; j < c + 4 && j < *n; j++) if (q[j] < q[best]) best = j;
+        if (q[best] >= key) break;
+        q[i] = q[best];
+        i = best;
     }
-    q[i] = it;
+    q[i] = key;
+    return top;
 }
 
-static void llm__qpair(const struct llm__tok *t, llm__qitem *q, size_t *nq, const llm__sym *s, int32_t pos) {
+static void llm__qpair(const struct llm__tok *t, uint64_t *q, size_t *nq, const llm__sym *s, int32_t pos) {
     const llm__merge *m = llm__merge_find(t, s[pos].id, s[s[pos].next].id);
-    if (m) { llm__qitem it; it.rank = (uint32_t)m->rank; it.pos = (uint32_t)pos; it.result = m->result; llm__qpush(q, nq, it); }
+    if (m) llm__qpush(q, nq, (uint64_t)(uint32_t)m->rank << 32 | (uint32_t)pos);
 }
 
-/* Applies merges lowest rank first (ties: leftmost), as HF's priority queue does. */
-static void llm__merge_all(const struct llm__tok *t, llm__sym *s, size_t n, llm__qitem *q) {
-    size_t nq = 0, i;
+/* Sorts a[0..n) by rank (the high 32 bits), keeping the order of equal ranks; tmp has n. */
+static void llm__radix_sort_ranks(uint64_t *a, uint64_t *tmp, size_t n) {
+    size_t count[2048], i, shift, sum;
+    uint64_t max = 0, *src = a, *dst = tmp, *x;
+    for (i = 0; i < n; i++) if (a[i] > max) max = a[i];
+    for (shift = 32; shift < 64 && (max >> shift) != 0; shift += 11) {
+        memset(count, 0, sizeof count);
+        for (i = 0; i < n; i++) count[(src[i] >> shift) & 2047]++;
+        for (i = 0, sum = 0; i < 2048; i++) { size_t c = count[i]; count[i] = sum; sum += c; }
+        for (i = 0; i < n; i++) dst[count[(src[i] >> shift) & 2047]++] = src[i];
+        x = src; src = dst; dst = x;
+    }
+    if (src != a) memcpy(a, src, n * sizeof *a);
+}
+
+/* q holds 4n keys: the heap in [0, 2n), the sorted first pairs in [2n, 3n), scratch after. */
+static void llm__merge_all(const struct llm__tok *t, llm__sym *s, size_t n, uint64_t *q) {
+    uint64_t *first = q + 2 * n;
+    size_t nq = 0, nf = 0, fi = 0, i;
     for (i = 0; i + 1 < n; i++) {
         const llm__merge *m = llm__merge_find(t, s[i].id, s[i + 1].id);
-        if (m) { q[nq].rank = (uint32_t)m->rank; q[nq].pos = (uint32_t)i; q[nq].result = m->result; nq++; }
+        if (m) first[nf++] = (uint64_t)(uint32_t)m->rank << 32 | (uint32_t)i;
     }
-    for (i = nq / 2; i-- > 0;) llm__qsift(q, nq, i);
-    while (nq > 0) {
-        llm__qitem top = q[0];
+    llm__radix_sort_ranks(first, q + 3 * n, nf);
+    while (fi < nf || nq > 0) {
+        uint64_t top = nq == 0 || (fi < nf && first[fi] < q[0]) ? first[fi++] : llm__qpop(q, &nq);
         const llm__merge *m;
-        int32_t pos = (int32_t)top.pos, nx;
-        q[0] = q[--nq];
-        llm__qsift(q, nq, 0);
-        if (!s[pos].alive || (nx = s[pos].next) < 0) continue;
+        int32_t pos = (int32_t)(uint32_t)top, nx;
+        if (s[pos].id < 0 || (nx = s[pos].next) < 0) continue;
         m = llm__merge_find(t, s[pos].id, s[nx].id);
-        if (!m || m->result != top.result) continue; /* a stale entry */
-        s[pos].id = top.result;
+        if (!m || (uint32_t)m->rank != (uint32_t)(top >> 32)) continue; /* a stale key */
+        s[pos].id = m->result;
         s[pos].next = s[nx].next;
-        s[nx].alive = 0;
+        s[nx].id = -1;
         if (s[nx].next >= 0) s[s[nx].next].prev = pos;
         if (s[pos].prev >= 0) llm__qpair(t, q, &nq, s, s[pos].prev);
         if (s[pos].next >= 0) llm__qpair(t, q, &nq, s, pos);
@@ -1772,25 +1819,17 @@ static void llm__sym_add(llm__sym *s, size_t *n, int32_t id) {
     s[*n].id = id;
     s[*n].prev = (int32_t)*n - 1;
     s[*n].next = -1;
-    s[*n].alive = 1;
     if (*n) s[*n - 1].next = (int32_t)*n;
     (*n)++;
 }
 
-/* One word: its initial symbols (bytes for byte-level BPE, characters otherwise; a missing
-   one becomes <0xHH> byte tokens if all exist, else unk, fused when fuse_unk), then merges. */
-static void llm__bpe(llm__tk *k, const uint8_t *w, size_t n) {
-    const struct llm__tok *t = k->t;
-    llm__sym *s;
-    llm__qitem *q;
+/* The initial symbols of a word: bytes for byte-level BPE, characters otherwise; one that
+   is not in the vocabulary becomes its <0xHH> byte tokens if all exist, else unk (runs
+   fused with fuse_unk), else nothing. */
+static size_t llm__bpe_symbols(const struct llm__tok *t, const uint8_t *w, size_t n, llm__sym *s) {
     size_t i, len, ns = 0;
     int32_t id, unk = t->info.unk_id;
     int unk_pending = 0;
-    if ((t->bpe_opts & LLM__BPE_IGNORE_MERGES) && (id = llm__vocab_find(t, w, n)) >= 0) { llm__emit(k, id); return; }
-    if (n > ((size_t)-1) / (3 * sizeof(llm__qitem) + sizeof(llm__sym))) { k->oom = 1; return; }
-    s = (llm__sym *)llm__reserve(k, &k->sym, n * sizeof *s);
-    q = (llm__qitem *)llm__reserve(k, &k->heap, 3 * n * sizeof *q);
-    if (!s || !q) return;
     for (i = 0; i < n; i += len) {
         uint32_t cp;
         len = t->info.byte_level ? 1 : llm__utf8_char(w + i, n - i, &cp);
@@ -1809,14 +1848,65 @@ static void llm__bpe(llm__tk *k, const uint8_t *w, size_t n) {
                 continue;
             }
         }
-        if (unk < 0) continue; /* no unk token: the character is dropped */
+        if (unk < 0) continue;
         if (unk_pending && !(t->bpe_opts & LLM__BPE_FUSE_UNK)) llm__sym_add(s, &ns, unk);
         unk_pending = 1;
     }
     if (unk_pending) llm__sym_add(s, &ns, unk);
-    if (ns == 0) return;
+    return ns;
+}
+
+/* One word (a pre-token): with ignore_merges a whole-word token wins, else merges. */
+static void llm__bpe_word(llm__tk *k, const uint8_t *w, size_t n) {
+    const struct llm__tok *t = k->t;
+    llm__cache_slot *slot = NULL;
+    llm__sym *s;
+    uint64_t *q;
+    size_t ns, count = 0;
+    int32_t id, i;
+    uint32_t h = 0;
+    if ((t->bpe_opts & LLM__BPE_IGNORE_MERGES) && (id = llm__vocab_find(t, w, n)) >= 0) { llm__emit(k, id); return; }
+    if (k->use_cache && n <= LLM__CACHE_WORD) {
+        h = llm__hash_bytes(w, n);
+        slot = (llm__cache_slot *)k->cache.p + (h & (LLM__CACHE_SLOTS - 1));
+        if (slot->hash == h && slot->len == n && slot->n_ids && memcmp(slot->word, w, n) == 0) {
+            for (i = 0; i < slot->n_ids; i++) llm__emit(k, slot->ids[i]);
+            return;
+        }
+    }
+    if (n > ((size_t)-1) / 64) { k->oom = 1; return; }
+    s = (llm__sym *)llm__reserve(k, &k->sym, n * sizeof *s);
+    q = (uint64_t *)llm__reserve(k, &k->heap, 4 * n * sizeof *q);
+    if (!s || !q) return;
+    if ((ns = llm__bpe_symbols(t, w, n, s)) == 0) return;
     llm__merge_all(t, s, ns, q);
-    for (id = 0; id >= 0; id = s[id].next) llm__emit(k, s[id].id);
+    for (i = 0; i >= 0; i = s[i].next) {
+        llm__emit(k, s[i].id);
+        if (slot && count < LLM__CACHE_IDS) slot->ids[count] = s[i].id;
+        count++;
+    }
+    if (slot) {
+        slot->n_ids = count <= LLM__CACHE_IDS ? (uint8_t)count : 0;
+        slot->hash = h;
+        slot->len = (uint8_t)n;
+        memcpy(slot->word, w, n);
+    }
+}
+
+/* SentencePiece-style text has no pre-tokenizer: a whole piece is one BPE word. When no
+   token has "▁" after another character (t->spm_split, checked at open), no merge can join
+   across the start of a "▁" that follows another character, so BPE on the parts between
+   those points gives the same ids, faster. */
+static void llm__bpe(llm__tk *k, const uint8_t *w, size_t n) {
+    size_t i, start = 0;
+    if (!k->t->spm_split || n < 64) { llm__bpe_word(k, w, n); return; }
+    for (i = 1; i + 3 <= n; i++)
+        if (memcmp(w + i, llm__metaspace, 3) == 0 && !(i >= 3 && memcmp(w + i - 3, llm__metaspace, 3) == 0)) {
+            llm__bpe_word(k, w + start, i - start);
+            start = i;
+            i += 2;
+        }
+    llm__bpe_word(k, w + start, n - start);
 }
 
 /* ---- pre-tokenizer steps ---- */
@@ -2076,6 +2166,7 @@ static void llm__tk_free(llm__tk *k) {
     llm__free(k->alloc, k->cps.p);
     llm__free(k->alloc, k->sym.p);
     llm__free(k->alloc, k->heap.p);
+    llm__free(k->alloc, k->cache.p);
     for (i = 0; i < LLM__MAX_STEPS; i++) llm__free(k->alloc, k->step[i].p);
 }
 
@@ -2092,6 +2183,11 @@ LLMDEF llm_result llm_tokenize(const llm_model *m, const char *text, size_t len,
     k.ids = ids;
     k.cap = cap;
     k.parse_special = (flags & LLM_TOKENIZE_PARSE_SPECIAL) != 0;
+    if (len >= 4096 && llm__reserve(&k, &k.cache, LLM__CACHE_SLOTS * sizeof(llm__cache_slot))) {
+        memset(k.cache.p, 0, LLM__CACHE_SLOTS * sizeof(llm__cache_slot));
+        k.use_cache = 1;
+    }
+    k.oom = 0; /* without the cache it still works */
     if (flags & LLM_TOKENIZE_ADD_SPECIAL)
         for (i = 0; i < k.t->info.n_prefix; i++) llm__emit(&k, k.t->prefix[i]);
     if (len) llm__split_added(&k, 0, (const uint8_t *)text, len, 1);
@@ -2169,22 +2265,9 @@ static void llm__utf8_feed(llm_decoder *d, llm__out *o, uint8_t b, int per_byte)
     d->n_pending = 1;
 }
 
-/* GPT-2's byte <-> character table (pre_tokenizers/byte_level.rs bytes_char): printable
-   Latin-1 bytes stand for themselves, the other 68 bytes for U+0100 + their rank. Returns
-   the byte a character stands for, or -1. */
-static int llm__byte_level_byte(uint32_t c) {
-    uint32_t b, r = 0;
-    if ((c >= 0x21 && c <= 0x7E) || (c >= 0xA1 && c <= 0xAC) || (c >= 0xAE && c <= 0xFF)) return (int)c;
-    if (c < 0x100 || c > 0x143) return -1;
-    for (b = 0; b < 256; b++) {
-        if ((b >= 0x21 && b <= 0x7E) || (b >= 0xA1 && b <= 0xAC) || (b >= 0xAE && b <= 0xFF)) continue;
-        if (r++ == c - 0x100) return (int)b;
-    }
-    return -1;
-}
-
 /* ByteLevel decoding of an added token's text: its characters as bytes when every one is in
-   the byte-level alphabet, else its text as is (model tokens are stored as bytes already). */
+   the byte-level alphabet, else its text as is. (Model tokens are stored as bytes already,
+   and an added token that is also one decodes to the same bytes.) */
 static void llm__byte_level_added(llm_decoder *d, llm__out *o, const uint8_t *s, size_t n) {
     size_t i, len;
     uint32_t cp;
@@ -2214,7 +2297,7 @@ static void llm__dec_token(llm_decoder *d, const struct llm__tok *t, int32_t id,
     const uint8_t *s = llm__tok_str(t, id, &n);
     int first = d->n_tokens++ == 0, b;
     if (t->decoder == LLM__DEC_BYTE_LEVEL) {
-        if (t->flags[id] & LLM__TF_ADDED) llm__byte_level_added(d, o, s, n);
+        if ((t->flags[id] & (LLM__TF_ADDED | LLM__TF_MODEL)) == LLM__TF_ADDED) llm__byte_level_added(d, o, s, n);
         else for (i = 0; i < n; i++) llm__utf8_feed(d, o, s[i], 0);
         return;
     }
@@ -2465,9 +2548,10 @@ static llm_result llm__tok_options(llm_model *m, struct llm__tok *t, char *err, 
     return LLM_OK;
 }
 
+/* Open-addressing tables at most 3/4 full. */
 static uint32_t llm__table_size(size_t n) {
     uint32_t size = 16;
-    while (size < 2 * n && size < (1u << 30)) size *= 2;
+    while (size < n + n / 3 + 1 && size < (1u << 30)) size *= 2;
     return size;
 }
 
@@ -2505,6 +2589,14 @@ static llm_result llm__tok_tables(llm_model *m, struct llm__tok *t, char *err, s
             if (t->merge[h].left == a && t->merge[h].right == b) break;
         t->merge[h].left = a; t->merge[h].right = b; t->merge[h].rank = (int32_t)k; t->merge[h].result = (int32_t)c;
     }
+    t->spm_split = !t->info.byte_level && !(t->bpe_opts & LLM__BPE_IGNORE_MERGES) && llm__vocab_find(t, llm__metaspace, 3) >= 0;
+    for (i = 0; i < n && t->spm_split; i++) { /* any token with "▁" after another character? */
+        size_t len, j;
+        const uint8_t *s = llm__tok_str(t, i, &len);
+        if (!(t->flags[i] & LLM__TF_MODEL)) continue;
+        for (j = 0; j + 3 <= len && memcmp(s + j, llm__metaspace, 3) == 0; j += 3) {}
+        for (j += 1; j + 3 <= len && t->spm_split; j++) t->spm_split = memcmp(s + j, llm__metaspace, 3) != 0;
+    }
     for (i = 0; i < 256; i++) {
         uint8_t c = (uint8_t)i;
         t->unit_id[i] = t->info.byte_level || i < 0x80 ? llm__vocab_find(t, &c, 1) : -1;
@@ -2512,6 +2604,17 @@ static llm_result llm__tok_tables(llm_model *m, struct llm__tok *t, char *err, s
         t->byte_tok[i] = llm__vocab_find(t, (const uint8_t *)name, 6);
     }
     return LLM_OK;
+}
+
+/* The byte-level spelling of bytes (each byte as its GPT-2 character, in UTF-8). */
+static const uint8_t *llm__byte_level_text(llm__tk *k, const uint8_t *s, size_t n, size_t *out_n) {
+    uint8_t *o = llm__reserve(k, &k->step[0], 2 * n + 1);
+    size_t i, m = 0;
+    *out_n = 0;
+    if (!o) return s;
+    for (i = 0; i < n; i++) m += llm__utf8_put(o + m, llm__byte_level_char(s[i]));
+    *out_n = m;
+    return o;
 }
 
 /* The added tokens' tries; "normalized" ones are matched by their normalized text, as HF's
@@ -2532,7 +2635,8 @@ static llm_result llm__tok_added(llm_model *m, struct llm__tok *t, char *err, si
             const uint8_t *s = llm__tok_str(t, i, &len);
             int which = (f & LLM__TF_NORMALIZED) != 0;
             if (!(f & LLM__TF_ADDED) || len == 0 || ((f & LLM__TF_SPECIAL) != 0) != (pass == 0)) continue;
-            if (which) s = llm__normalize(&k, s, len, &len);
+            if (f & LLM__TF_BYTE_LEVEL_TEXT) s = llm__byte_level_text(&k, s, len, &len);
+            if (which && !k.oom) s = llm__normalize(&k, s, len, &len);
             ok = !k.oom && (len == 0 || llm__trie_add(&m->alloc, &t->added[which], s, len, i));
         }
     llm__tk_free(&k);
@@ -2564,8 +2668,6 @@ static llm_result llm__tok_load(llm_model *m, char *err, size_t es) {
             return llm__fail(err, es, LLM_ERR_BAD_FILE, "tokenizer: token offset %u is out of order", (unsigned)i);
     }
     if (t->off[n] != text->size) return llm__fail(err, es, LLM_ERR_BAD_FILE, "tokenizer: the offsets do not cover the token text");
-    for (i = 0; i < n; i++)
-        if (t->flags[i] > 127) return llm__fail(err, es, LLM_ERR_BAD_FILE, "tokenizer: token %u has unknown flags", (unsigned)i);
     if ((r = llm__tok_options(m, t, err, es)) || (r = llm__tok_tables(m, t, err, es)) || (r = llm__tok_added(m, t, err, es)))
         return r;
     if (t->info.unk_id >= 0 && !(t->flags[t->info.unk_id] & LLM__TF_MODEL))

@@ -436,15 +436,16 @@ static int tok_read_added(const json_value *added, const tok_map *vocab, tok_dat
         }
         if (id > max_added) max_added = id;
         if (td->byte_level && (td->flags[id] & LLM__TF_MODEL) && (len[id] != content->len || memcmp(text[id], content->str, len[id]) != 0))
-            return fail("tokenizer.json: added token %s is also a byte-level vocabulary entry with other bytes; not supported", tok_quote(content));
-        if (tok_set_text(id, content->str, content->len, text, len)) return -1;
+            f |= LLM__TF_BYTE_LEVEL_TEXT; /* keeps the vocabulary's bytes; its text is their byte-level spelling */
+        else if (tok_set_text(id, content->str, content->len, text, len))
+            return -1;
         if (tok_bool(a, "special", 0)) f |= LLM__TF_SPECIAL;
         if (tok_bool(a, "lstrip", 0)) f |= LLM__TF_LSTRIP;
         if (tok_bool(a, "rstrip", 0)) f |= LLM__TF_RSTRIP;
         if (tok_bool(a, "single_word", 0)) f |= LLM__TF_SINGLE_WORD;
         if (tok_bool(a, "normalized", !(f & LLM__TF_SPECIAL))) f |= LLM__TF_NORMALIZED;
         /* special-ness belongs to the text (special_tokens_set): once special, always */
-        td->flags[id] = (uint8_t)((td->flags[id] & (LLM__TF_MODEL | LLM__TF_SPECIAL)) | f);
+        td->flags[id] = (uint8_t)((td->flags[id] & (LLM__TF_MODEL | LLM__TF_SPECIAL | LLM__TF_BYTE_LEVEL_TEXT)) | f);
         td->n_added++;
     }
     return 0;
