@@ -16,6 +16,7 @@
 #include "../llm.h"
 #define JSON_IMPLEMENTATION
 #include "json.h"
+#include "convert_chat.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -544,7 +545,7 @@ static int set_vocab_only(llm_builder *b, const char *dir) {
     return r ? fail("cannot build metadata (out of memory)") : 0;
 }
 
-static int write_model(const char *tmp, const source *src, const plan *p, const hparams *h, const char *vocab_dir,
+static int write_model(const char *tmp, const char *dir, const source *src, const plan *p, const hparams *h,
                        const tok_data *td, uint64_t *out_bytes) {
     llm_builder *b = NULL;
     FILE *out = NULL, *in = NULL;
@@ -553,7 +554,8 @@ static int write_model(const char *tmp, const source *src, const plan *p, const 
     void *inbuf = NULL, *outbuf = NULL;
     int i, cur_file = -1, rc = -1;
     uint64_t pos;
-    if (llm_builder_create(&b) != LLM_OK || (h ? set_hparams(b, h) : set_vocab_only(b, vocab_dir)) || (td && tok_write(b, td)))
+    if (llm_builder_create(&b) != LLM_OK || (h ? set_hparams(b, h) : set_vocab_only(b, dir)) || (td && tok_write(b, td)) ||
+        convert_chat(b, dir, g_err, sizeof g_err))
         goto done;
     for (i = 0; i < p->n; i++)
         if (llm_builder_add_tensor(b, p->src[i]->name, p->dst[i], p->src[i]->n_dims, p->src[i]->shape, &idx) != LLM_OK)
@@ -661,7 +663,7 @@ int main(int argc, char **argv) {
         return 1;
     }
     snprintf(tmp, sizeof tmp, "%s.tmp", out);
-    if (write_model(tmp, &src, p, vocab_only ? NULL : &h, dir, has_tok ? NULL : &td, &bytes) || validate(tmp, vocab_only, &info)) {
+    if (write_model(tmp, dir, &src, p, vocab_only ? NULL : &h, has_tok ? NULL : &td, &bytes) || validate(tmp, vocab_only, &info)) {
         fprintf(stderr, "convert: %s\n", g_err);
         remove(tmp);
         return 1;
