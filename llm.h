@@ -1792,7 +1792,7 @@ typedef struct llm__sym { int32_t id, prev, next; } llm__sym; /* id -1: merged i
 typedef struct llm__buf { uint8_t *p; size_t cap; } llm__buf;
 
 /* A cache of the BPE result of short words, for one call: prose repeats its words. */
-#define LLM__CACHE_SLOTS 4096
+#define LLM__CACHE_MAX_SLOTS 16384
 #define LLM__CACHE_WORD 22
 #define LLM__CACHE_IDS 8
 typedef struct llm__cache_slot {
@@ -1806,7 +1806,8 @@ typedef struct llm__tk {
     const llm_allocator *alloc;
     int32_t *ids;
     size_t cap, n;
-    int parse_special, oom, use_cache;
+    int parse_special, oom;
+    uint32_t cache_mask;     /* slots - 1; 0 without a cache */
     llm__buf norm, step[LLM__MAX_STEPS], cps, sym, heap, cache;
 } llm__tk;
 
@@ -1830,7 +1831,7 @@ static void llm__emit_id(llm__tk *k, int32_t id) {
 
 /* ---- BPE (models/bpe/model.rs merge_word, word.rs merge_all) ----
    Candidate merges are keys rank << 32 | position, taken smallest first as HF's BinaryHeap
-   of Merge does. The word's first pairs are sorted once (a stable radix sort by rank) and
+   of Merge does. The word's first pairs are sorted once (by rank, stable) and
    read in order; pairs that merges create go to a 4-ary heap. A key is stale when its
    pair has changed since; the pair's rank then differs (a rank is one line of the merges
    list), which is what HF's check of the merged id amounts to. The heap never holds more
@@ -1862,10 +1863,19 @@ static void llm__qpair(const struct llm__tok *t, uint64_t *q, size_t *nq, const 
     if (m) llm__qpush(q, nq, (uint64_t)(uint32_t)m->rank << 32 | (uint32_t)pos);
 }
 
-/* Sorts a[0..n) by rank (the high 32 bits), keeping the order of equal ranks; tmp has n. */
-static void llm__radix_sort_ranks(uint64_t *a, uint64_t *tmp, size_t n) {
-    size_t count[2048], i, shift, sum;
+/* Sorts a[0..n) by rank (the high 32 bits), keeping the order of equal ranks; tmp has n.
+   The keys arrive in position order, so sorting whole keys keeps it too. */
+static void llm__sort_ranks(uint64_t *a, uint64_t *tmp, size_t n) {
+    size_t count[2048], i, j, shift, sum;
     uint64_t max = 0, *src = a, *dst = tmp, *x;
+    if (n <= 64) { /* short words: insertion sort */
+        for (i = 1; i < n; i++) {
+            uint64_t key = a[i];
+            for (j = i; j > 0 && a[j - 1] > key; j--) a[j] = a[j - 1];
+            a[j] = key;
+        }
+        return;
+    }
     for (i = 0; i < n; i++) if (a[i] > max) max = a[i];
     for (shift = 32; shift < 64 && (max >> shift) != 0; shift += 11) {
         memset(count, 0, sizeof count);
@@ -1885,7 +1895,7 @@ static void llm__merge_all(const struct llm__tok *t, llm__sym *s, size_t n, uint
         const llm__merge *m = llm__merge_find(t, s[i].id, s[i + 1].id);
         if (m) first[nf++] = (uint64_t)(uint32_t)m->rank << 32 | (uint32_t)i;
     }
-    llm__radix_sort_ranks(first, q + 3 * n, nf);
+    llm__sort_ranks(first, q + 3 * n, nf);
     while (fi < nf || nq > 0) {
         uint64_t top = nq == 0 || (fi < nf && first[fi] < q[0]) ? first[fi++] : llm__qpop(q, &nq);
         const llm__merge *m;
@@ -1953,9 +1963,9 @@ static void llm__bpe_word(llm__tk *k, const uint8_t *w, size_t n) {
     int32_t id, i;
     uint32_t h = 0;
     if ((t->bpe_opts & LLM__BPE_IGNORE_MERGES) && (id = llm__vocab_find(t, w, n)) >= 0) { llm__emit_id(k, id); return; }
-    if (k->use_cache && n <= LLM__CACHE_WORD) {
+    if (k->cache_mask && n <= LLM__CACHE_WORD) {
         h = llm__hash_bytes(w, n);
-        slot = (llm__cache_slot *)k->cache.p + (h & (LLM__CACHE_SLOTS - 1));
+        slot = (llm__cache_slot *)k->cache.p + (h & k->cache_mask);
         if (slot->hash == h && slot->len == n && slot->n_ids && memcmp(slot->word, w, n) == 0) {
             for (i = 0; i < slot->n_ids; i++) llm__emit_id(k, slot->ids[i]);
             return;
@@ -2270,9 +2280,13 @@ LLMDEF llm_result llm_tokenize(const llm_model *m, const char *text, size_t len,
     k.ids = ids;
     k.cap = cap;
     k.parse_special = (flags & LLM_TOKENIZE_PARSE_SPECIAL) != 0;
-    if (len >= 4096 && llm__reserve(&k, &k.cache, LLM__CACHE_SLOTS * sizeof(llm__cache_slot))) {
-        memset(k.cache.p, 0, LLM__CACHE_SLOTS * sizeof(llm__cache_slot));
-        k.use_cache = 1;
+    if (len >= 4096) { /* about one slot per 16 bytes of text */
+        size_t slots = 256;
+        while (slots < len / 16 && slots < LLM__CACHE_MAX_SLOTS) slots *= 2;
+        if (llm__reserve(&k, &k.cache, slots * sizeof(llm__cache_slot))) {
+            memset(k.cache.p, 0, slots * sizeof(llm__cache_slot));
+            k.cache_mask = (uint32_t)slots - 1;
+        }
     }
     k.oom = 0; /* without the cache it still works */
     if (flags & LLM_TOKENIZE_ADD_SPECIAL)
@@ -2659,14 +2673,16 @@ static llm_result llm__tok_tables(llm_model *m, struct llm__tok *t, char *err, s
     memset(t->vocab, 0xFF, ((size_t)t->vocab_mask + 1) * sizeof(int32_t));
     memset(t->merge, 0xFF, ((size_t)t->merge_mask + 1) * sizeof(llm__merge));
     for (i = 0; i < n; i++) {
-        size_t len;
+        size_t len, len2;
         const uint8_t *s;
         uint32_t h;
         if (!(t->flags[i] & LLM__TF_MODEL)) continue;
         s = llm__tok_str(t, i, &len);
-        if (llm__vocab_find(t, s, len) >= 0) continue; /* the same bytes twice: the first id wins */
-        for (h = llm__hash_bytes(s, len) & t->vocab_mask; t->vocab[h] >= 0; h = (h + 1) & t->vocab_mask) {}
-        t->vocab[h] = i;
+        for (h = llm__hash_bytes(s, len) & t->vocab_mask; t->vocab[h] >= 0; h = (h + 1) & t->vocab_mask) {
+            const uint8_t *s2 = llm__tok_str(t, t->vocab[h], &len2);
+            if (len2 == len && memcmp(s, s2, len) == 0) break; /* the same bytes twice: the first id wins */
+        }
+        if (t->vocab[h] < 0) t->vocab[h] = i;
     }
     for (k = 0; k < n_merges; k++) { /* a pair listed twice keeps its last rank, as HF's HashMap */
         uint32_t a = llm__rd32(mg->data + 12 * k), b = llm__rd32(mg->data + 12 * k + 4), c = llm__rd32(mg->data + 12 * k + 8), h;

@@ -676,5 +676,6 @@ int main(int argc, char **argv) {
                out, info.arch_name, info.n_layer, info.n_embd, info.n_head, info.n_head_kv, info.n_vocab,
                (double)info.n_params / 1e6, (double)bytes / 1e6, (double)(clock() - t0) / CLOCKS_PER_SEC);
     tok_data_free(&td);
+    free(p);
     return 0;
 }
