@@ -242,8 +242,8 @@ LLMDEF llm_result llm_detokenize(const llm_model *m, const int32_t *ids, size_t 
    appends only complete UTF-8; the pieces of all pushes plus the flush equal
    llm_detokenize of the same ids, except inside a run of SentencePiece byte tokens that is
    not valid UTF-8, where only the invalid bytes (not the whole run) become U+FFFD. On
-   LLM_ERR_BUFFER_TOO_SMALL the state is unchanged and *n_out is the size needed; 32 bytes
-   more than the token's text is always enough. */
+   LLM_ERR_BUFFER_TOO_SMALL the state is unchanged and *n_out is the size needed; 3 times
+   the token's length (llm_token_text) plus 12 bytes is always enough. */
 typedef struct llm_decoder {
     const llm_model *model;
     int flags;                 /* LLM_DETOKENIZE_SKIP_SPECIAL; 0 after llm_decoder_init */
@@ -255,7 +255,9 @@ LLMDEF void llm_decoder_init(llm_decoder *d, const llm_model *m);
 LLMDEF llm_result llm_decoder_push(llm_decoder *d, int32_t id, char *out, size_t cap, size_t *n_out);
 LLMDEF llm_result llm_decoder_flush(llm_decoder *d, char *out, size_t cap, size_t *n_out);
 
-LLMDEF int32_t llm_token_find(const llm_model *m, const char *text, size_t len); /* exact token text -> id, or -1 */
+/* A token's exact raw bytes (as llm_token_text gives them: " the", not "Ġthe") -> its id, or
+   -1; added tokens first, as HF's token_to_id. */
+LLMDEF int32_t llm_token_find(const llm_model *m, const char *text, size_t len);
 LLMDEF const char *llm_token_text(const llm_model *m, int32_t id, size_t *len);  /* raw bytes of a token; NULL if none */
 LLMDEF int llm_token_is_special(const llm_model *m, int32_t id);
 
