@@ -1973,7 +1973,7 @@ static void llm__bpe_word(llm__tk *k, const uint8_t *w, size_t n) {
             return;
         }
     }
-    if (n > ((size_t)-1) / 64) { k->oom = 1; return; }
+    if (n >= 0x7FFFFFFF || n > ((size_t)-1) / 64) { k->oom = 1; return; } /* positions are int32 */
     s = (llm__sym *)llm__reserve(k, &k->sym, n * sizeof *s);
     q = (uint64_t *)llm__reserve(k, &k->heap, 4 * n * sizeof *q);
     if (!s || !q) return;
@@ -2029,7 +2029,7 @@ static void llm__metaspace_step(llm__tk *k, int step, const uint8_t *s, size_t n
         m += 3;
     }
     if (!t->ms_split) { llm__pretok(k, step + 1, o, m, at_origin); return; }
-    for (start = 0, i = 3; i + 3 <= m; i++)
+    for (start = 0, i = 1; i + 3 <= m; i++)
         if (memcmp(o + i, llm__metaspace, 3) == 0) {
             llm__pretok(k, step + 1, o + start, i - start, at_origin && start == 0);
             start = i;

@@ -130,17 +130,40 @@ static int32_t tok_map_get(const tok_map *m, const char *s, size_t n) {
 }
 
 /* A byte-level vocabulary string as raw bytes, as the ByteLevel decoder turns it back:
-   every character through GPT-2's table, or the text as is when one is not in it. */
-static size_t tok_byte_level_raw(const char *s, size_t n, uint8_t *out) {
+   every character through GPT-2's table, or the text as is when one is not in it (then
+   *mapped is 0: BPE, which starts from the table's characters, cannot produce the token). */
+static size_t tok_byte_level_raw(const char *s, size_t n, uint8_t *out, int *mapped) {
     size_t i, len, m = 0;
     uint32_t cp;
+    *mapped = 1;
     for (i = 0; i < n; i += len) {
         int b;
         len = llm__utf8_char((const uint8_t *)s + i, n - i, &cp);
-        if (!len || (b = llm__byte_level_byte(cp)) < 0) { memcpy(out, s, n); return n; }
+        if (!len || (b = llm__byte_level_byte(cp)) < 0) { memcpy(out, s, n); *mapped = 0; return n; }
         out[m++] = (uint8_t)b;
     }
     return m;
+}
+
+/* llm.h looks a byte-level token up by its bytes and keeps the lowest id when two share
+   them. That must be the one BPE can produce, not one kept as text. */
+static int tok_check_duplicates(const tok_data *td, char **text, const size_t *len, const uint8_t *unmapped) {
+    tok_map seen;
+    int32_t id;
+    if (tok_map_init(&seen, (size_t)td->n)) return -1;
+    for (id = 0; id < td->n; id++) {
+        size_t slot;
+        if (!(td->flags[id] & LLM__TF_MODEL)) continue;
+        slot = tok_map_slot(&seen, text[id] ? text[id] : "", len[id]);
+        if (!seen.key[slot]) { seen.key[slot] = text[id] ? text[id] : ""; seen.len[slot] = len[id]; seen.id[slot] = id; continue; }
+        if (unmapped[seen.id[slot]] && !unmapped[id]) {
+            tok_map_free(&seen);
+            return fail("tokenizer.json: tokens %d and %d stand for the same bytes and the first is not in the byte-level "
+                        "alphabet; not supported", seen.id[slot], id);
+        }
+    }
+    tok_map_free(&seen);
+    return 0;
 }
 
 /* ---- model ---- */
@@ -349,11 +372,10 @@ static int tok_read_decoder(const json_value *d, tok_data *td) {
 }
 
 /* TemplateProcessing's "single" template: the special tokens before and after $A. */
-static int tok_read_template(const json_value *p, const tok_map *added, tok_data *td) {
+static int tok_read_template(const json_value *p, tok_data *td) {
     const json_value *single = json_get(p, "single"), *specials = json_get(p, "special_tokens");
     size_t i, k;
     int seen_a = 0;
-    (void)added;
     if (!single || single->type != JSON_ARRAY) return fail("tokenizer.json: TemplateProcessing without a 'single' template");
     for (i = 0; i < single->len; i++) {
         const json_value *it = &single->items[i], *sp = json_get(it, "SpecialToken"), *seq = json_get(it, "Sequence"), *ids;
@@ -378,18 +400,18 @@ static int tok_read_template(const json_value *p, const tok_map *added, tok_data
     return 0;
 }
 
-static int tok_read_post_processor(const json_value *p, const tok_map *added, tok_data *td) {
+static int tok_read_post_processor(const json_value *p, tok_data *td) {
     size_t i;
     if (!p || p->type == JSON_NULL || tok_is_type(p, "ByteLevel")) return 0; /* ByteLevel only trims offsets */
     if (tok_is_type(p, "TemplateProcessing")) {
         if (td->n_prefix || td->n_suffix) return fail("tokenizer.json: more than one TemplateProcessing");
-        return tok_read_template(p, added, td);
+        return tok_read_template(p, td);
     }
     if (tok_is_type(p, "Sequence")) {
         const json_value *list = json_get(p, "processors");
         if (!list || list->type != JSON_ARRAY) return fail("tokenizer.json: post_processor %s has no 'processors'", tok_quote(p));
         for (i = 0; i < list->len; i++)
-            if (tok_read_post_processor(&list->items[i], added, td)) return -1;
+            if (tok_read_post_processor(&list->items[i], td)) return -1;
         return 0;
     }
     return fail("tokenizer.json: post_processor %s is not supported", tok_quote(p));
@@ -464,6 +486,7 @@ static int tok_read(const char *dir, tok_data *td) {
     const json_value *model, *vocab, *v;
     tok_map map;
     char **text = NULL;
+    uint8_t *unmapped = NULL;
     size_t *len = NULL, i, cap;
     int rc = -1;
     memset(td, 0, sizeof *td);
@@ -492,7 +515,8 @@ static int tok_read(const char *dir, tok_data *td) {
     text = (char **)calloc(cap, sizeof *text);
     len = (size_t *)calloc(cap, sizeof *len);
     td->flags = (uint8_t *)calloc(cap, 1);
-    if (!text || !len || !td->flags) { fail("out of memory"); goto done; }
+    unmapped = (uint8_t *)calloc(cap, 1);
+    if (!text || !len || !td->flags || !unmapped) { fail("out of memory"); goto done; }
     for (i = 0; i < vocab->len; i++) {
         const json_value *e = &vocab->items[i];
         int32_t id = (int32_t)e->number;
@@ -500,14 +524,19 @@ static int tok_read(const char *dir, tok_data *td) {
         size_t n = e->key_len;
         if (!raw) { fail("out of memory"); goto done; }
         if (text[id]) { free(raw); fail("tokenizer.json: two vocabulary entries have id %d", id); goto done; }
-        if (td->byte_level) n = tok_byte_level_raw(e->key, e->key_len, raw);
-        else memcpy(raw, e->key, n);
+        if (td->byte_level) {
+            int mapped;
+            n = tok_byte_level_raw(e->key, e->key_len, raw, &mapped);
+            unmapped[id] = (uint8_t)!mapped;
+        } else {
+            memcpy(raw, e->key, n);
+        }
         text[id] = (char *)raw;
         len[id] = n;
         td->flags[id] = LLM__TF_MODEL;
     }
     if (tok_read_added(v, &map, td, text, len) || tok_read_merges(model, &map, td) ||
-        tok_read_post_processor(json_get(j, "post_processor"), &map, td))
+        tok_read_post_processor(json_get(j, "post_processor"), td))
         goto done;
     if ((v = json_get(model, "unk_token")) && v->type == JSON_STRING) {
         td->unk_id = tok_map_get(&map, v->str, v->len);
@@ -515,8 +544,7 @@ static int tok_read(const char *dir, tok_data *td) {
     }
     for (i = 0; i < (size_t)td->n_prefix; i++) if (td->prefix[i] >= td->n || !td->flags[td->prefix[i]]) { fail("tokenizer.json: template id %d has no token", td->prefix[i]); goto done; }
     for (i = 0; i < (size_t)td->n_suffix; i++) if (td->suffix[i] >= td->n || !td->flags[td->suffix[i]]) { fail("tokenizer.json: template id %d has no token", td->suffix[i]); goto done; }
-    /* two byte-level tokens with the same bytes: only one can be looked up (llm.h keeps the
-       first id), the other (its text outside GPT-2's table) cannot come out of BPE anyway */
+    if (td->byte_level && tok_check_duplicates(td, text, len, unmapped)) goto done;
     td->offsets = (int32_t *)malloc(((size_t)td->n + 1) * sizeof(int32_t));
     for (i = 0, td->n_bytes = 0; i < (size_t)td->n; i++) td->n_bytes += len[i];
     td->bytes = (uint8_t *)malloc(td->n_bytes ? td->n_bytes : 1);
@@ -543,6 +571,7 @@ done:
     if (text) for (i = 0; i < cap; i++) free(text[i]);
     free(text);
     free(len);
+    free(unmapped);
     tok_map_free(&map);
     json_free(cfg);
     json_free(j);
