@@ -1889,7 +1889,7 @@ static void llm__sort_ranks(uint64_t *a, uint64_t *tmp, size_t n) {
     if (src != a) memcpy(a, src, n * sizeof *a);
 }
 
-/* q holds 4n keys: the heap in [0, 2n), the sorted first pairs in [2n, 3n), scratch after. */
+/* q holds 3n keys: the heap in [0, 2n) (scratch for the sort before), the first pairs after. */
 static void llm__merge_all(const struct llm__tok *t, llm__sym *s, size_t n, uint64_t *q) {
     uint64_t *first = q + 2 * n;
     size_t nq = 0, nf = 0, fi = 0, i;
@@ -1897,7 +1897,7 @@ static void llm__merge_all(const struct llm__tok *t, llm__sym *s, size_t n, uint
         const llm__merge *m = llm__merge_find(t, s[i].id, s[i + 1].id);
         if (m) first[nf++] = (uint64_t)(uint32_t)m->rank << 32 | (uint32_t)i;
     }
-    llm__sort_ranks(first, q + 3 * n, nf);
+    llm__sort_ranks(first, q, nf);
     while (fi < nf || nq > 0) {
         uint64_t top = nq == 0 || (fi < nf && first[fi] < q[0]) ? first[fi++] : llm__qpop(q, &nq);
         const llm__merge *m;
@@ -1975,7 +1975,7 @@ static void llm__bpe_word(llm__tk *k, const uint8_t *w, size_t n) {
     }
     if (n >= 0x7FFFFFFF || n > ((size_t)-1) / 64) { k->oom = 1; return; } /* positions are int32 */
     s = (llm__sym *)llm__reserve(k, &k->sym, n * sizeof *s);
-    q = (uint64_t *)llm__reserve(k, &k->heap, 4 * n * sizeof *q);
+    q = (uint64_t *)llm__reserve(k, &k->heap, 3 * n * sizeof *q);
     if (!s || !q) return;
     if ((ns = llm__bpe_symbols(t, w, n, s)) == 0) return;
     llm__merge_all(t, s, ns, q);
@@ -2104,11 +2104,43 @@ static size_t llm__decompose(uint32_t c, uint32_t *out) {
     return n;
 }
 
+/* Whether text can be cut before cp without changing its NFC: a starter that no composition
+   takes as its second character (NFC_Quick_Check Yes) blocks everything across it. */
+static int llm__nfc_boundary(uint32_t cp) {
+    return cp < 0x300 || cp >= LLM__INVALID_BYTE || (llm__ccc(cp) == 0 && llm__nfcqc(cp) == 0);
+}
+
+/* NFC of s[0..n) appended to o: canonical decomposition, canonical ordering, composition
+   (UAX #15's algorithm: a character joins the last starter unless a character of the same
+   or a higher class, or a starter, sits between). Returns the bytes written. */
+static size_t llm__nfc_chunk(const uint8_t *s, size_t n, uint32_t *c, uint8_t *o) {
+    size_t i, m = 0, w, j, starter = 0, len;
+    unsigned last_ccc, cc, p;
+    uint32_t cp;
+    for (i = 0; i < n; i += len) { len = llm__char_at(s, n, i, &cp, &p); m += llm__decompose(cp, c + m); }
+    for (i = 1; i < m; i++) { /* a stable sort of each run of non-starters by class */
+        cc = llm__ccc(c[i]);
+        for (j = i; cc != 0 && j > 0 && llm__ccc(c[j - 1]) > cc; j--) { uint32_t x = c[j]; c[j] = c[j - 1]; c[j - 1] = x; }
+    }
+    last_ccc = m && llm__ccc(c[0]) ? 256 : 0;
+    for (i = 1, w = m ? 1 : 0; i < m; i++) {
+        uint32_t comp;
+        cc = llm__ccc(c[i]);
+        if ((last_ccc < cc || last_ccc == 0) && (comp = llm__compose(c[starter], c[i])) != 0) { c[starter] = comp; continue; }
+        if (cc == 0) starter = w;
+        last_ccc = cc;
+        c[w++] = c[i];
+    }
+    for (i = 0, m = 0; i < w; i++) m += llm__utf8_put(o + m, c[i]);
+    return m;
+}
+
 /* NFC (unicode-normalization's nfc(), as HF's NFC normalizer). Text that passes the
-   NFC_Quick_Check is returned as is; otherwise the part after the last safe starter before
-   the first failure is decomposed, reordered by combining class and recomposed. */
+   NFC_Quick_Check is returned as is; otherwise, from the last boundary before the first
+   failure, it is normalized in chunks of about 64 KB cut at boundaries. A character
+   decomposes to at most 1.5 code points per UTF-8 byte, and NFC at most triples the bytes. */
 static const uint8_t *llm__nfc(llm__tk *k, const uint8_t *s, size_t n, size_t *out_n) {
-    size_t i = 0, safe = 0, len, m = 0, w, j, starter = 0;
+    size_t i = 0, safe = 0, len, m, e;
     unsigned last_ccc = 0, cc, p;
     uint32_t cp, *c;
     uint8_t *o;
@@ -2123,28 +2155,17 @@ static const uint8_t *llm__nfc(llm__tk *k, const uint8_t *s, size_t n, size_t *o
     }
     *out_n = n;
     if (i >= n) return s;
-    if (n > ((size_t)-1) / 64) { k->oom = 1; return s; }
-    c = (uint32_t *)llm__reserve(k, &k->cps, (4 * (n - safe) + 4) * sizeof(uint32_t));
-    o = llm__reserve(k, &k->norm, n + 16 * (n - safe) + 16);
-    if (!c || !o) return s;
-    for (i = safe; i < n; i += len) { len = llm__char_at(s, n, i, &cp, &p); m += llm__decompose(cp, c + m); }
-    for (i = 1; i < m; i++) { /* canonical ordering: a stable sort of each run of non-starters */
-        cc = llm__ccc(c[i]);
-        for (j = i; cc != 0 && j > 0 && llm__ccc(c[j - 1]) > cc; j--) { uint32_t x = c[j]; c[j] = c[j - 1]; c[j - 1] = x; }
-    }
-    /* Canonical composition, as in UAX #15's sample code: a character joins the last
-       starter unless a character of the same or a higher class, or a starter, sits between. */
-    last_ccc = llm__ccc(c[0]) ? 256 : 0;
-    for (i = 1, w = 1; i < m; i++) {
-        uint32_t comp;
-        cc = llm__ccc(c[i]);
-        if ((last_ccc < cc || last_ccc == 0) && (comp = llm__compose(c[starter], c[i])) != 0) { c[starter] = comp; continue; }
-        if (cc == 0) starter = w;
-        last_ccc = cc;
-        c[w++] = c[i];
-    }
+    if (n > ((size_t)-1) / 16) { k->oom = 1; return s; }
+    if (!(o = llm__reserve(k, &k->norm, safe + 3 * (n - safe) + 4))) return s;
     memcpy(o, s, safe);
-    for (i = 0, m = safe; i < w; i++) m += llm__utf8_put(o + m, c[i]);
+    for (i = safe, m = safe; i < n; i = e) {
+        for (e = i + llm__char_at(s, n, i, &cp, &p); e < n; e += len) { /* up to a boundary past 64 KB */
+            len = llm__char_at(s, n, e, &cp, &p);
+            if (e - i >= 65536 && llm__nfc_boundary(cp)) break;
+        }
+        if (!(c = (uint32_t *)llm__reserve(k, &k->cps, (2 * (e - i) + 4) * sizeof(uint32_t)))) return s;
+        m += llm__nfc_chunk(s + i, e - i, c, o + m);
+    }
     *out_n = m;
     return o;
 }
