@@ -912,7 +912,7 @@ LLMDEF llm_result llm_quantize(llm_dtype t, const float *src, int64_t rows, int6
             llm__put16((uint8_t *)dst + 2 * i, t == LLM_DTYPE_F16 ? llm_f32_to_f16(src[i]) : llm_f32_to_bf16(src[i]));
         return LLM_OK;
     }
-#ifdef _OPENMP
+#if defined(_OPENMP) && !defined(LLM_NO_THREADS)
 #pragma omp parallel for schedule(dynamic, 1)
 #endif
     for (g = 0; g < rows / LLM__QG; g++)
@@ -2496,14 +2496,20 @@ static void llm__task_chunk(void *arg, int chunk) {
    threads would cost more than it saves. */
 #define LLM__MIN_PARALLEL_WORK 262144.0
 
-/* When the calling thread had to wait long for another one (it was preempted by another
-   process), the next steps run on the calling thread alone, for a window that doubles while
-   that keeps happening: on a busy machine more threads must not mean slower. */
+/* When a parallel step took longer than the calling thread alone would have (another thread
+   was preempted by another process), the next steps run on the calling thread alone, for a
+   window that doubles while that keeps happening: on a busy machine more threads must not
+   mean slower. The pool's workers are woken as a window ends, so that the next parallel step
+   is judged with them awake. */
 static void llm__task_run(llm_ctx *c, llm__task *tk, double work) {
     int k, slow = 0;
     tk->next = 0;
     if (c->n_threads < 2 || work < LLM__MIN_PARALLEL_WORK || c->solo > 0) {
-        c->solo -= c->solo > 0;
+        if (c->solo > 0 && --c->solo == 0) {
+#if defined(LLM__THREADS_POOL)
+            llm__pool_run(c->pool, llm__task_chunk, tk, 0);
+#endif
+        }
         for (k = 0; k < tk->n_chunks; k++) llm__task_chunk(tk, k);
         return;
     }
