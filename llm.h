@@ -973,6 +973,24 @@ typedef struct llm__kernels {
 
 static int32_t llm__rd_i32(const void *p) { int32_t v; memcpy(&v, p, 4); return v; }
 
+/* One token is bound by memory bandwidth: the hardware prefetchers stop at page boundaries,
+   so the quantized kernels ask for the codes and scales 16 blocks ahead themselves. */
+#define LLM__PREFETCH_BLOCKS 16
+#if defined(LLM__AVX512) || defined(LLM__AVX2)
+#define LLM__PREFETCH(p) _mm_prefetch((const char *)(p), _MM_HINT_T0)
+#elif defined(__GNUC__)
+#define LLM__PREFETCH(p) __builtin_prefetch(p)
+#else
+#define LLM__PREFETCH(p) ((void)(p))
+#endif
+#if defined(LLM__AVX512) || defined(LLM__AVX2) || defined(LLM__NEON)
+LLM__INLINE void llm__prefetch_blocks(const uint8_t *Q, const uint8_t *S, int b, size_t qbytes) {
+    size_t j;
+    for (j = 0; j < qbytes; j += 64) LLM__PREFETCH(Q + LLM__PREFETCH_BLOCKS * qbytes + j);
+    if (b % 2 == 0) LLM__PREFETCH(S + 32 * (size_t)(b + LLM__PREFETCH_BLOCKS));
+}
+#endif
+
 /* Quantized activations of one token: K int8 codes, then K/32 f32 scales, then K/32 int32
    sums of the codes (for kernels that take the weights as unsigned bytes). */
 static size_t llm__xq_stride(int n_in) { return ((size_t)n_in + (size_t)n_in / LLM__QK * 8 + 63) / 64 * 64; }
@@ -1210,6 +1228,7 @@ LLM__INLINE void llm__qtile_avx512(const uint8_t *G, int nb, const uint8_t *xq, 
     for (b = 0; b < nb; b++) {
         const uint8_t *Q = G + (size_t)b * qbytes;
         __m512 dw = _mm512_cvtph_ps(_mm256_loadu_si256((const __m256i *)(S + 32 * (size_t)b)));
+        if (nt == 1) llm__prefetch_blocks(Q, S, b, qbytes);
         LLM__UNROLL for (t = 0; t < nt; t++) ai[t] = _mm512_set1_epi32(-(q4 ? 8 : 128) * llm__xq_sum(xq + t * xs, K, b));
         if (q4) {
             LLM__UNROLL for (j = 0; j < 4; j++) {
@@ -1378,6 +1397,7 @@ LLM__INLINE void llm__qtile_avx2(const uint8_t *G, int nb, int h, const uint8_t 
     for (b = 0; b < nb; b++) {
         const uint8_t *Q = G + (size_t)b * qbytes + 32 * h;
         __m256 dw = _mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)(S + 32 * (size_t)b + 16 * h)));
+        if (nt == 1 && h == 0) llm__prefetch_blocks(Q, S, b, qbytes);
 #if defined(__AVXVNNI__)
         const int off = q4 ? 8 : 128;
 #else
@@ -1572,6 +1592,7 @@ LLM__INLINE void llm__qtile_neon(const uint8_t *G, int nb, int h, const uint8_t 
     for (b = 0; b < nb; b++) {
         const uint8_t *Q = G + (size_t)b * qbytes + 16 * h;
         float32x4_t dw = llm__f16x4_neon((const uint16_t *)(S + 32 * (size_t)b + 8 * h));
+        if (nt == 1 && h == 0) llm__prefetch_blocks(Q, S, b, qbytes);
         LLM__UNROLL for (t = 0; t < nt; t++) ai[t] = vdupq_n_s32(0);
         if (q4) {
             const uint8x16_t m4 = vdupq_n_u8(0x0F);
