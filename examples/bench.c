@@ -75,7 +75,8 @@ static double membw(int threads, uint64_t *buf, size_t words) {
     return best;
 }
 
-static double run_membw(int n_threads, int quiet) {
+/* Prints the bandwidth with 1 and n threads; returns the one for n. */
+static double run_membw(int n_threads) {
     size_t words = (size_t)1 << 27, i; /* 1 GiB */
     uint64_t *buf = (uint64_t *)malloc(words * 8);
     double one, many;
@@ -83,7 +84,7 @@ static double run_membw(int n_threads, int quiet) {
     for (i = 0; i < words; i++) buf[i] = i;
     one = membw(1, buf, words);
     many = n_threads > 1 ? membw(n_threads, buf, words) : one;
-    if (!quiet || n_threads > 1) printf("memory read bandwidth: %.1f GB/s with 1 thread, %.1f GB/s with %d threads\n", one, many, n_threads);
+    printf("memory read bandwidth: %.1f GB/s with 1 thread, %.1f GB/s with %d threads\n", one, many, n_threads);
     free(buf);
     return many;
 }
@@ -141,7 +142,7 @@ int main(int argc, char **argv) {
         else { usage(); return 2; }
     }
     if (n_prompt < 1 || n_gen < 1 || reps < 1 || threads < 0 || busy < 0 || busy > 16) { usage(); return 2; }
-    if (do_membw) limit = run_membw(threads ? threads : 2, 0);
+    if (do_membw) limit = run_membw(threads ? threads : 2);
     if (!path) { if (!do_membw) usage(); return do_membw ? 0 : 2; }
     for (i = 0; i < busy; i++)
         if ((busy_pids[i] = fork()) == 0) { volatile unsigned long x = 0; for (;;) x++; }
@@ -179,17 +180,19 @@ int main(int argc, char **argv) {
         }
         pp_med = median(pp, reps);
         tg_med = median(tg, reps);
+        const char *wt = llm_dtype_name(llm_model_tensor(m, "model.layers.0.mlp.up_proj.weight")->dtype);
+        char th[16];
+        if (threads) snprintf(th, sizeof th, "%d", threads);
+        else snprintf(th, sizeof th, "default");
         printf("| model | size | params | weights | threads | test | t/s (median, min-max of %d) |\n|---|---|---|---|---|---|---|\n", reps);
-        printf("| %s %dL/%d | %.2f GB | %.2f B | %s | %d | pp%d | %.2f (%.2f-%.2f) |\n", h->arch_name, h->n_layer, h->n_embd,
-               h->weight_bytes / 1e9, h->n_params / 1e9, llm_dtype_name(h->n_layer ? llm_model_tensor(m, "model.layers.0.mlp.up_proj.weight")->dtype : LLM_DTYPE_F32),
-               threads, n_prompt, pp_med, lo_pp, hi_pp);
-        printf("| %s %dL/%d | %.2f GB | %.2f B | %s | %d | tg%d | %.2f (%.2f-%.2f) |\n", h->arch_name, h->n_layer, h->n_embd,
-               h->weight_bytes / 1e9, h->n_params / 1e9, llm_dtype_name(llm_model_tensor(m, "model.layers.0.mlp.up_proj.weight")->dtype),
-               threads, n_gen, tg_med, lo_tg, hi_tg);
+        printf("| %s %dL/%d | %.2f GB | %.2f B | %s | %s | pp%d | %.2f (%.2f-%.2f) |\n", h->arch_name, h->n_layer, h->n_embd,
+               h->weight_bytes / 1e9, h->n_params / 1e9, wt, th, n_prompt, pp_med, lo_pp, hi_pp);
+        printf("| %s %dL/%d | %.2f GB | %.2f B | %s | %s | tg%d | %.2f (%.2f-%.2f) |\n", h->arch_name, h->n_layer, h->n_embd,
+               h->weight_bytes / 1e9, h->n_params / 1e9, wt, th, n_gen, tg_med, lo_tg, hi_tg);
     }
     printf("generation streams %.1f MB of weights per token: %.1f GB/s", bpt / 1e6, bpt * tg_med / 1e9);
     if (limit > 0) printf(", %.0f%% of the measured %.1f GB/s", 100.0 * bpt * tg_med / 1e9 / limit, limit);
-    printf("\nopen %.1f ms; resident %.0f MB (peak %.0f MB) = weights %.0f MB + KV cache %.0f MB + %.0f MB other%s\n",
+    printf("\nopen %.1f ms; resident %.0f MiB (peak %.0f MiB) = weights %.0f MiB + KV cache %.0f MiB + %.0f MiB other%s\n",
            t_open * 1e3, rss_kb("VmRSS:") / 1024.0, rss_kb("VmHWM:") / 1024.0, h->weight_bytes / 1048576.0,
            llm_ctx_kv_bytes(c) / 1048576.0, rss_kb("VmHWM:") / 1024.0 - h->weight_bytes / 1048576.0 - llm_ctx_kv_bytes(c) / 1048576.0,
            busy ? " (with CPU-bound processes running)" : "");
