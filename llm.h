@@ -32,7 +32,8 @@
        threads. A context (KV cache + scratch) belongs to one thread at a time. The library
        has no global state, never prints, never exits. Close contexts before their model.
        llm_model_open_memory uses the caller's buffer in place: keep it alive and unchanged
-       until llm_model_close.
+       until llm_model_close. llm_eval runs on llm_ctx_desc.n_threads threads (OpenMP's, or
+       a pthread pool the context owns); logits are bitwise the same for any thread count.
 
    API OVERVIEW
        llm_result_string     name of a result code
