@@ -17,7 +17,7 @@ endif
 ALL_CFLAGS = $(WARN) $(CFLAGS) $(ARCH_FLAGS) $(OMP_FLAGS)
 LDLIBS   = -lm
 
-PROGRAMS = build/convert build/generate
+PROGRAMS = build/convert build/generate build/chat
 TEST_SRCS = $(wildcard tests/test_*.c)
 TEST_BINS = $(patsubst tests/%.c,build/tests/%,$(TEST_SRCS))
 TOOL_BINS = $(patsubst tests/%.c,build/tests/%,$(wildcard tests/tool_*.c))
@@ -27,7 +27,9 @@ all: $(PROGRAMS)
 build/convert: tools/convert.c tools/json.h tools/convert_chat.h llm.h | build
 	$(CC) $(ALL_CFLAGS) -o $@ tools/convert.c $(LDLIBS)
 
-build/%: examples/%.c llm.h | build
+build/chat: examples/chat.c tools/json.h
+
+build/%: examples/%.c llm.h $(wildcard examples/*.h) | build
 	$(CC) $(ALL_CFLAGS) -o $@ $< $(LDLIBS)
 
 build/tests/%: tests/%.c llm.h tools/json.h tools/convert_chat.h $(wildcard tests/*.h) | build/tests

@@ -55,6 +55,7 @@
        llm_chat_template     the name of the model's chat template ("llama3.2", ..., "raw")
        llm_chat_template_name  the known template names, one by one
        llm_chat_end_of_turn  the text of the token that ends an assistant turn
+       llm_generate_tokens   prompt ids -> streamed tokens, reusing the KV cache
        llm_f32_to_f16 ...    number conversions (round to nearest even)
        llm_builder_*         writes the model file format (used by the converter)
 */
@@ -281,7 +282,53 @@ LLMDEF const char *llm_chat_template_name(size_t i);              /* the i-th kn
    e.g. "<|eot_id|>"; NULL for raw or an unknown name. Not NUL-terminated: see len. */
 LLMDEF const char *llm_chat_end_of_turn(const llm_model *m, const char *template_name, size_t *len);
 
-/* ---- llm: generation --------------------------------------------------------------------- */
+/* ---- llm: generation ---------------------------------------------------------------------
+   llm_generate_tokens makes the context hold the prompt, then samples tokens until a stop
+   token, max_tokens, the callback's request or the end of the context. The KV cache is
+   reused: only the prompt's tokens after its common prefix with llm_ctx_tokens are
+   evaluated, so a chat that passes its whole conversation each turn evaluates only the new
+   turn. Stop tokens (never passed to the callback, never evaluated): the model's eos ids
+   (generation_config.json), the template's end-of-turn token, and stop_ids. The last token
+   sampled is not evaluated either: the next call evaluates what it needs. */
+typedef enum llm_stop {
+    LLM_STOP_NONE = 0,         /* an error, or max_tokens -1 */
+    LLM_STOP_TOKEN = 1,        /* a stop token came (stats.stop_id) */
+    LLM_STOP_MAX = 2,          /* max_tokens were generated */
+    LLM_STOP_CALLBACK = 3,     /* the callback returned nonzero */
+    LLM_STOP_CONTEXT_FULL = 4  /* the context has no room for another token */
+} llm_stop;
+
+/* Called for each generated token: id and the text it completes (complete UTF-8 only, so
+   piece may be empty; NULL when the model has no tokenizer). Return nonzero to stop. */
+typedef int (*llm_token_fn)(void *user, const char *piece, size_t len, int32_t id);
+
+typedef struct llm_generate_desc {
+    llm_sampler *sampler;      /* NULL: greedy. Its RNG state advances */
+    int32_t max_tokens;        /* 0: no limit but the context; -1: only evaluate the prompt */
+    int32_t n_reserve;         /* positions the prompt must leave free, else LLM_ERR_CONTEXT_FULL
+                                  before anything is evaluated */
+    const char *template_name; /* whose end-of-turn token stops (NULL: the model's template) */
+    const int32_t *stop_ids;   /* more stop tokens */
+    size_t n_stop_ids;
+    int ignore_eos;            /* only stop_ids stop: not the eos ids nor the end-of-turn token */
+    llm_token_fn on_token;     /* may be NULL */
+    void *user;
+} llm_generate_desc;
+
+typedef struct llm_generate_stats {
+    int32_t n_prompt;          /* prompt tokens */
+    int32_t n_reused;          /* of those, found in the KV cache */
+    int32_t n_evaluated;       /* prompt tokens evaluated (n_prompt - n_reused) */
+    int32_t n_generated;       /* tokens passed to the callback */
+    int32_t stop_id;           /* the stop token, or -1 */
+    llm_stop stop;
+    double prompt_seconds, prompt_tokens_per_s;  /* evaluating the prompt */
+    double gen_seconds, gen_tokens_per_s;        /* sampling and evaluating, callbacks excluded */
+} llm_generate_stats;
+
+/* stats may be NULL. */
+LLMDEF llm_result llm_generate_tokens(llm_ctx *ctx, const int32_t *prompt, size_t n, const llm_generate_desc *desc,
+                                      llm_generate_stats *stats);
 
 /* ---- llm: model file writer ------------------------------------------------------------
    The converter describes metadata and tensors, then writes llm_builder_header() followed
@@ -367,6 +414,30 @@ static uint32_t llm__rd32(const uint8_t *p) {
 }
 
 static uint64_t llm__rd64(const uint8_t *p) { return (uint64_t)llm__rd32(p) | (uint64_t)llm__rd32(p + 4) << 32; }
+
+/* Wall-clock seconds from an arbitrary origin, for the generation statistics (clock()
+   counts the CPU time of every thread). */
+#if defined(_WIN32)
+#ifndef WIN32_LEAN_AND_MEAN
+#define WIN32_LEAN_AND_MEAN
+#endif
+#include <windows.h>
+static double llm__seconds(void) {
+    LARGE_INTEGER t, f;
+    QueryPerformanceCounter(&t);
+    QueryPerformanceFrequency(&f);
+    return (double)t.QuadPart / (double)f.QuadPart;
+}
+#elif defined(__unix__) || defined(__APPLE__)
+#include <sys/time.h>
+static double llm__seconds(void) {
+    struct timeval tv;
+    gettimeofday(&tv, NULL);
+    return (double)tv.tv_sec + (double)tv.tv_usec * 1e-6;
+}
+#else
+static double llm__seconds(void) { return (double)clock() / CLOCKS_PER_SEC; }
+#endif
 
 #if !defined(LLM_NO_STDIO)
 #if defined(_WIN32)
@@ -2070,6 +2141,105 @@ LLMDEF const char *llm_chat_end_of_turn(const llm_model *m, const char *name, si
 }
 
 /* ---- llm: generation ----------------------------------------------------------------------- */
+static int llm__is_stop(const int32_t *stops, size_t n, int32_t id) {
+    size_t i;
+    for (i = 0; i < n; i++) if (stops[i] == id) return 1;
+    return 0;
+}
+
+/* The model's eos ids and the template's end-of-turn token, unless ignore_eos. */
+static size_t llm__default_stops(const llm_ctx *c, const llm_generate_desc *d, int32_t *out) {
+    const llm_model_info *h = &c->model->info;
+    size_t n = 0;
+    int32_t i;
+    if (d->ignore_eos) return 0;
+    for (i = 0; i < h->n_stop_ids; i++) out[n++] = h->stop_ids[i];
+    return n;
+}
+
+/* Rewinds the context to its longest common prefix with the prompt, keeping at least one
+   prompt token to evaluate unless the context already holds exactly the prompt and its
+   logits. Returns how many prompt tokens stay in the cache. */
+static int32_t llm__reuse_prefix(llm_ctx *c, const int32_t *ids, int32_t n) {
+    int32_t keep = 0;
+    while (keep < c->pos && keep < n && c->tokens[keep] == ids[keep]) keep++;
+    if (keep == n && !(c->pos == n && c->has_logits)) keep = n - 1;
+    if (keep < c->pos) llm_ctx_rewind(c, keep);
+    return keep;
+}
+
+static void llm__finish_stats(llm_generate_stats *st) {
+    st->prompt_tokens_per_s = st->prompt_seconds > 0.0 ? st->n_evaluated / st->prompt_seconds : 0.0;
+    st->gen_tokens_per_s = st->gen_seconds > 0.0 ? st->n_generated / st->gen_seconds : 0.0;
+}
+
+LLMDEF llm_result llm_generate_tokens(llm_ctx *c, const int32_t *ids, size_t n, const llm_generate_desc *desc,
+                                      llm_generate_stats *stats) {
+    llm_generate_desc d;
+    llm_generate_stats st;
+    llm_sampler greedy;
+    llm_sampler *s;
+    int32_t stops[LLM_MAX_STOP_IDS + 1], keep;
+    size_t n_stops, i;
+    llm_result r = LLM_OK;
+    double t;
+    memset(&d, 0, sizeof d);
+    memset(&st, 0, sizeof st);
+    memset(&greedy, 0, sizeof greedy);
+    if (desc) d = *desc;
+    st.stop_id = -1;
+    if (stats) *stats = st;
+    if (!c || !ids || n == 0 || d.max_tokens < -1 || d.n_reserve < 0 || (!d.stop_ids && d.n_stop_ids)) return LLM_ERR_INVALID_ARGUMENT;
+    s = d.sampler ? d.sampler : &greedy;
+    st.n_prompt = n > (size_t)c->n_ctx ? c->n_ctx + 1 : (int32_t)n;
+    if (stats) *stats = st;
+    if (n > (size_t)c->n_ctx || (int64_t)n + d.n_reserve > (int64_t)c->n_ctx) {
+        snprintf(c->error, sizeof c->error, "the prompt's %llu tokens%s do not fit in the context (%d)", (unsigned long long)n,
+                 d.n_reserve ? " and the room reserved for the reply" : "", c->n_ctx);
+        return LLM_ERR_CONTEXT_FULL;
+    }
+    for (i = 0; i < n; i++)
+        if (ids[i] < 0 || ids[i] >= c->model->info.n_vocab) {
+            snprintf(c->error, sizeof c->error, "prompt token %d at index %llu is outside the vocabulary (%d)", ids[i],
+                     (unsigned long long)i, c->model->info.n_vocab);
+            return LLM_ERR_BAD_TOKEN;
+        }
+    n_stops = llm__default_stops(c, &d, stops);
+    t = llm__seconds();
+    keep = llm__reuse_prefix(c, ids, (int32_t)n);
+    st.n_reused = keep;
+    st.n_evaluated = (int32_t)n - keep;
+    if (st.n_evaluated > 0 && (r = llm_eval(c, ids + keep, (size_t)st.n_evaluated)) != LLM_OK) {
+        if (stats) *stats = st;
+        return r;
+    }
+    st.prompt_seconds = llm__seconds() - t;
+    while (d.max_tokens >= 0) {
+        int32_t id;
+        int stop;
+        t = llm__seconds();
+        if ((id = llm_sample(c, s)) < 0) { r = LLM_ERR_INVALID_ARGUMENT; break; }
+        if (llm__is_stop(stops, n_stops, id) || llm__is_stop(d.stop_ids, d.n_stop_ids, id)) {
+            st.stop = LLM_STOP_TOKEN;
+            st.stop_id = id;
+            st.gen_seconds += llm__seconds() - t;
+            break;
+        }
+        st.n_generated++;
+        st.gen_seconds += llm__seconds() - t;
+        stop = d.on_token ? d.on_token(d.user, NULL, 0, id) : 0;
+        if (stop) { st.stop = LLM_STOP_CALLBACK; break; }
+        if (d.max_tokens && st.n_generated == d.max_tokens) { st.stop = LLM_STOP_MAX; break; }
+        if (c->pos == c->n_ctx) { st.stop = LLM_STOP_CONTEXT_FULL; break; }
+        t = llm__seconds();
+        r = llm_eval(c, &id, 1);
+        st.gen_seconds += llm__seconds() - t;
+        if (r != LLM_OK) break;
+    }
+    llm__finish_stats(&st);
+    if (stats) *stats = st;
+    return r;
+}
 
 /* ---- llm: model file writer ---------------------------------------------------------------- */
 typedef struct llm__bytes {
