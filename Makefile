@@ -17,19 +17,19 @@ endif
 ALL_CFLAGS = $(WARN) $(CFLAGS) $(ARCH_FLAGS) $(OMP_FLAGS)
 LDLIBS   = -lm
 
-PROGRAMS = build/convert build/generate build/chat
+PROGRAMS = build/convert build/generate build/chat build/tokenize build/bench_tokenize
 TEST_SRCS = $(wildcard tests/test_*.c)
 TEST_BINS = $(patsubst tests/%.c,build/tests/%,$(TEST_SRCS))
 TOOL_BINS = $(patsubst tests/%.c,build/tests/%,$(wildcard tests/tool_*.c))
 
 all: $(PROGRAMS)
 
-build/convert: tools/convert.c tools/json.h tools/convert_chat.h llm.h | build
+build/convert: tools/convert.c tools/json.h tools/convert_chat.h tools/convert_tokenizer.h llm.h | build
 	$(CC) $(ALL_CFLAGS) -o $@ tools/convert.c $(LDLIBS)
 
 build/chat: examples/chat.c tools/json.h
 
-build/%: examples/%.c llm.h $(wildcard examples/*.h) | build
+build/%: examples/%.c llm.h tools/json.h $(wildcard examples/*.h) | build
 	$(CC) $(ALL_CFLAGS) -o $@ $< $(LDLIBS)
 
 build/tests/%: tests/%.c llm.h tools/json.h tools/convert_chat.h $(wildcard tests/*.h) | build/tests

@@ -1,10 +1,13 @@
-/* generate: one-shot generation from token ids.
+/* generate: one-shot generation from text or token ids.
 
-   build/generate -m model.llm [--ids "1 2 3" | --ids-file F] [-n N] [sampling flags]
+   build/generate -m model.llm [-p TEXT | --ids "1 2 3" | --ids-file F] [-n N] [sampling flags]
                   [-t threads] [-c n_ctx] [--print-ids] [--dump-logits F]
 
-   With --temp 0 (the default) decoding is greedy; ties go to the lowest id. It always
-   generates N tokens (end-of-sequence tokens do not stop it). Timings go to stderr. */
+   With -p the text is tokenized by the model's tokenizer (BOS/EOS as it adds them, special
+   tokens written in the text parsed) and, unless --print-ids, the prompt and the generated
+   text are printed as they come. With --temp 0 (the default) decoding is greedy; ties go to
+   the lowest id. It always generates N tokens (end-of-sequence tokens do not stop it).
+   Timings go to stderr. */
 #define LLM_IMPLEMENTATION
 #include "../llm.h"
 #include "sampling.h"
@@ -17,6 +20,7 @@ static void usage(FILE *f) {
     fprintf(f,
             "usage: generate -m model.llm [options]\n"
             "  -m FILE                model file (.llm)\n"
+            "  -p TEXT                prompt text, tokenized by the model's tokenizer\n"
             "  --ids \"1 2 3\"          prompt token ids (default: the model's BOS)\n"
             "  --ids-file F           read prompt token ids from a file\n"
             "  -n N                   tokens to generate (default 64)\n"
@@ -65,17 +69,48 @@ static char *read_file(const char *path) {
 typedef struct collected {
     int32_t *ids;
     size_t n, cap;
+    int print_text;
 } collected;
 
 static int collect(void *user, const char *piece, size_t len, int32_t id) {
     collected *c = (collected *)user;
-    (void)piece; (void)len;
+    if (c->print_text && piece) { fwrite(piece, 1, len, stdout); fflush(stdout); }
+    if (id < 0) return 0; /* the end of an unfinished character */
     if (c->n == c->cap) {
         int32_t *p = (int32_t *)realloc(c->ids, (c->cap *= 2) * sizeof *p);
         if (!p) return 1;
         c->ids = p;
     }
     c->ids[c->n++] = id;
+    return 0;
+}
+
+/* The prompt's ids as the tokenizer gives them: BOS/EOS as it adds them, special tokens parsed. */
+static int tokenize_prompt(const llm_model *m, const char *text, collected *out) {
+    const int flags = LLM_TOKENIZE_ADD_SPECIAL | LLM_TOKENIZE_PARSE_SPECIAL;
+    size_t n = 0;
+    llm_result r = llm_tokenize(m, text, strlen(text), flags, NULL, 0, &n);
+    if (r == LLM_ERR_BUFFER_TOO_SMALL || r == LLM_OK) {
+        out->cap = n + 64;
+        r = (out->ids = (int32_t *)malloc(out->cap * sizeof *out->ids)) != NULL
+                ? llm_tokenize(m, text, strlen(text), flags, out->ids, out->cap, &out->n) : LLM_ERR_OUT_OF_MEMORY;
+    }
+    if (r != LLM_OK) fprintf(stderr, "generate: cannot tokenize the prompt: %s\n", llm_result_string(r));
+    return r != LLM_OK;
+}
+
+/* The prompt's text; the generated pieces follow it (special tokens are not shown). */
+static int print_prompt_text(const llm_model *m, const int32_t *ids, size_t n) {
+    size_t len = 0;
+    char *text;
+    llm_detokenize(m, ids, n, LLM_DETOKENIZE_SKIP_SPECIAL, NULL, 0, &len);
+    if (!(text = (char *)malloc(len + 1)) || llm_detokenize(m, ids, n, LLM_DETOKENIZE_SKIP_SPECIAL, text, len + 1, &len) != LLM_OK) {
+        fprintf(stderr, "generate: cannot decode the prompt\n");
+        free(text);
+        return 1;
+    }
+    fwrite(text, 1, len, stdout);
+    free(text);
     return 0;
 }
 
@@ -92,7 +127,7 @@ static int dump_logits(llm_ctx *ctx, const int32_t *ids, size_t n, int32_t n_voc
 }
 
 int main(int argc, char **argv) {
-    const char *model_path = NULL, *ids_str = NULL, *ids_file = NULL, *dump = NULL;
+    const char *model_path = NULL, *ids_str = NULL, *ids_file = NULL, *dump = NULL, *prompt = NULL;
     int n_gen = 64, print_ids = 0, i;
     llm_sampler sampler;
     llm_generate_desc gd;
@@ -122,6 +157,7 @@ int main(int argc, char **argv) {
             if (k < 0) { fprintf(stderr, "generate: bad value '%s' for %s\n", v, a); return 2; }
         } else if (!strcmp(a, "-m")) model_path = v;
         else if (!strcmp(a, "--ids")) ids_str = v;
+        else if (!strcmp(a, "-p")) prompt = v;
         else if (!strcmp(a, "--ids-file")) ids_file = v;
         else if (!strcmp(a, "-n")) n_gen = atoi(v);
         else if (!strcmp(a, "-t")) cd.n_threads = atoi(v);
@@ -137,7 +173,9 @@ int main(int argc, char **argv) {
         return 1;
     }
     info = llm_model_info_get(model);
-    if (ids_file) {
+    if (prompt) {
+        if (tokenize_prompt(model, prompt, &out)) return 1;
+    } else if (ids_file) {
         char *text = read_file(ids_file);
         if (!text) { fprintf(stderr, "generate: cannot read %s\n", ids_file); return 1; }
         if (parse_ids(text, &out.ids, &out.n, &out.cap)) { fprintf(stderr, "generate: bad ids in %s\n", ids_file); return 1; }
@@ -160,6 +198,8 @@ int main(int argc, char **argv) {
     gd.ignore_eos = 1;
     gd.on_token = collect;
     gd.user = &out;
+    out.print_text = prompt && !print_ids;
+    if (out.print_text && print_prompt_text(model, out.ids, n_prompt)) return 1;
     if ((r = llm_generate_tokens(ctx, out.ids, n_prompt, &gd, &st)) != LLM_OK) {
         fprintf(stderr, "generate: %s\n", llm_ctx_error(ctx));
         return 1;
@@ -169,8 +209,8 @@ int main(int argc, char **argv) {
     if (print_ids) {
         size_t k;
         for (k = 0; k < out.n; k++) printf(k ? " %d" : "%d", out.ids[k]);
-        printf("\n");
     }
+    if (print_ids || out.print_text) printf("\n");
     fprintf(stderr, "generate: prompt %d tokens (%d evaluated, %.1f tok/s), generated %d tokens (%.1f tok/s), KV cache %llu bytes\n",
             st.n_prompt, st.n_evaluated, st.prompt_tokens_per_s, st.n_generated, st.gen_tokens_per_s,
             (unsigned long long)llm_ctx_kv_bytes(ctx));
