@@ -14,6 +14,16 @@
        ... pick a token, llm_eval(ctx, &token, 1), repeat ...
        llm_ctx_close(ctx); llm_model_close(model);
 
+   CHAT (examples/simple.c is the whole program)
+       llm_chat_message msg = { "user", "Hello!" };
+       char prompt[4096]; size_t len;                 (or ask llm_chat_render the size first)
+       llm_chat_render(model, &msg, 1, 1, NULL, prompt, sizeof prompt, &len, NULL);
+       llm_generate_desc gen = { 0 };
+       gen.on_token = print_piece;                    (int print_piece(void *user, const char *piece,
+                                                                         size_t len, int32_t id))
+       llm_generate(ctx, prompt, len, &gen, NULL);    (streams the reply; render and call again
+                                                       for the next turn: the cache is reused)
+
    A model file (.llm) is made from a HuggingFace model directory by tools/convert.c; its
    layout is in docs/FORMAT.md. Supported families: llama, mistral, qwen2, qwen3.
 
@@ -55,7 +65,8 @@
        llm_chat_template     the name of the model's chat template ("llama3.2", ..., "raw")
        llm_chat_template_name  the known template names, one by one
        llm_chat_end_of_turn  the text of the token that ends an assistant turn
-       llm_generate_tokens   prompt ids -> streamed tokens, reusing the KV cache
+       llm_generate          prompt text -> streamed reply, reusing the KV cache
+       llm_generate_tokens   the same from prompt ids
        llm_f32_to_f16 ...    number conversions (round to nearest even)
        llm_tokenize          text -> token ids, as HuggingFace tokenizers does
        llm_detokenize        token ids -> text (UTF-8, U+FFFD for invalid byte runs)
@@ -360,8 +371,10 @@ typedef enum llm_stop {
     LLM_STOP_CONTEXT_FULL = 4  /* the context has no room for another token */
 } llm_stop;
 
-/* Called for each generated token: id and the text it completes (complete UTF-8 only, so
-   piece may be empty; NULL when the model has no tokenizer). Return nonzero to stop. */
+/* Called for each generated token with its id and the text it adds to the decoded prompt
+   (complete UTF-8 only, so piece may be empty; special tokens add none; NULL when the model
+   has no tokenizer). Return nonzero to stop. A last call with id -1 brings the bytes of a
+   character the reply left unfinished (as U+FFFD), if any. */
 typedef int (*llm_token_fn)(void *user, const char *piece, size_t len, int32_t id);
 
 typedef struct llm_generate_desc {
@@ -381,16 +394,22 @@ typedef struct llm_generate_stats {
     int32_t n_prompt;          /* prompt tokens */
     int32_t n_reused;          /* of those, found in the KV cache */
     int32_t n_evaluated;       /* prompt tokens evaluated (n_prompt - n_reused) */
-    int32_t n_generated;       /* tokens passed to the callback */
+    int32_t n_generated;       /* tokens generated, the stop token not counted */
     int32_t stop_id;           /* the stop token, or -1 */
     llm_stop stop;
     double prompt_seconds, prompt_tokens_per_s;  /* evaluating the prompt */
     double gen_seconds, gen_tokens_per_s;        /* sampling and evaluating, callbacks excluded */
 } llm_generate_stats;
 
-/* stats may be NULL. */
+/* prompt holds every token the context should hold before the reply; stats may be NULL.
+   LLM_ERR_CONTEXT_FULL (stats->n_prompt set) leaves the context unchanged. */
 LLMDEF llm_result llm_generate_tokens(llm_ctx *ctx, const int32_t *prompt, size_t n, const llm_generate_desc *desc,
                                       llm_generate_stats *stats);
+/* The same from text, such as llm_chat_render's: tokenized with special tokens parsed
+   (LLM_TOKENIZE_PARSE_SPECIAL) and the tokenizer's BOS put first unless the text begins
+   with it; no EOS is added. LLM_ERR_UNSUPPORTED when the model has no tokenizer. */
+LLMDEF llm_result llm_generate(llm_ctx *ctx, const char *prompt, size_t len, const llm_generate_desc *desc,
+                               llm_generate_stats *stats);
 
 /* ---- llm: model file writer ------------------------------------------------------------
    The converter describes metadata and tensors, then writes llm_builder_header() followed
@@ -3552,9 +3571,36 @@ static size_t llm__default_stops(const llm_ctx *c, const llm_generate_desc *d, i
     const llm_model_info *h = &c->model->info;
     size_t n = 0;
     int32_t i;
+    const char *eot;
+    size_t len;
     if (d->ignore_eos) return 0;
     for (i = 0; i < h->n_stop_ids; i++) out[n++] = h->stop_ids[i];
+    if ((eot = llm_chat_end_of_turn(c->model, d->template_name, &len)) != NULL && (i = llm_token_find(c->model, eot, len)) >= 0)
+        out[n++] = i;
     return n;
+}
+
+/* A decoder that continues the prompt: the pieces are what the reply adds to the decoded
+   prompt (as HF pipelines slice the decoded sequence), so the SentencePiece leading space
+   is dropped only at the start of a sequence, never at the start of a reply. */
+static void llm__decoder_after(llm_decoder *d, const llm_model *m, const int32_t *ids, size_t n) {
+    char tmp[256];
+    size_t i, got;
+    llm_decoder_init(d, m);
+    d->flags = LLM_DETOKENIZE_SKIP_SPECIAL;
+    for (i = n > 8 ? n - 8 : 0; i < n; i++) llm_decoder_push(d, ids[i], tmp, sizeof tmp, &got);
+    llm_decoder_flush(d, tmp, sizeof tmp, &got);
+}
+
+/* Room for any piece: the longest token's text and 32 bytes (the decoder's bound). */
+static char *llm__piece_buffer(llm_ctx *c, size_t *cap) {
+    const llm_tokenizer_info *ti = llm_tokenizer_info_get(c->model);
+    size_t longest = 0, len;
+    int32_t i;
+    for (i = 0; ti && i < ti->n_tokens; i++)
+        if (llm_token_text(c->model, i, &len) && len > longest) longest = len;
+    *cap = longest + 32;
+    return (char *)llm__alloc(&c->alloc, *cap);
 }
 
 /* Rewinds the context to its longest common prefix with the prompt, keeping at least one
@@ -3568,34 +3614,14 @@ static int32_t llm__reuse_prefix(llm_ctx *c, const int32_t *ids, int32_t n) {
     return keep;
 }
 
-static void llm__finish_stats(llm_generate_stats *st) {
-    st->prompt_tokens_per_s = st->prompt_seconds > 0.0 ? st->n_evaluated / st->prompt_seconds : 0.0;
-    st->gen_tokens_per_s = st->gen_seconds > 0.0 ? st->n_generated / st->gen_seconds : 0.0;
-}
+static int32_t llm__clamp32(size_t n) { return n > 0x7fffffff ? 0x7fffffff : (int32_t)n; }
 
-LLMDEF llm_result llm_generate_tokens(llm_ctx *c, const int32_t *ids, size_t n, const llm_generate_desc *desc,
-                                      llm_generate_stats *stats) {
-    llm_generate_desc d;
-    llm_generate_stats st;
-    llm_sampler greedy;
-    llm_sampler *s;
-    int32_t stops[LLM_MAX_STOP_IDS + 1], keep;
-    size_t n_stops, i;
-    llm_result r = LLM_OK;
-    double t;
-    memset(&d, 0, sizeof d);
-    memset(&st, 0, sizeof st);
-    memset(&greedy, 0, sizeof greedy);
-    if (desc) d = *desc;
-    st.stop_id = -1;
-    if (stats) *stats = st;
-    if (!c || !ids || n == 0 || d.max_tokens < -1 || d.n_reserve < 0 || (!d.stop_ids && d.n_stop_ids)) return LLM_ERR_INVALID_ARGUMENT;
-    s = d.sampler ? d.sampler : &greedy;
-    st.n_prompt = n > (size_t)c->n_ctx ? c->n_ctx + 1 : (int32_t)n;
-    if (stats) *stats = st;
-    if (n > (size_t)c->n_ctx || (int64_t)n + d.n_reserve > (int64_t)c->n_ctx) {
+/* Checks what llm_generate_tokens is given before the context is touched. */
+static llm_result llm__check_prompt(llm_ctx *c, const int32_t *ids, size_t n, const llm_generate_desc *d) {
+    size_t i;
+    if ((int64_t)n + d->n_reserve > (int64_t)c->n_ctx) {
         snprintf(c->error, sizeof c->error, "the prompt's %llu tokens%s do not fit in the context (%d)", (unsigned long long)n,
-                 d.n_reserve ? " and the room reserved for the reply" : "", c->n_ctx);
+                 d->n_reserve ? " and the room reserved for the reply" : "", c->n_ctx);
         return LLM_ERR_CONTEXT_FULL;
     }
     for (i = 0; i < n; i++)
@@ -3604,40 +3630,119 @@ LLMDEF llm_result llm_generate_tokens(llm_ctx *c, const int32_t *ids, size_t n, 
                      (unsigned long long)i, c->model->info.n_vocab);
             return LLM_ERR_BAD_TOKEN;
         }
-    n_stops = llm__default_stops(c, &d, stops);
-    t = llm__seconds();
-    keep = llm__reuse_prefix(c, ids, (int32_t)n);
-    st.n_reused = keep;
-    st.n_evaluated = (int32_t)n - keep;
-    if (st.n_evaluated > 0 && (r = llm_eval(c, ids + keep, (size_t)st.n_evaluated)) != LLM_OK) {
-        if (stats) *stats = st;
-        return r;
-    }
-    st.prompt_seconds = llm__seconds() - t;
-    while (d.max_tokens >= 0) {
-        int32_t id;
-        int stop;
-        t = llm__seconds();
-        if ((id = llm_sample(c, s)) < 0) { r = LLM_ERR_INVALID_ARGUMENT; break; }
-        if (llm__is_stop(stops, n_stops, id) || llm__is_stop(d.stop_ids, d.n_stop_ids, id)) {
-            st.stop = LLM_STOP_TOKEN;
-            st.stop_id = id;
-            st.gen_seconds += llm__seconds() - t;
+    return LLM_OK;
+}
+
+/* Sample, stop or pass the token on, evaluate it; the prompt's logits are there. */
+static llm_result llm__generate_loop(llm_ctx *c, const llm_generate_desc *d, llm_sampler *s, llm_decoder *dec, char *piece,
+                                     size_t piece_cap, llm_generate_stats *st) {
+    int32_t stops[LLM_MAX_STOP_IDS + 1];
+    size_t n_stops = llm__default_stops(c, d, stops), len = 0;
+    llm_result r = LLM_OK;
+    while (r == LLM_OK && d->max_tokens >= 0) {
+        double t = llm__seconds();
+        int32_t id = llm_sample(c, s);
+        if (id < 0) return LLM_ERR_INVALID_ARGUMENT;
+        if (llm__is_stop(stops, n_stops, id) || llm__is_stop(d->stop_ids, d->n_stop_ids, id)) {
+            st->stop = LLM_STOP_TOKEN;
+            st->stop_id = id;
+            st->gen_seconds += llm__seconds() - t;
             break;
         }
-        st.n_generated++;
-        st.gen_seconds += llm__seconds() - t;
-        stop = d.on_token ? d.on_token(d.user, NULL, 0, id) : 0;
-        if (stop) { st.stop = LLM_STOP_CALLBACK; break; }
-        if (d.max_tokens && st.n_generated == d.max_tokens) { st.stop = LLM_STOP_MAX; break; }
-        if (c->pos == c->n_ctx) { st.stop = LLM_STOP_CONTEXT_FULL; break; }
+        st->n_generated++;
+        st->gen_seconds += llm__seconds() - t;
+        if (d->on_token) {
+            if (piece && llm_decoder_push(dec, id, piece, piece_cap, &len) != LLM_OK) len = 0;
+            if (d->on_token(d->user, piece, len, id)) { st->stop = LLM_STOP_CALLBACK; break; }
+        }
+        if (d->max_tokens && st->n_generated == d->max_tokens) { st->stop = LLM_STOP_MAX; break; }
+        if (c->pos == c->n_ctx) { st->stop = LLM_STOP_CONTEXT_FULL; break; }
         t = llm__seconds();
         r = llm_eval(c, &id, 1);
-        st.gen_seconds += llm__seconds() - t;
-        if (r != LLM_OK) break;
+        st->gen_seconds += llm__seconds() - t;
     }
-    llm__finish_stats(&st);
+    if (r == LLM_OK && d->on_token && piece && llm_decoder_flush(dec, piece, piece_cap, &len) == LLM_OK && len)
+        d->on_token(d->user, piece, len, -1); /* the bytes of an unfinished character */
+    return r;
+}
+
+LLMDEF llm_result llm_generate_tokens(llm_ctx *c, const int32_t *ids, size_t n, const llm_generate_desc *desc,
+                                      llm_generate_stats *stats) {
+    llm_generate_desc d;
+    llm_generate_stats st;
+    llm_sampler greedy;
+    llm_decoder dec;
+    char *piece = NULL;
+    size_t piece_cap = 0;
+    llm_result r;
+    double t;
+    memset(&d, 0, sizeof d);
+    memset(&st, 0, sizeof st);
+    memset(&greedy, 0, sizeof greedy);
+    if (desc) d = *desc;
+    st.stop_id = -1;
+    st.n_prompt = llm__clamp32(n);
     if (stats) *stats = st;
+    if (!c || !ids || n == 0 || d.max_tokens < -1 || d.n_reserve < 0 || (!d.stop_ids && d.n_stop_ids)) return LLM_ERR_INVALID_ARGUMENT;
+    if ((r = llm__check_prompt(c, ids, n, &d)) != LLM_OK) return r;
+    if (d.on_token && c->model->tok) {
+        if (!(piece = llm__piece_buffer(c, &piece_cap))) return LLM_ERR_OUT_OF_MEMORY;
+        llm__decoder_after(&dec, c->model, ids, n);
+    }
+    t = llm__seconds();
+    st.n_reused = llm__reuse_prefix(c, ids, (int32_t)n);
+    st.n_evaluated = (int32_t)n - st.n_reused;
+    r = st.n_evaluated > 0 ? llm_eval(c, ids + st.n_reused, (size_t)st.n_evaluated) : LLM_OK;
+    st.prompt_seconds = llm__seconds() - t;
+    if (r == LLM_OK) r = llm__generate_loop(c, &d, d.sampler ? d.sampler : &greedy, &dec, piece, piece_cap, &st);
+    llm__free(&c->alloc, piece);
+    st.prompt_tokens_per_s = st.prompt_seconds > 0.0 ? st.n_evaluated / st.prompt_seconds : 0.0;
+    st.gen_tokens_per_s = st.gen_seconds > 0.0 ? st.n_generated / st.gen_seconds : 0.0;
+    if (stats) *stats = st;
+    return r;
+}
+
+/* The prompt's ids with one BOS: the tokenizer's prefix (what LLM_TOKENIZE_ADD_SPECIAL puts
+   first) unless the text's own tokens begin with it. Allocated from the context's allocator. */
+static llm_result llm__prompt_ids(llm_ctx *c, const char *text, size_t len, int32_t **ids, size_t *n) {
+    const llm_tokenizer_info *ti = llm_tokenizer_info_get(c->model);
+    size_t np = ti ? (size_t)ti->n_prefix : 0, cap = (size_t)c->n_ctx + 1, got = 0;
+    llm_result r;
+    *ids = NULL;
+    *n = 0;
+    if (!ti) return LLM_ERR_UNSUPPORTED;
+    if (!(*ids = (int32_t *)llm__alloc(&c->alloc, (cap + np) * sizeof **ids))) return LLM_ERR_OUT_OF_MEMORY;
+    r = llm_tokenize(c->model, text, len, LLM_TOKENIZE_PARSE_SPECIAL, *ids + np, cap, &got);
+    if (r == LLM_ERR_BUFFER_TOO_SMALL) r = LLM_OK; /* too long for the context: reported by the caller */
+    if (r != LLM_OK) return r;
+    if (got >= np && np && memcmp(*ids + np, ti->prefix, np * sizeof **ids) == 0) {
+        memmove(*ids, *ids + np, (got < cap ? got : cap) * sizeof **ids);
+        np = 0;
+    }
+    memcpy(*ids, ti->prefix, np * sizeof **ids);
+    *n = got + np;
+    return LLM_OK;
+}
+
+LLMDEF llm_result llm_generate(llm_ctx *c, const char *text, size_t len, const llm_generate_desc *desc,
+                               llm_generate_stats *stats) {
+    int32_t *ids;
+    size_t n;
+    llm_result r;
+    if (stats) memset(stats, 0, sizeof *stats);
+    if (!c || (!text && len)) return LLM_ERR_INVALID_ARGUMENT;
+    if ((r = llm__prompt_ids(c, text, len, &ids, &n)) == LLM_OK) {
+        if (n > (size_t)c->n_ctx) { /* only the first n_ctx + 1 ids were written */
+            snprintf(c->error, sizeof c->error, "the prompt's %llu tokens do not fit in the context (%d)", (unsigned long long)n, c->n_ctx);
+            if (stats) { stats->n_prompt = llm__clamp32(n); stats->stop_id = -1; }
+            r = LLM_ERR_CONTEXT_FULL;
+        } else {
+            r = llm_generate_tokens(c, ids, n, desc, stats);
+        }
+    } else if (r == LLM_ERR_UNSUPPORTED) {
+        snprintf(c->error, sizeof c->error, "the model has no tokenizer");
+    }
+    llm__free(&c->alloc, ids);
     return r;
 }
 
