@@ -132,12 +132,13 @@ static int read_windows(const json_value *cfg, hparams *h) {
     int window = 0, use = 1, max_window_layers = 0, i;
     h->window = (int *)calloc((size_t)h->n_layer, sizeof(int));
     if (!h->window) return fail("out of memory");
+    if (!sw && h->arch != LLM_ARCH_LLAMA) window = 4096; /* the config classes' default; null means none */
     if (sw && sw->type != JSON_NULL) {
         if (!json_is_int(sw) || sw->number < 0 || sw->number > 2147483647.0) return fail("config.json: 'sliding_window' must be an integer or null");
         window = (int)sw->number;
     }
     if (h->arch == LLM_ARCH_QWEN2 || h->arch == LLM_ARCH_QWEN3) {
-        if (cfg_bool(cfg, "use_sliding_window", 0, &use) || cfg_int(cfg, "max_window_layers", 0, h->n_layer, &max_window_layers)) return -1;
+        if (cfg_bool(cfg, "use_sliding_window", 0, &use) || cfg_int(cfg, "max_window_layers", 0, 28, &max_window_layers)) return -1;
     } else if (h->arch == LLM_ARCH_LLAMA) {
         use = 0;
     }
@@ -202,7 +203,8 @@ static int read_hparams(const char *dir, hparams *h) {
         cfg_bool(cfg, "attention_bias", 0, &attn_bias))
         goto done;
     if (h->n_head <= 0 || h->n_layer <= 0 || h->n_layer > LLM_MAX_LAYERS) { fail("config.json: num_attention_heads/num_hidden_layers out of range"); goto done; }
-    if (cfg_int(cfg, "head_dim", 0, h->n_embd / h->n_head, &h->head_dim)) goto done;
+    /* Qwen3Config defaults head_dim to 128; the others derive it from hidden_size. */
+    if (cfg_int(cfg, "head_dim", 0, h->arch == LLM_ARCH_QWEN3 ? 128 : h->n_embd / h->n_head, &h->head_dim)) goto done;
     if (mlp_bias) { fail("config.json: mlp_bias true is not supported"); goto done; }
     /* Which projections carry a bias, as each family's modeling code builds them. */
     h->attn_bias_qkv = h->arch == LLM_ARCH_QWEN2 || attn_bias;
