@@ -17,7 +17,7 @@ endif
 ALL_CFLAGS = $(WARN) $(CFLAGS) $(ARCH_FLAGS) $(OMP_FLAGS)
 LDLIBS   = -lm
 
-PROGRAMS = build/convert build/generate
+PROGRAMS = build/convert build/generate build/gen_model
 TEST_SRCS = $(wildcard tests/test_*.c)
 TEST_BINS = $(patsubst tests/%.c,build/tests/%,$(TEST_SRCS))
 TOOL_BINS = $(patsubst tests/%.c,build/tests/%,$(wildcard tests/tool_*.c))
@@ -26,6 +26,9 @@ all: $(PROGRAMS)
 
 build/convert: tools/convert.c tools/json.h llm.h | build
 	$(CC) $(ALL_CFLAGS) -o $@ tools/convert.c $(LDLIBS)
+
+build/gen_model: tools/gen_model.c llm.h | build
+	$(CC) $(ALL_CFLAGS) -o $@ tools/gen_model.c $(LDLIBS)
 
 build/%: examples/%.c llm.h | build
 	$(CC) $(ALL_CFLAGS) -o $@ $< $(LDLIBS)
