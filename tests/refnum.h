@@ -11,6 +11,12 @@
 #include <math.h>
 #include <stdint.h>
 
+#if defined(__GNUC__)
+#define REF_FN static __attribute__((unused))
+#else
+#define REF_FN static
+#endif
+
 typedef struct ref_format {
     int precision;  /* significand bits, the implicit one included */
     int emin;       /* exponent of the smallest normal number */
@@ -21,10 +27,10 @@ typedef struct ref_format {
 static const ref_format REF_F16 = { 11, -14, 15, 5 };
 static const ref_format REF_BF16 = { 8, -126, 127, 8 };
 
-static double ref_max_finite(ref_format f) { return ldexp(2.0 - ldexp(1.0, 1 - f.precision), f.emax); }
+REF_FN double ref_max_finite(ref_format f) { return ldexp(2.0 - ldexp(1.0, 1 - f.precision), f.emax); }
 
 /* The value of a 16-bit pattern (1 sign bit, exp_bits, precision - 1 mantissa bits). */
-static double ref_decode(ref_format f, uint16_t bits) {
+REF_FN double ref_decode(ref_format f, uint16_t bits) {
     int mbits = f.precision - 1, bias = (1 << (f.exp_bits - 1)) - 1;
     int e = (bits >> mbits) & ((1 << f.exp_bits) - 1), m = bits & ((1 << mbits) - 1);
     double v;
@@ -36,7 +42,7 @@ static double ref_decode(ref_format f, uint16_t bits) {
 
 /* x rounded to the format, ties to even; beyond the largest finite value (from the midpoint
    above it on) it is infinity. NaN stays NaN. */
-static double ref_round(ref_format f, double x) {
+REF_FN double ref_round(ref_format f, double x) {
     int e;
     double ulp, r;
     if (x != x || x == 0.0 || isinf(x)) return x;
@@ -50,7 +56,7 @@ static double ref_round(ref_format f, double x) {
 }
 
 /* The bit pattern of a value the format holds exactly (or +-inf); NaN gives a quiet NaN. */
-static uint16_t ref_encode(ref_format f, double v) {
+REF_FN uint16_t ref_encode(ref_format f, double v) {
     int mbits = f.precision - 1, bias = (1 << (f.exp_bits - 1)) - 1, e;
     uint16_t sign = signbit(v) ? 0x8000 : 0, inf = (uint16_t)(((1 << f.exp_bits) - 1) << mbits);
     double a = fabs(v);
@@ -62,7 +68,7 @@ static uint16_t ref_encode(ref_format f, double v) {
     return (uint16_t)(sign | (uint16_t)((e + bias) << mbits) | (uint16_t)(ldexp(a, mbits - e) - ldexp(1.0, mbits)));
 }
 
-static int ref_is_nan_bits(ref_format f, uint16_t bits) {
+REF_FN int ref_is_nan_bits(ref_format f, uint16_t bits) {
     int mbits = f.precision - 1;
     return ((bits >> mbits) & ((1 << f.exp_bits) - 1)) == (1 << f.exp_bits) - 1 && (bits & ((1 << mbits) - 1)) != 0;
 }
