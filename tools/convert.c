@@ -277,8 +277,9 @@ static int read_safetensors_header(source *src, int file_idx) {
         dt = json_get(e, "dtype"); shape = json_get(e, "shape"); offs = json_get(e, "data_offsets");
         if (!dt || dt->type != JSON_STRING || !shape || shape->type != JSON_ARRAY || !offs || offs->type != JSON_ARRAY ||
             offs->len != 2 || !json_is_int(&offs->items[0]) || !json_is_int(&offs->items[1])) {
+            fail("%s: tensor '%s' has a malformed entry", path, e->key);
             json_free(j);
-            return fail("%s: tensor '%s' has a malformed entry", path, e->key);
+            return -1;
         }
         if (src->n == src->cap) {
             src->cap = src->cap ? src->cap * 2 : 256;
@@ -292,12 +293,13 @@ static int read_safetensors_header(source *src, int file_idx) {
             json_free(j);
             return r;
         }
-        if (shape->len > 4) { json_free(j); return fail("%s: tensor '%s' has %d dimensions", path, e->key, (int)shape->len); }
+        if (shape->len > 4) { fail("%s: tensor '%s' has %d dimensions", path, e->key, (int)shape->len); json_free(j); return -1; }
         t->n_dims = (int)shape->len;
         for (d = 0; d < shape->len; d++) {
             if (!json_is_int(&shape->items[d]) || shape->items[d].number < 1 || shape->items[d].number > 1e12) {
+                fail("%s: tensor '%s' has a bad shape", path, e->key);
                 json_free(j);
-                return fail("%s: tensor '%s' has a bad shape", path, e->key);
+                return -1;
             }
             t->shape[d] = (int64_t)shape->items[d].number;
             count *= (uint64_t)t->shape[d];
@@ -305,9 +307,10 @@ static int read_safetensors_header(source *src, int file_idx) {
         b = (uint64_t)offs->items[0].number;
         en = (uint64_t)offs->items[1].number;
         if (en < b || en - b != count * (t->dtype == LLM_DTYPE_F32 ? 4 : 2) || data_start + en > fsize) {
+            fail("%s: tensor '%s' data_offsets [%llu, %llu) do not match its shape or the file", path, e->key,
+                 (unsigned long long)b, (unsigned long long)en);
             json_free(j);
-            return fail("%s: tensor '%s' data_offsets [%llu, %llu) do not match its shape or the file", path, e->key,
-                        (unsigned long long)b, (unsigned long long)en);
+            return -1;
         }
         t->name = strdup(e->key);
         t->file = file_idx;
@@ -342,11 +345,11 @@ static int open_source(const char *dir, source *src) {
     for (i = 0; i < map->len; i++) {
         const json_value *fv = &map->items[i];
         char shard[4096];
-        if (fv->type != JSON_STRING || strchr(fv->str, '/')) { json_free(idx); return fail("%s: weight_map entry '%s' is not a file name", path, fv->key); }
+        if (fv->type != JSON_STRING || strchr(fv->str, '/')) { fail("%s: weight_map entry '%s' is not a file name", path, fv->key); json_free(idx); return -1; }
         path_join(shard, sizeof shard, dir, fv->str);
         for (k = 0; k < src->n_files; k++) if (strcmp(src->files[k], shard) == 0) break;
         if (k < src->n_files) continue;
-        if (!file_exists(shard)) { json_free(idx); return fail("%s: names shard '%s', which is missing", path, fv->str); }
+        if (!file_exists(shard)) { fail("%s: names shard '%s', which is missing", path, fv->str); json_free(idx); return -1; }
         src->files[src->n_files++] = strdup(shard);
     }
     json_free(idx);
