@@ -61,7 +61,9 @@
 #define LLM_VERSION_PATCH 0
 
 #ifndef LLMDEF
-#  if defined(LLM_STATIC)
+#  if defined(LLM_STATIC) && (defined(__GNUC__) || defined(__clang__))
+#    define LLMDEF static __attribute__((unused)) /* a program uses only some of the functions */
+#  elif defined(LLM_STATIC)
 #    define LLMDEF static
 #  elif defined(LLM_DLL) && defined(_WIN32) && defined(LLM_IMPLEMENTATION)
 #    define LLMDEF __declspec(dllexport)
@@ -165,7 +167,9 @@ typedef struct llm_tensor {
     size_t size;
 } llm_tensor;
 
+#if !defined(LLM_NO_STDIO)
 LLMDEF llm_result llm_model_open(llm_model **out, const char *path, const llm_model_desc *desc);
+#endif
 LLMDEF llm_result llm_model_open_memory(llm_model **out, const void *data, size_t size,
                                         const llm_model_desc *desc);
 LLMDEF void llm_model_close(llm_model *model);
