@@ -50,7 +50,10 @@ static llm_result open_copy(const uint8_t *buf, size_t size, llm_model **m) {
         /* the model uses the buffer in place: run it once, then release both */
         llm_ctx *c;
         int32_t t[3] = { 0, 1, 2 };
-        if (llm_ctx_open(&c, *m, NULL) == LLM_OK) {
+        llm_ctx_desc cd;
+        memset(&cd, 0, sizeof cd);
+        cd.n_threads = 1;
+        if (llm_ctx_open(&c, *m, &cd) == LLM_OK) {
             llm_eval(c, t, 3);
             llm_ctx_close(c);
         }

@@ -1,0 +1,61 @@
+#!/bin/sh
+# Build checks: llm.h compiles with no warnings (-Werror) as C99 under gcc and clang
+# (-std=c99 -Wall -Wextra -Wpedantic), with and without OpenMP, as C++11 under g++ and
+# clang++, and with LLM_NO_MMAP, LLM_NO_STDIO and LLM_STATIC; a C++ program links against
+# the implementation compiled as C (extern "C"), two files link with one implementation,
+# and the implementation may be included twice. gcc and g++ run at -O1 for their
+# flow-based warnings (maybe-uninitialized); clang's warnings do not depend on it.
+out=build/tests/build
+mkdir -p $out
+fail=0; pass=0
+
+cat > $out/impl.c <<'SRC'
+#define LLM_IMPLEMENTATION
+#include "../../../llm.h"
+#include "../../../llm.h"
+int main(int argc, char **argv) {
+    llm_model *m = 0;
+    llm_result r = llm_model_open_memory(&m, argv[0], (size_t)argc, 0);
+    llm_model_close(m);
+    return llm_result_string(r)[0] == 0;
+}
+SRC
+cat > $out/user.c <<'SRC'
+#include "../../../llm.h"
+int user_call(void);
+int user_call(void) { return llm_result_string(LLM_OK)[0] == 'o' && llm_f32_to_bf16(1.0f) == 0x3f80; }
+SRC
+cat > $out/lib.c <<'SRC'
+#define LLM_IMPLEMENTATION
+#include "../../../llm.h"
+SRC
+cat > $out/main.cc <<'SRC'
+#include "../../../llm.h"
+int main() { return llm_f16_to_f32(llm_f32_to_f16(2.0f)) == 2.0f ? 0 : 1; }
+SRC
+
+run() { # description, command...
+  desc=$1; shift
+  if "$@" >$out/log 2>&1; then pass=$((pass+1)); echo "ok   $desc"
+  else fail=$((fail+1)); echo "FAIL $desc: $*"; sed 's/^/    /' $out/log | head -20; fi
+}
+
+W="-Wall -Wextra -Wpedantic -Werror"
+CONFIGS="none -fopenmp -DLLM_NO_MMAP -DLLM_NO_STDIO -DLLM_STATIC -DLLM_STATIC,-DLLM_NO_STDIO,-DLLM_NO_MMAP"
+for compiler in "gcc -std=c99 -O1 -c -o $out/impl.o" "clang -std=c99 -fsyntax-only" \
+                "g++ -x c++ -std=c++11 -O1 -c -o $out/impl.o" "clang++ -x c++ -std=c++11 -fsyntax-only"; do
+  cc=${compiler%% *}
+  std=$(echo "$compiler" | grep -o -- '-std=[^ ]*')
+  if ! command -v $cc >/dev/null 2>&1; then fail=$((fail+1)); echo "FAIL $cc is not installed"; continue; fi
+  for cfg in $CONFIGS; do
+    flags=$(echo "$cfg" | tr ',' ' '); [ "$flags" = none ] && flags=
+    run "$cc $std $flags" $compiler $W $flags $out/impl.c
+  done
+done
+run "two C files, one with the implementation, link" sh -c \
+  "gcc -std=c99 $W -c $out/lib.c -o $out/lib.o && gcc -std=c99 $W -c $out/user.c -o $out/user.o &&
+   gcc -std=c99 $W -c $out/impl.c -o $out/impl.o && gcc $out/impl.o $out/user.o -o $out/a -lm"
+run "a C++ program linked with the implementation compiled as C" sh -c \
+  "g++ -std=c++11 $W -c $out/main.cc -o $out/main.o && g++ $out/main.o $out/lib.o -o $out/b -lm && $out/b"
+echo "$pass passed, $fail failed"
+[ $fail -eq 0 ]
