@@ -4,7 +4,8 @@
 # clang++, and with LLM_NO_MMAP, LLM_NO_STDIO and LLM_STATIC; a C++ program links against
 # the implementation compiled as C (extern "C"), two files link with one implementation,
 # and the implementation may be included twice. gcc and g++ run at -O1 for their
-# flow-based warnings (maybe-uninitialized); clang's warnings do not depend on it.
+# flow-based warnings (maybe-uninitialized); clang's warnings do not depend on it. Last,
+# tools/gen_model writes the same bytes when built by gcc and by clang.
 out=build/tests/build
 mkdir -p $out
 fail=0; pass=0
@@ -57,5 +58,15 @@ run "two C files, one with the implementation, link" sh -c \
    gcc -std=c99 $W -c $out/impl.c -o $out/impl.o && gcc $out/impl.o $out/user.o -o $out/a -lm"
 run "a C++ program linked with the implementation compiled as C" sh -c \
   "g++ -std=c++11 $W -c $out/main.cc -o $out/main.o && g++ $out/main.o $out/lib.o -o $out/b -lm && $out/b"
+# The test-model generator gives the same bytes whatever the compiler and whether it fuses
+# multiply-adds (gcc with -ffp-contract=fast, clang with off).
+same_model() {
+  gcc -std=c99 -O2 -ffp-contract=fast $ARCH -o $out/gen_gcc tools/gen_model.c -lm &&
+  clang -std=c99 -O2 -ffp-contract=off $ARCH -o $out/gen_clang tools/gen_model.c -lm &&
+  $out/gen_gcc $out/m_gcc --variant qwen3 --seed 3 >/dev/null && $out/gen_clang $out/m_clang --variant qwen3 --seed 3 >/dev/null &&
+  cmp $out/m_gcc/model.safetensors $out/m_clang/model.safetensors && cmp $out/m_gcc/config.json $out/m_clang/config.json
+}
+ARCH=$(gcc -march=native -E - </dev/null >/dev/null 2>&1 && echo -march=native)
+run "gen_model: the same bytes built by gcc (FMA contraction) and clang (none) $ARCH" same_model
 echo "$pass passed, $fail failed"
 [ $fail -eq 0 ]

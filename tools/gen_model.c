@@ -185,10 +185,12 @@ static void die_io(const char *path) {
 static void put_number(FILE *f, double v) {
     char buf[40];
     int p;
-    for (p = 1; p <= 17; p++) {
-        snprintf(buf, sizeof buf, "%.*g", p, v);
-        if (strtod(buf, NULL) == v) break;
-    }
+    if (v == floor(v) && fabs(v) < 1e15) snprintf(buf, sizeof buf, "%.1f", v);
+    else
+        for (p = 1; p <= 17; p++) {
+            snprintf(buf, sizeof buf, "%.*g", p, v);
+            if (strtod(buf, NULL) == v) break;
+        }
     if (!strpbrk(buf, ".eEn")) strcat(buf, ".0");
     fputs(buf, f);
 }
@@ -230,8 +232,8 @@ static void write_config(const char *dir, const spec *s) {
 }
 
 /* Fills out[0..n) with elements [first, first + n) of tensor t: 16 random bits each, four
-   to a 64-bit word. (k - 32767.5) * step is one rounding, adding the center another; they
-   are separate statements so that no compiler fuses them into an FMA. */
+   to a 64-bit word. (k - 32767.5) * step is one rounding, adding the center another; the
+   volatile keeps any compiler from fusing them into an FMA (-ffp-contract=fast would). */
 static void fill(const gen_tensor *t, uint64_t seed, uint64_t first, size_t n, llm_dtype dtype, void *out) {
     uint64_t base = tensor_seed(seed, t->name), word = 0;
     float step = t->half_width / 32768.0f;
@@ -239,7 +241,8 @@ static void fill(const gen_tensor *t, uint64_t seed, uint64_t first, size_t n, l
     for (i = 0; i < n; i++) {
         uint64_t e = first + i;
         int k;
-        float x, v;
+        volatile float x;
+        float v;
         if (i == 0 || e % 4 == 0) word = mix64(base + (e / 4 + 1) * 0x9E3779B97F4A7C15ULL);
         k = (int)((word >> (16 * (e % 4))) & 0xffff);
         x = ((float)k - 32767.5f) * step;
