@@ -760,6 +760,10 @@ static void test_converter(void) {
         }
     }
     {
+        int status = system("build/convert " OUT "/hf-0 " OUT "/hf-0/q.llm --dtype q3 >/dev/null 2>&1");
+        check(WIFEXITED(status) && WEXITSTATUS(status) == 2 && !file_exists(OUT "/hf-0/q.llm"), "convert: --dtype q3: exit 2");
+    }
+    {
         /* an output path that cannot be created */
         char cmd[600];
         int status;
