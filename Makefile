@@ -24,7 +24,7 @@ TOOL_BINS = $(patsubst tests/%.c,build/tests/%,$(wildcard tests/tool_*.c))
 
 all: $(PROGRAMS)
 
-build/convert: tools/convert.c tools/json.h llm.h | build
+build/convert: tools/convert.c tools/json.h tools/convert_chat.h llm.h | build
 	$(CC) $(ALL_CFLAGS) -o $@ tools/convert.c $(LDLIBS)
 
 build/gen_model: tools/gen_model.c llm.h | build
@@ -33,7 +33,7 @@ build/gen_model: tools/gen_model.c llm.h | build
 build/%: examples/%.c llm.h | build
 	$(CC) $(ALL_CFLAGS) -o $@ $< $(LDLIBS)
 
-build/tests/%: tests/%.c llm.h tools/json.h $(wildcard tests/*.h) | build/tests
+build/tests/%: tests/%.c llm.h tools/json.h tools/convert_chat.h $(wildcard tests/*.h) | build/tests
 	$(CC) $(ALL_CFLAGS) -o $@ $< $(LDLIBS)
 
 build build/tests:
@@ -42,7 +42,29 @@ build build/tests:
 test: $(PROGRAMS) $(TEST_BINS) $(TOOL_BINS)
 	@sh tests/run_all.sh
 
+# make install PREFIX=/usr/local DESTDIR=...: llm.h, the programs as llm-NAME, llm.pc.
+PREFIX  ?= /usr/local
+VERSION  = 0.1.0
+INSTALL_PROGRAMS = $(filter-out build/simple,$(PROGRAMS))
+ifeq ($(OPENMP),1)
+  PC_OMP = -fopenmp
+endif
+
+build/llm.pc: llm.pc.in Makefile | build
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' -e 's|@OMP_CFLAGS@|$(PC_OMP)|' \
+	    -e 's|@OMP_LIBS@|$(PC_OMP)|' llm.pc.in > $@
+
+install: $(PROGRAMS) build/llm.pc
+	install -d $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/pkgconfig
+	install -m 644 llm.h $(DESTDIR)$(PREFIX)/include/llm.h
+	for p in $(INSTALL_PROGRAMS); do install -m 755 $$p $(DESTDIR)$(PREFIX)/bin/llm-$$(basename $$p); done
+	install -m 644 build/llm.pc $(DESTDIR)$(PREFIX)/lib/pkgconfig/llm.pc
+
+uninstall:
+	rm -f $(DESTDIR)$(PREFIX)/include/llm.h $(DESTDIR)$(PREFIX)/lib/pkgconfig/llm.pc
+	for p in $(INSTALL_PROGRAMS); do rm -f $(DESTDIR)$(PREFIX)/bin/llm-$$(basename $$p); done
+
 clean:
 	rm -rf build
 
-.PHONY: all test clean
+.PHONY: all test clean install uninstall
