@@ -236,6 +236,7 @@ static void write_config(const char *dir, const spec *s) {
    volatile keeps any compiler from fusing them into an FMA (-ffp-contract=fast would). */
 static void fill(const gen_tensor *t, uint64_t seed, uint64_t first, size_t n, llm_dtype dtype, void *out) {
     uint64_t base = tensor_seed(seed, t->name), word = 0;
+    uint8_t *o = (uint8_t *)out;
     float step = t->half_width / 32768.0f;
     size_t i;
     for (i = 0; i < n; i++) {
@@ -247,10 +248,13 @@ static void fill(const gen_tensor *t, uint64_t seed, uint64_t first, size_t n, l
         k = (int)((word >> (16 * (e % 4))) & 0xffff);
         x = ((float)k - 32767.5f) * step;
         v = t->center + x;
-        if (dtype == LLM_DTYPE_F32) memcpy((char *)out + 4 * i, &v, 4);
-        else {
+        if (dtype == LLM_DTYPE_F32) { /* little-endian bytes, as safetensors stores them */
+            uint32_t u;
+            memcpy(&u, &v, 4);
+            o[4 * i] = (uint8_t)u; o[4 * i + 1] = (uint8_t)(u >> 8); o[4 * i + 2] = (uint8_t)(u >> 16); o[4 * i + 3] = (uint8_t)(u >> 24);
+        } else {
             uint16_t h = dtype == LLM_DTYPE_F16 ? llm_f32_to_f16(v) : llm_f32_to_bf16(v);
-            memcpy((char *)out + 2 * i, &h, 2);
+            o[2 * i] = (uint8_t)h; o[2 * i + 1] = (uint8_t)(h >> 8);
         }
     }
 }
