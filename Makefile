@@ -17,20 +17,20 @@ endif
 ALL_CFLAGS = $(WARN) $(CFLAGS) $(ARCH_FLAGS) $(OMP_FLAGS)
 LDLIBS   = -lm
 
-PROGRAMS = build/convert build/generate build/gen_model
+PROGRAMS = build/convert build/generate build/tokenize build/bench_tokenize build/gen_model
 TEST_SRCS = $(wildcard tests/test_*.c)
 TEST_BINS = $(patsubst tests/%.c,build/tests/%,$(TEST_SRCS))
 TOOL_BINS = $(patsubst tests/%.c,build/tests/%,$(wildcard tests/tool_*.c))
 
 all: $(PROGRAMS)
 
-build/convert: tools/convert.c tools/json.h tools/convert_chat.h llm.h | build
+build/convert: tools/convert.c tools/json.h tools/convert_chat.h tools/convert_tokenizer.h llm.h | build
 	$(CC) $(ALL_CFLAGS) -o $@ tools/convert.c $(LDLIBS)
 
 build/gen_model: tools/gen_model.c llm.h | build
 	$(CC) $(ALL_CFLAGS) -o $@ tools/gen_model.c $(LDLIBS)
 
-build/%: examples/%.c llm.h | build
+build/%: examples/%.c llm.h tools/json.h | build
 	$(CC) $(ALL_CFLAGS) -o $@ $< $(LDLIBS)
 
 build/tests/%: tests/%.c llm.h tools/json.h tools/convert_chat.h $(wildcard tests/*.h) | build/tests
