@@ -451,9 +451,9 @@ static void test_api_misuse(void) {
     check(llm_model_open_memory(&m, NULL, 0, NULL) == LLM_ERR_TRUNCATED && m == NULL, "llm_model_open_memory(NULL, 0): truncated");
     check(llm_model_open(NULL, "x", NULL) == LLM_ERR_INVALID_ARGUMENT, "llm_model_open(NULL out): invalid argument");
     check(llm_model_open(&m, NULL, NULL) == LLM_ERR_INVALID_ARGUMENT && m == NULL, "llm_model_open(NULL path): invalid argument");
-    r = llm_model_open(&m, OUT "/does-not-exist.llm", &(llm_model_desc){ capture, NULL, { NULL, NULL, NULL }, 0 });
+    r = llm_model_open(&m, OUT "/does-not-exist.llm", &(llm_model_desc){ .log = capture });
     check(r == LLM_ERR_IO && strstr(last_msg, "does-not-exist.llm"), "llm_model_open of a missing file: %s (%s)", llm_result_string(r), last_msg);
-    r = llm_model_open(&m, OUT, &(llm_model_desc){ capture, NULL, { NULL, NULL, NULL }, 0 });
+    r = llm_model_open(&m, OUT, &(llm_model_desc){ .log = capture });
     check(r != LLM_OK && m == NULL, "llm_model_open of a directory: %s (%s)", llm_result_string(r), last_msg);
     llm_model_close(NULL);
     llm_ctx_close(NULL);
@@ -511,7 +511,7 @@ static void test_api_misuse(void) {
     llm_ctx_close(c);
 
     /* A second model on the same file and several contexts at once. */
-    check(llm_model_open(&m2, path, &(llm_model_desc){ NULL, NULL, { NULL, NULL, NULL }, 1 }) == LLM_OK, "the same file opens again (read into memory)");
+    check(llm_model_open(&m2, path, &(llm_model_desc){ .no_mmap = 1 }) == LLM_OK, "the same file opens again (read into memory)");
     llm_model_close(m2);
     llm_model_close(m);
 
