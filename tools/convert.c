@@ -113,6 +113,11 @@ static int read_rope_scaling(const json_value *cfg, hparams *h) {
     const json_value *rs = json_get(cfg, "rope_scaling"), *type;
     h->rope_scaling = LLM_ROPE_NONE;
     h->rope_factor = 1.0; h->rope_low = 1.0; h->rope_high = 4.0; h->rope_orig = 0;
+    /* transformers 5 writes theta and the scaling rule together as rope_parameters. */
+    if (!rs || rs->type == JSON_NULL) {
+        rs = json_get(cfg, "rope_parameters");
+        if (rs && rs->type == JSON_OBJECT && json_get(rs, "rope_theta") && cfg_num(rs, "rope_theta", 0.0, &h->rope_theta)) return -1;
+    }
     if (!rs || rs->type == JSON_NULL) return 0;
     if (rs->type != JSON_OBJECT) return fail("config.json: 'rope_scaling' must be an object or null");
     type = json_get(rs, "rope_type");
@@ -212,7 +217,9 @@ static int read_hparams(const char *dir, hparams *h) {
     /* Qwen3Config defaults head_dim to 128; the others derive it from hidden_size. */
     if (cfg_int(cfg, "head_dim", 0, h->arch == LLM_ARCH_QWEN3 ? 128 : h->n_embd / h->n_head, &h->head_dim)) goto done;
     if (mlp_bias) { fail("config.json: mlp_bias true is not supported"); goto done; }
-    /* Which projections carry a bias, as each family's modeling code builds them. */
+    /* Which projections carry a bias, as each family's modeling code builds them: qwen2
+       always on q/k/v, mistral never, llama and qwen3 on all four when attention_bias. */
+    if (h->arch == LLM_ARCH_MISTRAL) attn_bias = 0;
     h->attn_bias_qkv = h->arch == LLM_ARCH_QWEN2 || attn_bias;
     h->attn_bias_o = h->arch != LLM_ARCH_QWEN2 && attn_bias;
     h->qk_norm = h->arch == LLM_ARCH_QWEN3;
