@@ -1033,7 +1033,17 @@ LLMDEF llm_result llm_quantize(llm_dtype t, const float *src, int64_t rows, int6
 #define LLM__NEON 1
 #endif
 #if defined(LLM__AVX512) || defined(LLM__AVX2)
+/* g++ 12 reports the intrinsics' own "undefined" operands as uninitialized (GCC bug 105593);
+   the warning is located in the intrinsics header, so it is silenced there. */
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#pragma GCC diagnostic ignored "-Wuninitialized"
+#endif
 #include <immintrin.h>
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
 #elif defined(LLM__NEON)
 #include <arm_neon.h>
 #endif

@@ -19,6 +19,13 @@ has() { echo "$cpu" | grep -qw "$1"; }
 if has avx2 && has fma && has f16c; then run avx2 -mavx2 -mfma -mf16c; fi
 if has avx_vnni; then run avx2-vnni -mavx2 -mfma -mf16c -mavxvnni; fi
 if has avx512vnni || has avx512_vnni; then run avx512 -mavx512f -mavx512bw -mavx512vl -mavx512vnni -mfma -mf16c -fopenmp; fi
+# The kernels as C++ too (g++ warns about intrinsics that gcc accepts).
+if command -v g++ >/dev/null 2>&1 && has avx2 && has fma && has f16c; then
+  for flags in "-mavx2 -mfma -mf16c" "-march=native"; do
+    g++ -x c++ -std=c++11 -Wall -Wextra -Wpedantic -Werror -O1 $flags -o $out/cxx tests/test_kernels.c -lm -lpthread
+    printf "%-14s " "c++ ${flags%% *}"; $out/cxx | tail -1
+  done
+fi
 if command -v aarch64-linux-gnu-gcc >/dev/null 2>&1; then
   for v in armv8-a armv8.2-a+dotprod; do
     aarch64-linux-gnu-gcc $warn -march=$v -static -o $out/neon-$v tests/test_kernels.c -lm -lpthread
