@@ -17,7 +17,7 @@ endif
 ALL_CFLAGS = $(WARN) $(CFLAGS) $(ARCH_FLAGS) $(OMP_FLAGS)
 LDLIBS   = -lm
 
-PROGRAMS = build/convert build/generate build/chat build/simple build/tokenize build/bench_tokenize
+PROGRAMS = build/convert build/generate build/chat build/simple build/tokenize build/bench_tokenize build/npc build/perplexity
 TEST_SRCS = $(wildcard tests/test_*.c)
 TEST_BINS = $(patsubst tests/%.c,build/tests/%,$(TEST_SRCS))
 TOOL_BINS = $(patsubst tests/%.c,build/tests/%,$(wildcard tests/tool_*.c))
