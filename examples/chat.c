@@ -1,6 +1,6 @@
 /* chat: talk to a model in the terminal, or print the prompt a conversation renders to.
 
-   build/chat -m model.llm [-s "system prompt"] [--template NAME] [sampling flags] [-c n_ctx] [-t threads]
+   build/chat -m model.llm [-sys "system prompt"] [--template NAME] [sampling flags] [-c n_ctx] [-t threads]
    build/chat -m model.llm --print-prompt [--template NAME] [--no-generation-prompt] < conversation.jsonl
 
    Each line read is a user message; the reply streams as it is generated. The whole
@@ -40,7 +40,7 @@ static void usage(FILE *f) {
     fprintf(f,
             "usage: chat -m model.llm [options]\n"
             "  -m FILE                model file (.llm)\n"
-            "  -s TEXT                system prompt\n"
+            "  -sys TEXT              system prompt (also --system-prompt)\n"
             "  --template NAME        chat template (default: the model's):");
     for (i = 0; llm_chat_template_name(i); i++) fprintf(f, "%s%s", i % 8 == 0 ? "\n                          " : " ", llm_chat_template_name(i));
     fprintf(f,
@@ -497,9 +497,9 @@ int main(int argc, char **argv) {
     s.sampler.min_p = 0.05f;
     s.sampler.seed = (uint64_t)time(NULL);
     for (i = 1; i < argc; i++) {
-        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        const char *a = flag_name(argv[i]), *v = i + 1 < argc ? argv[i + 1] : NULL;
         int k;
-        if (!strcmp(a, "-h") || !strcmp(a, "--help")) { usage(stdout); return 0; }
+        if (!strcmp(a, "-h")) { usage(stdout); return 0; }
         if (!strcmp(a, "--print-prompt")) { prompt_only = 1; continue; }
         if (!strcmp(a, "--no-generation-prompt")) { generation_prompt = 0; continue; }
         if (!strcmp(a, "--no-thinking")) { s.chat.no_thinking = 1; continue; }
@@ -509,7 +509,7 @@ int main(int argc, char **argv) {
         if ((k = sampling_flag(a, v, &s.sampler)) != 0) {
             if (k < 0) { fprintf(stderr, "chat: bad value '%s' for %s\n", v, a); return 2; }
         } else if (!strcmp(a, "-m")) model_path = v;
-        else if (!strcmp(a, "-s")) system = v;
+        else if (!strcmp(a, "-sys")) system = v;
         else if (!strcmp(a, "--template")) s.chat.template_name = v;
         else if (!strcmp(a, "-n")) max_reply = atoi(v);
         else if (!strcmp(a, "-c")) cd.n_ctx = atoi(v);

@@ -94,9 +94,9 @@ int main(int argc, char **argv) {
     sampler.top_p = 0.95f;
     sampler.seed = 1;
     for (i = 1; i < argc; i++) {
-        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        const char *a = flag_name(argv[i]), *v = i + 1 < argc ? argv[i + 1] : NULL;
         int k;
-        if (!strcmp(a, "-h") || !strcmp(a, "--help")) { usage(stdout); return 0; }
+        if (!strcmp(a, "-h")) { usage(stdout); return 0; }
         if (!strcmp(a, "-v")) { verbose = 1; continue; }
         if (!v) { fprintf(stderr, "npc: %s needs a value\n", a); return 2; }
         i++;

@@ -23,6 +23,7 @@
    The results go to stdout, one "name: value" per line; progress goes to stderr. */
 #define LLM_IMPLEMENTATION
 #include "../llm.h"
+#include "flags.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -175,8 +176,8 @@ int main(int argc, char **argv) {
     memset(&s, 0, sizeof s);
     md.log = log_stderr;
     for (i = 1; i < argc; i++) {
-        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-        if (!strcmp(a, "-h") || !strcmp(a, "--help")) { usage(stdout); return 0; }
+        const char *a = flag_name(argv[i]), *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!strcmp(a, "-h")) { usage(stdout); return 0; }
         if (!v) { fprintf(stderr, "perplexity: %s needs a value\n", a); return 2; }
         i++;
         if (!strcmp(a, "-m")) model_path = v;
