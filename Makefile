@@ -17,7 +17,7 @@ endif
 ALL_CFLAGS = $(WARN) $(CFLAGS) $(ARCH_FLAGS) $(OMP_FLAGS)
 LDLIBS   = -lm
 
-PROGRAMS = build/convert build/generate build/chat build/simple build/tokenize build/bench_tokenize build/npc build/perplexity
+PROGRAMS = build/convert build/generate build/chat build/simple build/tokenize build/bench_tokenize build/gen_model build/npc build/perplexity
 TEST_SRCS = $(wildcard tests/test_*.c)
 TEST_BINS = $(patsubst tests/%.c,build/tests/%,$(TEST_SRCS))
 TOOL_BINS = $(patsubst tests/%.c,build/tests/%,$(wildcard tests/tool_*.c))
@@ -26,6 +26,9 @@ all: $(PROGRAMS)
 
 build/convert: tools/convert.c tools/json.h tools/convert_chat.h tools/convert_tokenizer.h llm.h | build
 	$(CC) $(ALL_CFLAGS) -o $@ tools/convert.c $(LDLIBS)
+
+build/gen_model: tools/gen_model.c llm.h | build
+	$(CC) $(ALL_CFLAGS) -o $@ tools/gen_model.c $(LDLIBS)
 
 build/chat: examples/chat.c tools/json.h
 
@@ -44,7 +47,7 @@ test: $(PROGRAMS) $(TEST_BINS) $(TOOL_BINS)
 # make install PREFIX=/usr/local DESTDIR=...: llm.h, the programs as llm-NAME, llm.pc.
 PREFIX  ?= /usr/local
 VERSION  = 0.1.0
-INSTALL_PROGRAMS = $(filter-out build/simple,$(PROGRAMS))
+INSTALL_PROGRAMS = $(filter-out build/simple build/gen_model build/bench_tokenize build/npc,$(PROGRAMS))
 ifeq ($(OPENMP),1)
   PC_OMP = -fopenmp
 endif

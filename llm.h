@@ -90,7 +90,9 @@
 #define LLM_VERSION_PATCH 0
 
 #ifndef LLMDEF
-#  if defined(LLM_STATIC)
+#  if defined(LLM_STATIC) && (defined(__GNUC__) || defined(__clang__))
+#    define LLMDEF static __attribute__((unused)) /* a program uses only some of the functions */
+#  elif defined(LLM_STATIC)
 #    define LLMDEF static
 #  elif defined(LLM_DLL) && defined(_WIN32) && defined(LLM_IMPLEMENTATION)
 #    define LLMDEF __declspec(dllexport)
@@ -196,7 +198,9 @@ typedef struct llm_tensor {
     size_t size;
 } llm_tensor;
 
+#if !defined(LLM_NO_STDIO)
 LLMDEF llm_result llm_model_open(llm_model **out, const char *path, const llm_model_desc *desc);
+#endif
 LLMDEF llm_result llm_model_open_memory(llm_model **out, const void *data, size_t size,
                                         const llm_model_desc *desc);
 LLMDEF void llm_model_close(llm_model *model);
@@ -983,6 +987,8 @@ static llm_result llm__parse_header(llm_model *m, uint64_t *meta_off, uint64_t *
                                     char *err, size_t es) {
     const uint8_t *h = m->data;
     uint64_t fsize;
+    if (m->size < 4 && (m->size == 0 || memcmp(h, LLM__MAGIC, (size_t)m->size) == 0))
+        return llm__fail(err, es, LLM_ERR_TRUNCATED, "file ends inside the magic (%llu bytes)", (unsigned long long)m->size);
     if (m->size < 4 || memcmp(h, LLM__MAGIC, 4) != 0)
         return llm__fail(err, es, LLM_ERR_BAD_MAGIC, "not a .llm model file (magic is not \"LLMF\")");
     if (m->size < 8) return llm__fail(err, es, LLM_ERR_TRUNCATED, "file ends inside the header (%llu bytes)", (unsigned long long)m->size);
@@ -1009,6 +1015,9 @@ static llm_result llm__parse_header(llm_model *m, uint64_t *meta_off, uint64_t *
     if (*data_off > fsize || *data_off % LLM__ALIGN != 0)
         return llm__fail(err, es, LLM_ERR_BAD_FILE, "tensor data offset %llu is outside the file or not %u-aligned",
                          (unsigned long long)*data_off, LLM__ALIGN);
+    if (*data_off < *meta_off + *meta_size || *data_off < *tab_off + *tab_size)
+        return llm__fail(err, es, LLM_ERR_BAD_FILE, "tensor data at offset %llu overlaps the metadata or the tensor table",
+                         (unsigned long long)*data_off);
     if (*n_tensors > *tab_size / 24) /* an entry takes at least 24 bytes */
         return llm__fail(err, es, LLM_ERR_BAD_FILE, "%llu tensors cannot fit in a %llu-byte table",
                          (unsigned long long)*n_tensors, (unsigned long long)*tab_size);
@@ -1040,7 +1049,7 @@ static llm_result llm__parse_meta(llm_model *m, uint64_t off, uint64_t size, cha
 static llm_result llm__parse_tensors(llm_model *m, uint64_t off, uint64_t size, uint64_t n, uint64_t data_off,
                                      char *err, size_t es) {
     llm__reader r;
-    uint64_t i;
+    uint64_t i, prev_end = 0;
     char *names;
     size_t names_cap = (size_t)size; /* every name is stored in the table, so this bounds their total */
     r.p = m->data; r.pos = off; r.end = off + size; r.bad = 0;
@@ -1087,6 +1096,10 @@ static llm_result llm__parse_tensors(llm_model *m, uint64_t off, uint64_t size, 
         if (toff % LLM__ALIGN != 0 || toff > m->size - data_off || tsize > m->size - data_off - toff)
             return llm__fail(err, es, LLM_ERR_BAD_FILE, "tensor '%s': data [%llu, +%llu) is outside the file or unaligned",
                              t->name, (unsigned long long)(data_off + toff), (unsigned long long)tsize);
+        if (toff < prev_end) /* tensors are stored in table order, each after the one before */
+            return llm__fail(err, es, LLM_ERR_BAD_FILE, "tensor '%s': data at %llu overlaps the tensor before it (which ends at %llu)",
+                             t->name, (unsigned long long)(data_off + toff), (unsigned long long)(data_off + prev_end));
+        prev_end = toff + tsize;
         t->data = m->data + data_off + toff;
         t->size = (size_t)tsize;
     }

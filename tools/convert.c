@@ -138,6 +138,11 @@ static int read_rope_scaling(const json_value *cfg, hparams *h) {
     const json_value *rs = json_get(cfg, "rope_scaling"), *type;
     h->rope_scaling = LLM_ROPE_NONE;
     h->rope_factor = 1.0; h->rope_low = 1.0; h->rope_high = 4.0; h->rope_orig = 0;
+    /* transformers 5 writes theta and the scaling rule together as rope_parameters. */
+    if (!rs || rs->type == JSON_NULL) {
+        rs = json_get(cfg, "rope_parameters");
+        if (rs && rs->type == JSON_OBJECT && json_get(rs, "rope_theta") && cfg_num(rs, "rope_theta", 0.0, &h->rope_theta)) return -1;
+    }
     if (!rs || rs->type == JSON_NULL) return 0;
     if (rs->type != JSON_OBJECT) return fail("config.json: 'rope_scaling' must be an object or null");
     type = json_get(rs, "rope_type");
@@ -163,12 +168,13 @@ static int read_windows(const json_value *cfg, hparams *h) {
     int window = 0, use = 1, max_window_layers = 0, i;
     h->window = (int *)calloc((size_t)h->n_layer, sizeof(int));
     if (!h->window) return fail("out of memory");
+    if (!sw && h->arch != LLM_ARCH_LLAMA) window = 4096; /* the config classes' default; null means none */
     if (sw && sw->type != JSON_NULL) {
         if (!json_is_int(sw) || sw->number < 0 || sw->number > 2147483647.0) return fail("config.json: 'sliding_window' must be an integer or null");
         window = (int)sw->number;
     }
     if (h->arch == LLM_ARCH_QWEN2 || h->arch == LLM_ARCH_QWEN3) {
-        if (cfg_bool(cfg, "use_sliding_window", 0, &use) || cfg_int(cfg, "max_window_layers", 0, h->n_layer, &max_window_layers)) return -1;
+        if (cfg_bool(cfg, "use_sliding_window", 0, &use) || cfg_int(cfg, "max_window_layers", 0, 28, &max_window_layers)) return -1;
     } else if (h->arch == LLM_ARCH_LLAMA) {
         use = 0;
     }
@@ -233,9 +239,12 @@ static int read_hparams(const char *dir, hparams *h) {
         cfg_bool(cfg, "attention_bias", 0, &attn_bias))
         goto done;
     if (h->n_head <= 0 || h->n_layer <= 0 || h->n_layer > LLM_MAX_LAYERS) { fail("config.json: num_attention_heads/num_hidden_layers out of range"); goto done; }
-    if (cfg_int(cfg, "head_dim", 0, h->n_embd / h->n_head, &h->head_dim)) goto done;
+    /* Qwen3Config defaults head_dim to 128; the others derive it from hidden_size. */
+    if (cfg_int(cfg, "head_dim", 0, h->arch == LLM_ARCH_QWEN3 ? 128 : h->n_embd / h->n_head, &h->head_dim)) goto done;
     if (mlp_bias) { fail("config.json: mlp_bias true is not supported"); goto done; }
-    /* Which projections carry a bias, as each family's modeling code builds them. */
+    /* Which projections carry a bias, as each family's modeling code builds them: qwen2
+       always on q/k/v, mistral never, llama and qwen3 on all four when attention_bias. */
+    if (h->arch == LLM_ARCH_MISTRAL) attn_bias = 0;
     h->attn_bias_qkv = h->arch == LLM_ARCH_QWEN2 || attn_bias;
     h->attn_bias_o = h->arch != LLM_ARCH_QWEN2 && attn_bias;
     h->qk_norm = h->arch == LLM_ARCH_QWEN3;
@@ -306,8 +315,9 @@ static int read_safetensors_header(source *src, int file_idx) {
         dt = json_get(e, "dtype"); shape = json_get(e, "shape"); offs = json_get(e, "data_offsets");
         if (!dt || dt->type != JSON_STRING || !shape || shape->type != JSON_ARRAY || !offs || offs->type != JSON_ARRAY ||
             offs->len != 2 || !json_is_int(&offs->items[0]) || !json_is_int(&offs->items[1])) {
+            fail("%s: tensor '%s' has a malformed entry", path, e->key);
             json_free(j);
-            return fail("%s: tensor '%s' has a malformed entry", path, e->key);
+            return -1;
         }
         if (src->n == src->cap) {
             src->cap = src->cap ? src->cap * 2 : 256;
@@ -321,12 +331,13 @@ static int read_safetensors_header(source *src, int file_idx) {
             json_free(j);
             return r;
         }
-        if (shape->len > 4) { json_free(j); return fail("%s: tensor '%s' has %d dimensions", path, e->key, (int)shape->len); }
+        if (shape->len > 4) { fail("%s: tensor '%s' has %d dimensions", path, e->key, (int)shape->len); json_free(j); return -1; }
         t->n_dims = (int)shape->len;
         for (d = 0; d < shape->len; d++) {
             if (!json_is_int(&shape->items[d]) || shape->items[d].number < 1 || shape->items[d].number > 1e12) {
+                fail("%s: tensor '%s' has a bad shape", path, e->key);
                 json_free(j);
-                return fail("%s: tensor '%s' has a bad shape", path, e->key);
+                return -1;
             }
             t->shape[d] = (int64_t)shape->items[d].number;
             count *= (uint64_t)t->shape[d];
@@ -334,9 +345,10 @@ static int read_safetensors_header(source *src, int file_idx) {
         b = (uint64_t)offs->items[0].number;
         en = (uint64_t)offs->items[1].number;
         if (en < b || en - b != count * (t->dtype == LLM_DTYPE_F32 ? 4 : 2) || data_start + en > fsize) {
+            fail("%s: tensor '%s' data_offsets [%llu, %llu) do not match its shape or the file", path, e->key,
+                 (unsigned long long)b, (unsigned long long)en);
             json_free(j);
-            return fail("%s: tensor '%s' data_offsets [%llu, %llu) do not match its shape or the file", path, e->key,
-                        (unsigned long long)b, (unsigned long long)en);
+            return -1;
         }
         t->name = strdup(e->key);
         t->file = file_idx;
@@ -371,17 +383,25 @@ static int open_source(const char *dir, source *src) {
     for (i = 0; i < map->len; i++) {
         const json_value *fv = &map->items[i];
         char shard[4096];
-        if (fv->type != JSON_STRING || strchr(fv->str, '/')) { json_free(idx); return fail("%s: weight_map entry '%s' is not a file name", path, fv->key); }
+        if (fv->type != JSON_STRING || strchr(fv->str, '/')) { fail("%s: weight_map entry '%s' is not a file name", path, fv->key); json_free(idx); return -1; }
         path_join(shard, sizeof shard, dir, fv->str);
         for (k = 0; k < src->n_files; k++) if (strcmp(src->files[k], shard) == 0) break;
         if (k < src->n_files) continue;
-        if (!file_exists(shard)) { json_free(idx); return fail("%s: names shard '%s', which is missing", path, fv->str); }
+        if (!file_exists(shard)) { fail("%s: names shard '%s', which is missing", path, fv->str); json_free(idx); return -1; }
         src->files[src->n_files++] = strdup(shard);
     }
     json_free(idx);
     for (k = 0; k < src->n_files; k++)
         if (read_safetensors_header(src, k)) return -1;
     return 0;
+}
+
+static void free_source(source *src) {
+    int i;
+    for (i = 0; i < src->n; i++) free(src->t[i].name);
+    for (i = 0; i < src->n_files; i++) free(src->files[i]);
+    free(src->t);
+    free(src->files);
 }
 
 static const src_tensor *find_src(const source *src, const char *name) {
@@ -709,10 +729,10 @@ int main(int argc, char **argv) {
     const char *dir = NULL, *out = NULL;
     char tmp[4096];
     llm_dtype want = LLM_DTYPE_F32;
-    int has_dtype = 0, vocab_only = 0, has_tok, i;
+    int has_dtype = 0, vocab_only = 0, has_tok, i, rc = 1;
     hparams h;
     source src;
-    plan *p;
+    plan *p = NULL;
     tok_data td;
     uint64_t bytes = 0;
     llm_model_info info;
@@ -736,24 +756,27 @@ int main(int argc, char **argv) {
     if (!dir || !out) { usage(stderr); return 2; }
     fprintf(stderr, "convert: reading %s\n", dir);
     memset(&src, 0, sizeof src);
-    if ((has_tok = tok_read(dir, &td)) < 0) { fprintf(stderr, "convert: %s\n", g_err); return 1; }
-    if (vocab_only && has_tok) { fprintf(stderr, "convert: --vocab-only needs %s/tokenizer.json\n", dir); return 1; }
+    memset(&h, 0, sizeof h);
+    memset(&td, 0, sizeof td);
+    if ((has_tok = tok_read(dir, &td)) < 0) goto done;
+    if (vocab_only && has_tok) { fail("--vocab-only needs %s/tokenizer.json", dir); goto done; }
     if (!has_tok) tok_describe(&td);
     p = (plan *)calloc(1, sizeof *p);
-    if (!p) { fprintf(stderr, "convert: out of memory\n"); return 1; }
-    if (!vocab_only && (read_hparams(dir, &h) || open_source(dir, &src) || plan_tensors(&src, &h, has_dtype, want, p))) {
-        fprintf(stderr, "convert: %s\n", g_err);
-        return 1;
-    }
+    if (!p) { fail("out of memory"); goto done; }
+    if (!vocab_only && (read_hparams(dir, &h) || open_source(dir, &src) || plan_tensors(&src, &h, has_dtype, want, p))) goto done;
     snprintf(tmp, sizeof tmp, "%s.tmp", out);
     if (write_model(tmp, dir, &src, p, vocab_only ? NULL : &h, has_tok ? NULL : &td, &pg, &bytes) || validate(tmp, vocab_only, &info)) {
-        fprintf(stderr, "convert: %s\n", g_err);
         remove(tmp);
-        return 1;
+        goto done;
     }
-    if (rename(tmp, out) != 0) { fprintf(stderr, "convert: cannot rename %s to %s: %s\n", tmp, out, strerror(errno)); remove(tmp); return 1; }
+    if (rename(tmp, out) != 0) { fail("cannot rename %s to %s: %s", tmp, out, strerror(errno)); remove(tmp); goto done; }
     print_summary(out, &pg, &info, vocab_only, bytes);
+    rc = 0;
+done:
+    if (rc) fprintf(stderr, "convert: %s\n", g_err);
     tok_data_free(&td);
     free(p);
-    return 0;
+    free(h.window);
+    free_source(&src);
+    return rc;
 }
