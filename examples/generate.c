@@ -214,6 +214,7 @@ int main(int argc, char **argv) {
         for (k = 0; k < out.n; k++) printf(k ? " %d" : "%d", out.ids[k]);
     }
     if (print_ids || out.print_text) printf("\n");
+    fflush(stdout); /* the text before the timings on stderr */
     fprintf(stderr, "generate: prompt %d tokens (%d evaluated, %.1f tok/s), generated %d tokens (%.1f tok/s), KV cache %llu bytes\n",
             st.n_prompt, st.n_evaluated, st.prompt_tokens_per_s, st.n_generated, st.gen_tokens_per_s,
             (unsigned long long)llm_ctx_kv_bytes(ctx));
