@@ -24,60 +24,104 @@
        llm_generate(ctx, prompt, len, &gen, NULL);    (streams the reply; render and call again
                                                        for the next turn: the cache is reused)
 
+   STEP BY STEP (a game loop; examples/npc.c)
+       llm_generation g;
+       llm_generate_start(ctx, &g, prompt, len, &gen);   (evaluates nothing yet)
+       every frame: llm_generate_step(&g);           (one prompt chunk or one token, at most
+                    if (g.len) show(g.piece, g.len);  one token out; g.done at the end)
+
    A model file (.llm) is made from a HuggingFace model directory by tools/convert.c; its
-   layout is in docs/FORMAT.md. Supported families: llama, mistral, qwen2, qwen3.
+   layout, and that of a saved context state, is in docs/FORMAT.md. Supported families:
+   llama, mistral, qwen2, qwen3.
 
    CONFIG MACROS (define before the implementation include)
        LLM_STATIC        every public function is static
        LLM_DLL           export (with LLM_IMPLEMENTATION) or import the public functions
-       LLM_MALLOC/LLM_FREE  the default allocator (malloc/free)
+       LLM_MALLOC/LLM_FREE  the default allocator (malloc/free); llm_allocator in the model
+                         and context descs overrides it per object
        LLM_NO_MMAP       read the model into memory instead of mapping it
-       LLM_NO_STDIO      no file functions (use llm_model_open_memory)
+       LLM_NO_STDIO      no file functions (llm_model_open, llm_ctx_save/load): use the
+                         _memory variants
 
-   THREADS AND OWNERSHIP
+   THREADS
        A model is read-only after open: share it between any number of contexts and
-       threads. A context (KV cache + scratch) belongs to one thread at a time. The library
-       has no global state, never prints, never exits. Close contexts before their model.
+       threads. A context (KV cache, scratch, token history, a running generation) belongs
+       to one thread at a time; different contexts may run at once. llm_sampler, llm_decoder,
+       llm_generation and llm_builder are plain state: one thread at a time each. The library
+       has no global or hidden static state, never prints, never exits or aborts.
+
+   OWNERSHIP
+       llm_model_close frees what llm_model_open made; close every context of a model first.
        llm_model_open_memory uses the caller's buffer in place: keep it alive and unchanged
-       until llm_model_close.
+       until llm_model_close. Pointers the library returns (llm_logits, llm_ctx_tokens,
+       llm_model_info_get, llm_token_text, llm_model_meta_string, llm_ctx_error, a
+       generation's piece) point into the model or context: valid until it is closed, and
+       for context data until the next call that changes the context. The caller owns every
+       buffer it passes (out, ids, scratch); the library keeps none of them. Allocation goes
+       through the desc's allocator (or LLM_MALLOC); llm_eval, llm_sample, llm_decoder_push
+       and llm_generate_step allocate nothing.
 
    API OVERVIEW
-       llm_result_string     name of a result code
-       llm_model_open        map (or read) a .llm file and validate it
-       llm_model_open_memory the same for a buffer already in memory (zero copies)
-       llm_model_close       release a model
-       llm_model_info        hyper-parameters and token ids of a model
-       llm_model_tensor      look up a tensor by name
-       llm_ctx_open          KV cache and scratch for one sequence
-       llm_ctx_close         release a context
-       llm_ctx_error         the detail message of a context's last error
-       llm_eval              append tokens to the sequence; computes the last one's logits
-       llm_logits            the logits of the last evaluated token
-       llm_ctx_pos           how many tokens the context holds
-       llm_ctx_rewind        forget tokens after a position
-       llm_ctx_kv_bytes      the size of the context's KV cache
-       llm_ctx_tokens        the token ids the context holds
-       llm_kv_cache_bytes    the KV cache size formula, for planning
-       llm_sample            pick the next token: penalties, temperature, top-k/p, min-p
-       llm_sample_logits     the same on any logits, with caller scratch
-       llm_sample_scratch_bytes  the scratch llm_sample_logits needs
-       llm_chat_render       a conversation as prompt text, as HF apply_chat_template renders it
-       llm_chat_template     the name of the model's chat template ("llama3.2", ..., "raw")
-       llm_chat_template_name  the known template names, one by one
-       llm_chat_end_of_turn  the text of the token that ends an assistant turn
-       llm_generate          prompt text -> streamed reply, reusing the KV cache
-       llm_generate_tokens   the same from prompt ids
-       llm_f32_to_f16 ...    number conversions (round to nearest even)
-       llm_tokenize          text -> token ids, as HuggingFace tokenizers does
-       llm_detokenize        token ids -> text (UTF-8, U+FFFD for invalid byte runs)
-       llm_decoder_init      start a streaming detokenizer (no allocation)
-       llm_decoder_push      the complete UTF-8 text one more token adds
-       llm_decoder_flush     what a streaming detokenizer still holds
-       llm_token_find        a token's exact text -> its id
-       llm_token_text        a token's raw bytes
-       llm_token_is_special  whether a token is a special added token
-       llm_tokenizer_info_get  vocabulary size, byte-level or not, the ids added around text
-       llm_builder_*         writes the model file format (used by the converter)
+     results and numbers
+       llm_result_string        the name of a result code
+       llm_dtype_name           "f32", "f16", "bf16"
+       llm_dtype_row_bytes      bytes of n values of a type
+       llm_f32_to_f16, llm_f16_to_f32, llm_f32_to_bf16, llm_bf16_to_f32  conversions (round to nearest even)
+     model
+       llm_model_open           map (or read) a .llm file and validate it
+       llm_model_open_memory    the same for a buffer already in memory (zero copies)
+       llm_model_close          release a model
+       llm_model_info_get       hyper-parameters and token ids of a model
+       llm_model_tensor         a tensor by name
+       llm_model_meta_string    a metadata string by key
+     context and forward pass
+       llm_ctx_open             KV cache and scratch for one sequence
+       llm_ctx_close            release a context
+       llm_ctx_error            the detail message of a context's last error
+       llm_eval                 append tokens to the sequence; computes the last one's logits
+       llm_logits               the logits of the last evaluated token
+       llm_logits_at            the logits of any position of the last chunk (logits_all)
+       llm_ctx_pos              how many tokens the context holds
+       llm_ctx_size             its n_ctx
+       llm_ctx_tokens           the token ids it holds
+       llm_ctx_rewind           forget the tokens after a position
+       llm_ctx_kv_bytes         the size of its KV cache
+       llm_kv_cache_bytes       the KV cache size formula, for planning
+       llm_ctx_save             write the context's state (tokens, KV rows, logits) to a file
+       llm_ctx_load             read one back into a context of the same model
+       llm_ctx_save_memory      the same to a buffer (ask the size with cap 0)
+       llm_ctx_load_memory      the same from a buffer
+     tokenizer
+       llm_tokenize             text -> token ids, as HuggingFace tokenizers does
+       llm_detokenize           token ids -> text (UTF-8, U+FFFD for invalid byte runs)
+       llm_decoder_init         start a streaming detokenizer (no allocation)
+       llm_decoder_push         the complete UTF-8 text one more token adds
+       llm_decoder_flush        what a streaming detokenizer still holds
+       llm_token_find           a token's exact text -> its id
+       llm_token_text           a token's raw bytes
+       llm_token_is_special     whether a token is a special added token
+       llm_tokenizer_info_get   vocabulary size, byte-level or not, the ids added around text
+     sampler
+       llm_sample               pick the next token: penalties, temperature, top-k/p, min-p
+       llm_sample_logits        the same on any logits, with caller scratch
+       llm_sample_scratch_bytes the scratch llm_sample_logits needs
+     chat templates
+       llm_chat_render          a conversation as prompt text, as HF apply_chat_template renders it
+       llm_chat_template        the name of the model's chat template ("llama3.2", ..., "raw")
+       llm_chat_template_name   the known template names, one by one
+       llm_chat_end_of_turn     the text of the token that ends an assistant turn
+     generation
+       llm_generate             prompt text -> streamed reply, reusing the KV cache
+       llm_generate_tokens      the same from prompt ids
+       llm_generate_start       begin a generation to run step by step (text prompt)
+       llm_generate_start_tokens  the same from prompt ids
+       llm_generate_step        one step: at most one llm_eval and one token
+     model file writer (the converter's)
+       llm_builder_create, llm_builder_destroy  a file layout being built
+       llm_builder_set_i32, _f64, _string, _i32_array, _blob  a metadata entry
+       llm_builder_add_tensor   a tensor's name, type and shape
+       llm_builder_header       lay out the file; the bytes before the tensor data
+       llm_builder_tensor_offset, llm_builder_tensor_size, llm_builder_file_size  where things go
 */
 #ifndef LLM_H
 #define LLM_H
