@@ -12,10 +12,13 @@ build/convert models/kjv-tiny $out/kjv.llm > $out/summary.txt 2> $out/progress.t
 model=$out/kjv.llm
 text=tests/data/text/genesis1.txt
 
-# Every program, found from the sources so that a new one cannot be forgotten.
-programs="convert"
-for src in examples/*.c; do
-  grep -q '^int main' "$src" && programs="$programs $(basename "$src" .c)"
+# Every program, found from the sources so that a new one cannot be forgotten: each example
+# with a main, and each tool the build makes (tools/gen_unicode.c is a generator run by hand).
+programs=""
+for src in tools/*.c examples/*.c; do
+  name=$(basename "$src" .c)
+  case $src in tools/*) [ -x "$BUILD/$name" ] || continue;; esac
+  grep -q '^int main' "$src" && programs="$programs $name"
 done
 echo "programs: $programs"
 for p in $programs; do
@@ -33,6 +36,7 @@ for p in $programs; do
   [ -s $out/$p.bad.err ] || fail "$p --no-such-flag: no message on stderr"
   # a model that does not exist (the converter: a directory; simple: its first argument)
   case $p in
+    gen_model) echo "ok   $p: --help, -h, an unknown option"; continue ;;
     convert) set -- $out/missing-dir $out/x.llm ;;
     simple) set -- $out/missing.llm ;;
     perplexity) set -- -m $out/missing.llm -f $text ;;
