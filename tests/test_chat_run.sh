@@ -46,8 +46,8 @@ grep -q 'loaded .* 2 messages' $out/load.err || fail "/load: no message"
 [ "$(cat $out/load.txt)" = "$(sed -n 2p $out/two.txt)" ] || fail "/load: the reply differs from the uninterrupted chat's"
 set -- $(turn $out/load.err 1); set -- $(turn $out/two.err 2) $1 $2 $3
 [ "$5 $6 $7" = "$1 $2 $3" ] || fail "/load: prompt $5, reused $6, evaluated $7; the uninterrupted chat: $1 $2 $3"
-build/convert models/kjv-tiny $out/kjv-f32.llm --dtype f32 >> $out/convert.log
-printf '/load %s\n' $out/saved.state | build/chat -m $out/kjv-f32.llm > /dev/null 2> $out/wrong.err
+${BUILD:-build}/convert models/kjv-tiny $out/kjv-f32.llm --dtype f32 >> $out/convert.log 2>&1
+printf '/load %s\n' $out/saved.state | ${BUILD:-build}/chat -m $out/kjv-f32.llm > /dev/null 2> $out/wrong.err
 grep -q 'cannot load.*another model' $out/wrong.err || fail "/load of another model's state: $(cat $out/wrong.err)"
 
 # A seed decides the sampled replies.

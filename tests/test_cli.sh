@@ -5,10 +5,10 @@
 # llama.cpp spellings of the shared flags (long and short) mean the same; generated text
 # alone goes to stdout. The converter's summary is on stdout, its progress on stderr.
 set -e
-BUILD=${BUILD:-build}
-out=build/tests/cli; mkdir -p $out
+b=${BUILD:-build}
+out=$b/tests/cli; mkdir -p $out
 fail() { echo "FAIL: $*"; exit 1; }
-build/convert models/kjv-tiny $out/kjv.llm > $out/summary.txt 2> $out/progress.txt
+$b/convert models/kjv-tiny $out/kjv.llm > $out/summary.txt 2> $out/progress.txt
 model=$out/kjv.llm
 text=tests/data/text/genesis1.txt
 
@@ -17,12 +17,12 @@ text=tests/data/text/genesis1.txt
 programs=""
 for src in tools/*.c examples/*.c; do
   name=$(basename "$src" .c)
-  case $src in tools/*) [ -x "$BUILD/$name" ] || continue;; esac
+  case $src in tools/*) [ -x "$b/$name" ] || continue;; esac
   grep -q '^int main' "$src" && programs="$programs $name"
 done
 echo "programs: $programs"
 for p in $programs; do
-  bin=$BUILD/$p
+  bin=$b/$p
   [ -x "$bin" ] || fail "$bin is not built"
   for h in --help -h; do
     rc=0; $bin $h > $out/$p.help 2> $out/$p.help.err || rc=$?
@@ -60,7 +60,7 @@ need tokenize "-m"
 need bench_tokenize "-m -f"
 
 # Long and short spellings mean the same.
-g="build/generate"
+g="$b/generate"
 $g -m $model -p "In the beginning" -n 12 -t 1 -c 64 -s 7 --temp 0.9 --top-k 20 --top-p 0.9 --min-p 0.05 --repeat-penalty 1.1 \
   > $out/short.txt 2> $out/short.err
 $g --model $model --prompt "In the beginning" --n-predict 12 --threads 1 --ctx-size 64 --seed 7 --temp 0.9 --top-k 20 \
@@ -75,10 +75,10 @@ $g -m $model -p "In the beginning" -n 12 -t 1 -c 64 -s 7 --temp 0.9 --top-k 20 -
 [ "$(cat $out/short.txt)" = "In the beginning$(cat $out/cont.txt)" ] || fail "generate stdout: '$(cat $out/short.txt)'"
 grep -q 'generated 12 tokens' $out/short.err || fail "generate: no timings on stderr"
 ! grep -q 'tok/s' $out/short.txt || fail "generate: timings on stdout"
-OMP_NUM_THREADS=1 build/npc -m $model -n 8 --fps 200 > $out/npc.txt 2> $out/npc.err
+OMP_NUM_THREADS=1 $b/npc -m $model -n 8 --fps 200 > $out/npc.txt 2> $out/npc.err
 [ "$(wc -l < $out/npc.txt)" = 1 ] && ! grep -q 'npc:' $out/npc.txt || fail "npc: stdout is not the line alone"
 grep -q '8 tokens in' $out/npc.err || fail "npc: no summary on stderr"
-build/perplexity -m $model -f $text -c 64 --chunks 1 -t 1 > $out/ppl.txt 2> $out/ppl.err
+$b/perplexity -m $model -f $text -c 64 --chunks 1 -t 1 > $out/ppl.txt 2> $out/ppl.err
 [ "$(wc -l < $out/ppl.txt)" = 2 ] && grep -q '^ppl: ' $out/ppl.txt || fail "perplexity: stdout is not the results alone"
 
 # The converter: progress on stderr (a line per tensor when not on a terminal), the summary
@@ -92,7 +92,7 @@ grep -q '^  dtypes        9 tensors f32 (.*), 29 tensors bf16 (.*)$' $out/summar
 grep -q "^  file size     $(wc -c < $model | tr -d ' ') bytes" $out/summary.txt || fail "convert: file size"
 grep -q '^  time          ' $out/summary.txt || fail "convert: time"
 if command -v script > /dev/null 2>&1 && script -qc true /dev/null > /dev/null 2>&1; then
-  script -qc "build/convert models/kjv-tiny $out/tty.llm" /dev/null > $out/tty.txt 2>&1
+  script -qc "$b/convert models/kjv-tiny $out/tty.llm" /dev/null > $out/tty.txt 2>&1
   grep -q '38/38 tensors, 6.8/6.8 MB, [0-9]* MB/s' $out/tty.txt || fail "convert: no progress bar on a terminal"
   ! grep -q ' -> ' $out/tty.txt || fail "convert: a line per tensor on a terminal"
   echo "ok   convert: progress bar on a terminal"

@@ -5,11 +5,12 @@
 # against itself has KL 0 and 100% top-1 agreement, against its f16 conversion a small KL
 # that is not 0; bad arguments fail with a message.
 set -e
-out=build/tests/perplexity; mkdir -p $out
+b=${BUILD:-build}
+out=$b/tests/perplexity; mkdir -p $out
 fail() { echo "FAIL: $*"; exit 1; }
-ppl=build/perplexity
-build/convert models/kjv-tiny $out/kjv.llm > $out/convert.log
-build/convert models/kjv-tiny $out/kjv-f16.llm --dtype f16 >> $out/convert.log
+ppl=$b/perplexity
+$b/convert models/kjv-tiny $out/kjv.llm > $out/convert.log 2>&1
+$b/convert models/kjv-tiny $out/kjv-f16.llm --dtype f16 >> $out/convert.log 2>&1
 text=tests/data/text/genesis1.txt
 value() { sed -n "s/^$1: \([^ ]*\) .*/\1/p" "$2"; }
 
@@ -50,7 +51,7 @@ rc=0; $ppl -m $out/kjv.llm -f $out/missing.txt > /dev/null 2> $out/err.txt || rc
 rc=0; $ppl -m $out/kjv.llm -f $text -c 1000 > /dev/null 2> $out/err.txt || rc=$?
 [ $rc = 2 ] && grep -q 'positions' $out/err.txt || fail "-c past the model's positions: status $rc"
 if [ -d ../shared/testdata/stories260K-hf ]; then
-  build/convert ../shared/testdata/stories260K-hf $out/stories.llm >> $out/convert.log
+  $b/convert ../shared/testdata/stories260K-hf $out/stories.llm >> $out/convert.log 2>&1
   rc=0; $ppl -m $out/kjv.llm -f $text --kl-base $out/stories.llm > /dev/null 2> $out/err.txt || rc=$?
   [ $rc = 1 ] && grep -q 'do not share a vocabulary' $out/err.txt || fail "another vocabulary: status $rc"
 fi
