@@ -3,7 +3,7 @@
 #   make run        convert the built-in model (models/kjv-tiny) and let it write a few verses
 #   make test       build and run every test; prints "N passed, N failed, N skipped"
 #   make PORTABLE=1 baseline x86-64 code, no -march=native
-#   make OPENMP=0   no OpenMP
+#   make OPENMP=0   no OpenMP (llm.h's own pthread pool)
 CC      ?= cc
 CFLAGS  ?= -O2
 WARN     = -std=c99 -Wall -Wextra -Wpedantic
@@ -14,11 +14,13 @@ ifeq ($(PORTABLE),0)
 endif
 ifeq ($(OPENMP),1)
   OMP_FLAGS = -fopenmp
+else
+  OMP_FLAGS = -pthread
 endif
 ALL_CFLAGS = $(WARN) $(CFLAGS) $(ARCH_FLAGS) $(OMP_FLAGS)
 LDLIBS   = -lm
 
-PROGRAMS = build/convert build/generate build/chat build/simple build/tokenize build/bench_tokenize build/gen_model build/npc build/perplexity
+PROGRAMS = build/convert build/generate build/chat build/simple build/tokenize build/bench_tokenize build/gen_model build/bench build/npc build/perplexity
 TEST_SRCS = $(wildcard tests/test_*.c)
 TEST_BINS = $(patsubst tests/%.c,build/tests/%,$(TEST_SRCS))
 TOOL_BINS = $(patsubst tests/%.c,build/tests/%,$(wildcard tests/tool_*.c))

@@ -42,6 +42,9 @@
        LLM_NO_MMAP       read the model into memory instead of mapping it
        LLM_NO_STDIO      no file functions (llm_model_open, llm_ctx_save/load): use the
                          _memory variants
+       LLM_NO_SIMD       only the scalar kernels (otherwise AVX-512+VNNI, AVX2+FMA or NEON,
+                         chosen at compile time from the target flags, e.g. -march=native)
+       LLM_NO_THREADS    one thread (otherwise OpenMP under -fopenmp, else a pthread pool)
 
    THREADS
        A model is read-only after open: share it between any number of contexts and
@@ -59,13 +62,17 @@
        for context data until the next call that changes the context. The caller owns every
        buffer it passes (out, ids, scratch); the library keeps none of them. Allocation goes
        through the desc's allocator (or LLM_MALLOC); llm_eval, llm_sample, llm_decoder_push
-       and llm_generate_step allocate nothing.
+       and llm_generate_step allocate nothing. llm_eval runs on llm_ctx_desc.n_threads threads
+       (OpenMP's, or a pthread pool the context owns); logits are bitwise the same for any
+       thread count.
 
    API OVERVIEW
      results and numbers
        llm_result_string        the name of a result code
-       llm_dtype_name           "f32", "f16", "bf16"
+       llm_dtype_name           "f32", "f16", "bf16", "q8_0", "q4_0"
        llm_dtype_row_bytes      bytes of n values of a type
+       llm_dtype_row_group      rows a tensor of a type comes in multiples of
+       llm_quantize             f32 matrix -> q8_0 / q4_0 / f16 / bf16 in the file layout
        llm_f32_to_f16, llm_f16_to_f32, llm_f32_to_bf16, llm_bf16_to_f32  conversions (round to nearest even)
      model
        llm_model_open           map (or read) a .llm file and validate it
@@ -176,6 +183,8 @@ typedef enum llm_dtype {
     LLM_DTYPE_F32 = 0,
     LLM_DTYPE_F16 = 1,
     LLM_DTYPE_BF16 = 2,
+    LLM_DTYPE_Q8_0 = 3,  /* blocks of 32 weights: an f16 scale and 32 int8 (docs/FORMAT.md) */
+    LLM_DTYPE_Q4_0 = 4,  /* blocks of 32 weights: an f16 scale and 32 4-bit codes, value (q - 8) x scale */
     LLM_DTYPE_COUNT
 } llm_dtype;
 
@@ -184,6 +193,11 @@ LLMDEF uint16_t llm_f32_to_f16(float f);
 LLMDEF float llm_f16_to_f32(uint16_t h);
 LLMDEF uint16_t llm_f32_to_bf16(float f);
 LLMDEF float llm_bf16_to_f32(uint16_t h);
+/* Rows a tensor of this type must come in multiples of (quantized types interleave 16 rows). */
+LLMDEF int64_t llm_dtype_row_group(llm_dtype t);
+#define LLM_QUANTIZE_REFERENCE 1 /* q4_0: ggml's reference rounding (scale = -max/8), no search */
+/* Writes a [rows, cols] f32 matrix as type t in the file layout (docs/FORMAT.md). */
+LLMDEF llm_result llm_quantize(llm_dtype t, const float *src, int64_t rows, int64_t cols, void *dst, int flags);
 
 /* ---- llm: model ------------------------------------------------------------------------- */
 typedef struct llm_model llm_model;
@@ -258,12 +272,13 @@ typedef enum llm_kv_type { LLM_KV_DEFAULT = 0, LLM_KV_F32 = 1, LLM_KV_F16 = 2 } 
 
 typedef struct llm_ctx_desc {
     int32_t n_ctx;           /* 0: min(model's max_position_embeddings, 4096) */
-    int32_t n_threads;       /* 0: OpenMP's default, or 1 without OpenMP */
-    int32_t n_batch;         /* tokens per prompt chunk; 0: 32 */
-    llm_kv_type kv_type;     /* 0: f32 */
+    int32_t n_threads;       /* 0: the number of CPUs (OpenMP's default); 1 under LLM_NO_THREADS */
+    int32_t n_batch;         /* tokens per prompt chunk; 0: 64 */
+    llm_kv_type kv_type;     /* 0: f16 */
     llm_allocator allocator;
     int32_t logits_all;      /* 1: keep the logits of every token of llm_eval's last chunk
                                 (up to n_batch tokens), for llm_logits_at; 0: the last only */
+    int32_t reference_kernels; /* 1: the scalar reference kernels instead of the SIMD ones (tests) */
 } llm_ctx_desc;
 
 LLMDEF llm_result llm_ctx_open(llm_ctx **out, const llm_model *model, const llm_ctx_desc *desc);
@@ -734,6 +749,180 @@ static void llm__unmap_file(llm__file_view *v, const llm_allocator *a) {
 }
 #endif /* !LLM_NO_STDIO */
 
+/* Threads. A step of work is split into chunks, handed out one at a time from an atomic
+   counter, so a thread slowed down by another process just takes fewer chunks, and a chunk's
+   result does not depend on which thread computed it. In the pool, a step is finished when
+   its chunks are: a worker that was not running when the step began never holds it up.
+   Waiting threads spin only briefly, then sleep; a thread that keeps spinning while the one it
+   waits for is preempted holds on to a CPU the other could use. */
+typedef void (*llm__chunk_fn)(void *arg, int chunk);
+
+#if defined(LLM_NO_THREADS) || (!defined(_OPENMP) && (defined(_WIN32) || !defined(__GNUC__)))
+#define LLM__THREADS_NONE 1
+#elif !defined(_OPENMP)
+#define LLM__THREADS_POOL 1
+#include <pthread.h>
+#include <unistd.h>
+#endif
+
+#if defined(_OPENMP) && !defined(LLM__THREADS_NONE)
+static int llm__atomic_next(int *counter) {
+    int v;
+#pragma omp atomic capture
+    v = (*counter)++;
+    return v;
+}
+#endif
+
+#if !defined(LLM__THREADS_NONE)
+/* A parallel step that took `total`, of which the caller's `mine` chunks took `own`, would
+   have taken own x n / mine on the caller alone. */
+static int llm__slower_than_alone(double total, double own, int mine, int n) {
+    return mine == 0 || total > 0.9 * own * (double)n / (double)mine;
+}
+#endif
+
+#if defined(LLM__THREADS_POOL)
+#define LLM__SPIN 4096       /* polls (tens of microseconds) before a waiting thread sleeps */
+#define LLM__MAX_CHUNKS (1 << 20)
+
+static void llm__cpu_relax(void) {
+#if defined(__x86_64__) || defined(__i386__)
+    __asm__ __volatile__("pause");
+#elif defined(__aarch64__)
+    __asm__ __volatile__("yield");
+#endif
+}
+
+/* A cheap monotonic tick count (TSC, the ARM virtual counter) for comparing two durations;
+   0 where there is none. */
+static uint64_t llm__ticks(void) {
+#if defined(__x86_64__) || defined(__i386__)
+    uint32_t lo, hi;
+    __asm__ __volatile__("rdtsc" : "=a"(lo), "=d"(hi));
+    return (uint64_t)hi << 32 | lo;
+#elif defined(__aarch64__)
+    uint64_t v;
+    __asm__ __volatile__("mrs %0, cntvct_el0" : "=r"(v));
+    return v;
+#else
+    return 0;
+#endif
+}
+
+typedef struct llm__pool {
+    int n;                    /* threads, the caller included */
+    pthread_t *threads;
+    pthread_mutex_t mu;
+    pthread_cond_t wake, done;
+    uint64_t state;           /* step number << 40 | chunk count << 20 | next chunk, atomic */
+    int finished, stop;       /* chunks finished in this step (atomic); shut down */
+    llm__chunk_fn fn;
+    void *arg;
+    const llm_allocator *alloc;
+} llm__pool;
+
+static uint64_t llm__state(const llm__pool *p) { return __atomic_load_n(&p->state, __ATOMIC_ACQUIRE); }
+
+/* Claims the next chunk of step `step`, or -1 when it has none left (or a newer step began). */
+static int llm__claim(llm__pool *p, uint64_t step) {
+    uint64_t s = llm__state(p);
+    while (s >> 40 == step && (s & (LLM__MAX_CHUNKS - 1)) < (s >> 20 & (LLM__MAX_CHUNKS - 1)))
+        if (__atomic_compare_exchange_n(&p->state, &s, s + 1, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+            return (int)(s & (LLM__MAX_CHUNKS - 1));
+    return -1;
+}
+
+static int llm__run_chunks(llm__pool *p, uint64_t step) {
+    int k, n = (int)(llm__state(p) >> 20 & (LLM__MAX_CHUNKS - 1)), done = 0;
+    while ((k = llm__claim(p, step)) >= 0) {
+        done++;
+        p->fn(p->arg, k);
+        if (__atomic_add_fetch(&p->finished, 1, __ATOMIC_ACQ_REL) == n) {
+            pthread_mutex_lock(&p->mu);
+            pthread_cond_signal(&p->done);
+            pthread_mutex_unlock(&p->mu);
+        }
+    }
+    return done;
+}
+
+static void *llm__worker_main(void *arg) {
+    llm__pool *p = (llm__pool *)arg;
+    uint64_t seen = 0;
+    int i;
+    for (;;) {
+        for (i = 0; i < LLM__SPIN && llm__state(p) >> 40 == seen && !__atomic_load_n(&p->stop, __ATOMIC_ACQUIRE); i++)
+            llm__cpu_relax();
+        if (llm__state(p) >> 40 == seen) {
+            pthread_mutex_lock(&p->mu);
+            while (llm__state(p) >> 40 == seen && !p->stop) pthread_cond_wait(&p->wake, &p->mu);
+            pthread_mutex_unlock(&p->mu);
+        }
+        if (__atomic_load_n(&p->stop, __ATOMIC_ACQUIRE)) return NULL;
+        seen = llm__state(p) >> 40;
+        llm__run_chunks(p, seen);
+    }
+}
+
+static void llm__pool_destroy(llm__pool *p) {
+    int i;
+    if (!p) return;
+    pthread_mutex_lock(&p->mu);
+    __atomic_store_n(&p->stop, 1, __ATOMIC_RELEASE);
+    pthread_cond_broadcast(&p->wake);
+    pthread_mutex_unlock(&p->mu);
+    for (i = 1; i < p->n; i++) pthread_join(p->threads[i], NULL);
+    pthread_mutex_destroy(&p->mu);
+    pthread_cond_destroy(&p->wake);
+    pthread_cond_destroy(&p->done);
+    llm__free(p->alloc, p->threads);
+    llm__free(p->alloc, p);
+}
+
+static llm__pool *llm__pool_create(int n, const llm_allocator *a) {
+    llm__pool *p = (llm__pool *)llm__calloc(a, 1, sizeof *p);
+    int i;
+    if (!p) return NULL;
+    p->alloc = a;
+    p->threads = (pthread_t *)llm__calloc(a, (size_t)n, sizeof(pthread_t));
+    if (!p->threads) { llm__free(a, p); return NULL; }
+    pthread_mutex_init(&p->mu, NULL);
+    pthread_cond_init(&p->wake, NULL);
+    pthread_cond_init(&p->done, NULL);
+    p->n = 1;
+    for (i = 1; i < n; i++) {
+        if (pthread_create(&p->threads[i], NULL, llm__worker_main, p) != 0) break;
+        p->n++;
+    }
+    return p;
+}
+
+/* Runs fn(arg, k) for k in [0, n_chunks) on the pool, the caller included. Returns 1 when
+   that took longer than the caller alone would have (the others were preempted). */
+static int llm__pool_run(llm__pool *p, llm__chunk_fn fn, void *arg, int n_chunks) {
+    uint64_t step = (llm__state(p) >> 40) + 1, t0 = llm__ticks(), t1;
+    int i, slept = 0, mine;
+    p->fn = fn;
+    p->arg = arg;
+    __atomic_store_n(&p->finished, 0, __ATOMIC_RELAXED);
+    pthread_mutex_lock(&p->mu);
+    __atomic_store_n(&p->state, step << 40 | (uint64_t)n_chunks << 20, __ATOMIC_RELEASE);
+    pthread_cond_broadcast(&p->wake);
+    pthread_mutex_unlock(&p->mu);
+    mine = llm__run_chunks(p, step);
+    t1 = llm__ticks();
+    for (i = 0; i < LLM__SPIN && __atomic_load_n(&p->finished, __ATOMIC_ACQUIRE) < n_chunks; i++) llm__cpu_relax();
+    if (__atomic_load_n(&p->finished, __ATOMIC_ACQUIRE) < n_chunks) {
+        slept = 1;
+        pthread_mutex_lock(&p->mu);
+        while (__atomic_load_n(&p->finished, __ATOMIC_ACQUIRE) < n_chunks) pthread_cond_wait(&p->done, &p->mu);
+        pthread_mutex_unlock(&p->mu);
+    }
+    return t0 ? llm__slower_than_alone((double)(llm__ticks() - t0), (double)(t1 - t0), mine, n_chunks) : slept;
+}
+#endif
+
 /* ---- llm: numbers ------------------------------------------------------------------------- */
 static uint32_t llm__f32_bits(float f) { uint32_t u; memcpy(&u, &f, 4); return u; }
 static float llm__bits_f32(uint32_t u) { float f; memcpy(&f, &u, 4); return f; }
@@ -771,11 +960,23 @@ LLMDEF uint16_t llm_f32_to_f16(float f) {
     return (uint16_t)(sign | (a >> 13));
 }
 
-static const char *const llm__dtype_names[LLM_DTYPE_COUNT] = { "f32", "f16", "bf16" };
+static const char *const llm__dtype_names[LLM_DTYPE_COUNT] = { "f32", "f16", "bf16", "q8_0", "q4_0" };
 
 LLMDEF const char *llm_dtype_name(llm_dtype t) {
     return (unsigned)t < LLM_DTYPE_COUNT ? llm__dtype_names[t] : "unknown";
 }
+
+/* Quantized types: blocks of LLM__QK weights of one row share an f16 scale, and the file
+   interleaves groups of LLM__QG rows so that one 64-byte load holds 4 consecutive weights
+   of each of 16 rows (docs/FORMAT.md, "Quantized tensors"). */
+#define LLM__QK 32
+#define LLM__QG 16
+#define LLM__Q8_BLOCK 34 /* bytes per block of one row: 2 (scale) + 32 */
+#define LLM__Q4_BLOCK 18 /* 2 (scale) + 16 */
+
+static int llm__is_quant(llm_dtype t) { return t == LLM_DTYPE_Q8_0 || t == LLM_DTYPE_Q4_0; }
+
+LLMDEF int64_t llm_dtype_row_group(llm_dtype t) { return llm__is_quant(t) ? LLM__QG : 1; }
 
 LLMDEF size_t llm_dtype_row_bytes(llm_dtype t, int64_t n) {
     if (n < 0) return 0;
@@ -783,67 +984,871 @@ LLMDEF size_t llm_dtype_row_bytes(llm_dtype t, int64_t n) {
     case LLM_DTYPE_F32: return (size_t)n * 4;
     case LLM_DTYPE_F16:
     case LLM_DTYPE_BF16: return (size_t)n * 2;
+    case LLM_DTYPE_Q8_0: return n % LLM__QK ? 0 : (size_t)(n / LLM__QK) * LLM__Q8_BLOCK;
+    case LLM_DTYPE_Q4_0: return n % LLM__QK ? 0 : (size_t)(n / LLM__QK) * LLM__Q4_BLOCK;
     default: return 0;
     }
 }
 
-/* ---- llm: kernels ------------------------------------------------------------------------
-   The scalar versions are the reference. A kernel computes out[r] = dot(row r of W, x)
-   for a contiguous range of rows, always in the same order, so a row's result does not
-   depend on how rows are split between threads. */
-static float llm__dot_f32(const float *w, const float *x, int n) {
-    float s = 0.0f;
+/* q8_0: scale = max|x| / 127 (rounded to f16), codes = round(x / scale) with that scale. */
+static uint16_t llm__quant_block_q8(const float *x, int8_t *q) {
+    float amax = 0.0f, d, id;
+    uint16_t h;
     int i;
-    for (i = 0; i < n; i++) s += w[i] * x[i];
-    return s;
-}
-
-static float llm__dot_f16(const uint16_t *w, const float *x, int n) {
-    float s = 0.0f;
-    int i;
-    for (i = 0; i < n; i++) s += llm_f16_to_f32(w[i]) * x[i];
-    return s;
-}
-
-static float llm__dot_bf16(const uint16_t *w, const float *x, int n) {
-    float s = 0.0f;
-    int i;
-    for (i = 0; i < n; i++) s += llm_bf16_to_f32(w[i]) * x[i];
-    return s;
-}
-
-static float llm__dot_row(const llm_tensor *w, int64_t row, const float *x, int n) {
-    switch (w->dtype) {
-    case LLM_DTYPE_F16: return llm__dot_f16((const uint16_t *)w->data + row * n, x, n);
-    case LLM_DTYPE_BF16: return llm__dot_bf16((const uint16_t *)w->data + row * n, x, n);
-    default: return llm__dot_f32((const float *)w->data + row * n, x, n);
+    for (i = 0; i < LLM__QK; i++) amax = fabsf(x[i]) > amax ? fabsf(x[i]) : amax;
+    h = llm_f32_to_f16(amax / 127.0f);
+    d = llm_f16_to_f32(h);
+    id = d > 0.0f ? 1.0f / d : 0.0f;
+    for (i = 0; i < LLM__QK; i++) {
+        float v = roundf(x[i] * id);
+        q[i] = (int8_t)(v > 127.0f ? 127 : v < -127.0f ? -127 : v);
     }
+    return h;
+}
+
+/* Nearest 4-bit codes (value (q - 8) * d) for a given scale; returns the squared error. */
+static float llm__q4_codes(const float *x, float d, uint8_t *q) {
+    float id = d != 0.0f ? 1.0f / d : 0.0f, err = 0.0f;
+    int i;
+    for (i = 0; i < LLM__QK; i++) {
+        float v = floorf(x[i] * id + 8.5f), e;
+        v = v < 0.0f ? 0.0f : v > 15.0f ? 15.0f : v;
+        q[i] = (uint8_t)v;
+        e = x[i] - (v - 8.0f) * d;
+        err += e * e;
+    }
+    return err;
+}
+
+/* q4_0. ggml's reference rounding takes scale = m / -8 where m is the value of largest
+   magnitude. We try that scale and a range of others, each refined once by least squares,
+   and keep the one with the smallest squared error (with the scale rounded to f16), so a
+   block is never reconstructed worse than by ggml's rule. */
+static uint16_t llm__quant_block_q4(const float *x, uint8_t *q, int flags) {
+    float amax = 0.0f, m = 0.0f, best_err;
+    uint8_t tmp[LLM__QK];
+    uint16_t best;
+    int i, s;
+    for (i = 0; i < LLM__QK; i++)
+        if (fabsf(x[i]) > amax) { amax = fabsf(x[i]); m = x[i]; }
+    if (flags & LLM_QUANTIZE_REFERENCE) { /* ggml quantize_row_q4_0_ref */
+        float d = m / -8.0f, id = d != 0.0f ? 1.0f / d : 0.0f;
+        for (i = 0; i < LLM__QK; i++) {
+            int v = (int)(int8_t)(x[i] * id + 8.5f);
+            q[i] = (uint8_t)(v > 15 ? 15 : v);
+        }
+        return llm_f32_to_f16(d);
+    }
+    best = llm_f32_to_f16(m / -8.0f);
+    best_err = llm__q4_codes(x, llm_f16_to_f32(best), q);
+    for (s = 0; s < 24 && amax > 0.0f; s++) {
+        /* m maps to code 0 (scale m / -(6.25..9)) or to code 15 (scale m / (6.25..9)). */
+        float d = m / ((s & 1 ? 1.0f : -1.0f) * (6.25f + 0.25f * (float)(s >> 1)));
+        float num = 0.0f, den = 0.0f, err;
+        uint16_t h;
+        llm__q4_codes(x, d, tmp);
+        for (i = 0; i < LLM__QK; i++) {
+            float c = (float)tmp[i] - 8.0f;
+            num += x[i] * c;
+            den += c * c;
+        }
+        if (den > 0.0f) d = num / den;
+        h = llm_f32_to_f16(d);
+        err = llm__q4_codes(x, llm_f16_to_f32(h), tmp);
+        if (err < best_err) { best_err = err; best = h; memcpy(q, tmp, sizeof tmp); }
+    }
+    return best;
+}
+
+static void llm__put16(uint8_t *p, uint16_t v) { p[0] = (uint8_t)v; p[1] = (uint8_t)(v >> 8); }
+
+/* One group of 16 rows x n columns. Per group: the codes of block 0, 1, ... then the
+   16 f16 scales of block 0, 1, .... Within a block, 64-byte chunk j holds bytes
+   [row l][4j .. 4j+3] at 4l (q8_0: int8 codes of columns 4j..4j+3; q4_0: the low nibble is
+   column 4j+i, the high nibble column 16+4j+i, both unsigned codes). */
+static void llm__quantize_group(llm_dtype t, const float *src, int64_t n, uint8_t *dst, int flags) {
+    int64_t nb = n / LLM__QK, b;
+    size_t qbytes = t == LLM_DTYPE_Q8_0 ? 512 : 256;
+    uint8_t *scales = dst + (size_t)nb * qbytes;
+    int l, k;
+    for (b = 0; b < nb; b++) {
+        uint8_t *qb = dst + (size_t)b * qbytes;
+        for (l = 0; l < LLM__QG; l++) {
+            const float *x = src + (size_t)l * (size_t)n + (size_t)b * LLM__QK;
+            uint16_t h;
+            if (t == LLM_DTYPE_Q8_0) {
+                int8_t q[LLM__QK];
+                h = llm__quant_block_q8(x, q);
+                for (k = 0; k < LLM__QK; k++) qb[(k / 4) * 64 + 4 * l + k % 4] = (uint8_t)q[k];
+            } else {
+                uint8_t q[LLM__QK];
+                h = llm__quant_block_q4(x, q, flags);
+                for (k = 0; k < 16; k++) qb[(k / 4) * 64 + 4 * l + k % 4] = (uint8_t)(q[k] | q[k + 16] << 4);
+            }
+            llm__put16(scales + (size_t)b * 32 + 2 * (size_t)l, h);
+        }
+    }
+}
+
+LLMDEF llm_result llm_quantize(llm_dtype t, const float *src, int64_t rows, int64_t cols, void *dst, int flags) {
+    size_t rb = llm_dtype_row_bytes(t, cols), i, count;
+    int64_t g;
+    if (!src || !dst || rows < 1 || rb == 0 || rows % llm_dtype_row_group(t) != 0 ||
+        !llm__mul_ok((size_t)rows, (size_t)cols, &count) || !llm__mul_ok(rb, (size_t)rows, &i))
+        return LLM_ERR_INVALID_ARGUMENT;
+    if (t == LLM_DTYPE_F32) { memcpy(dst, src, count * 4); return LLM_OK; }
+    if (!llm__is_quant(t)) {
+        for (i = 0; i < count; i++)
+            llm__put16((uint8_t *)dst + 2 * i, t == LLM_DTYPE_F16 ? llm_f32_to_f16(src[i]) : llm_f32_to_bf16(src[i]));
+        return LLM_OK;
+    }
+#if defined(_OPENMP) && !defined(LLM_NO_THREADS)
+#pragma omp parallel for schedule(dynamic, 1)
+#endif
+    for (g = 0; g < rows / LLM__QG; g++)
+        llm__quantize_group(t, src + (size_t)g * LLM__QG * (size_t)cols, cols, (uint8_t *)dst + (size_t)g * LLM__QG * rb, flags);
+    return LLM_OK;
+}
+
+/* ---- llm: kernels ------------------------------------------------------------------------
+   Every weight matrix is used through one entry point per type, llm__mm_fn: rows [r0, r1)
+   of out[t][r] = W[r] . x[t] for the n_tok tokens of a job. Each (row, token) result is
+   computed by one sequence of operations that does not depend on r0, r1 or n_tok, so
+   results are bitwise the same for any split of rows between threads and for any chunk
+   of tokens. The scalar versions (_ref) are the reference; one block per ISA follows,
+   chosen at compile time (LLM_NO_SIMD: none). Quantized weights (q8_0, q4_0) meet
+   activations quantized to int8 in blocks of 32 (llm__quantize_x) and use integer dot
+   products; f32/f16/bf16 weights meet f32 activations. */
+#if !defined(LLM_NO_SIMD) && defined(__AVX512F__) && defined(__AVX512BW__) && defined(__AVX512VL__) && \
+    defined(__AVX512VNNI__) && defined(__FMA__) && defined(__F16C__)
+#define LLM__AVX512 1
+#elif !defined(LLM_NO_SIMD) && defined(__AVX2__) && defined(__FMA__) && defined(__F16C__)
+#define LLM__AVX2 1
+#elif !defined(LLM_NO_SIMD) && defined(__aarch64__) && defined(__ARM_NEON)
+#define LLM__NEON 1
+#endif
+#if defined(LLM__AVX512) || defined(LLM__AVX2)
+#include <immintrin.h>
+#elif defined(LLM__NEON)
+#include <arm_neon.h>
+#endif
+#if defined(__GNUC__)
+#define LLM__INLINE static inline __attribute__((always_inline))
+#define LLM__UNROLL _Pragma("GCC unroll 16")
+#else
+#define LLM__INLINE static inline
+#define LLM__UNROLL
+#endif
+
+typedef struct llm__mm {
+    const llm_tensor *w;
+    const float *x;        /* [n_tok][n_in] f32 activations */
+    const uint8_t *xq;     /* the same quantized (quantized weights): see llm__quantize_x */
+    size_t xq_stride;
+    float *out;            /* [n_tok][n_out] */
+    int n_tok, n_in, n_out;
+} llm__mm;
+
+typedef void (*llm__mm_fn)(const llm__mm *m, int r0, int r1);
+
+typedef struct llm__kernels {
+    llm__mm_fn mm[LLM_DTYPE_COUNT];
+    float (*dot_f32)(const float *a, const float *b, int n);
+    float (*dot_f16)(const uint16_t *a, const float *b, int n);
+    void (*axpy_f32)(float *y, float a, const float *x, int n);
+    void (*axpy_f16)(float *y, float a, const uint16_t *x, int n);
+    void (*quantize_x)(const float *x, int n, uint8_t *out);
+    const char *name;
+} llm__kernels;
+
+static int32_t llm__rd_i32(const void *p) { int32_t v; memcpy(&v, p, 4); return v; }
+
+/* One token is bound by memory bandwidth: the hardware prefetchers stop at page boundaries,
+   so the quantized kernels ask for the codes and scales 16 blocks ahead themselves. */
+#define LLM__PREFETCH_BLOCKS 16
+#if defined(LLM__AVX512) || defined(LLM__AVX2)
+#define LLM__PREFETCH(p) _mm_prefetch((const char *)(p), _MM_HINT_T0)
+#elif defined(__GNUC__)
+#define LLM__PREFETCH(p) __builtin_prefetch(p)
+#else
+#define LLM__PREFETCH(p) ((void)(p))
+#endif
+#if defined(LLM__AVX512) || defined(LLM__AVX2) || defined(LLM__NEON)
+LLM__INLINE void llm__prefetch_blocks(const uint8_t *Q, const uint8_t *S, int b, size_t qbytes) {
+    size_t j;
+    for (j = 0; j < qbytes; j += 64) LLM__PREFETCH(Q + LLM__PREFETCH_BLOCKS * qbytes + j);
+    if (b % 2 == 0) LLM__PREFETCH(S + 32 * (size_t)(b + LLM__PREFETCH_BLOCKS));
+}
+#endif
+
+/* Quantized activations of one token: K int8 codes, then K/32 f32 scales, then K/32 int32
+   sums of the codes (for kernels that take the weights as unsigned bytes). */
+static size_t llm__xq_stride(int n_in) { return ((size_t)n_in + (size_t)n_in / LLM__QK * 8 + 63) / 64 * 64; }
+
+/* Scale amax / 127, codes rounded to nearest even (the default rounding mode, as the SIMD
+   conversions round), so every version gives the same bytes. */
+static void llm__quantize_x_ref(const float *x, int n, uint8_t *out) {
+    int nb = n / LLM__QK, b, i;
+    int8_t *q = (int8_t *)out;
+    for (b = 0; b < nb; b++) {
+        const float *xb = x + b * LLM__QK;
+        float amax = 0.0f, d, id;
+        int32_t sum = 0;
+        for (i = 0; i < LLM__QK; i++) amax = fabsf(xb[i]) > amax ? fabsf(xb[i]) : amax;
+        d = amax / 127.0f;
+        id = d > 0.0f ? 1.0f / d : 0.0f;
+        for (i = 0; i < LLM__QK; i++) {
+            q[b * LLM__QK + i] = (int8_t)lrintf(xb[i] * id);
+            sum += q[b * LLM__QK + i];
+        }
+        memcpy(out + n + 4 * (size_t)b, &d, 4);
+        memcpy(out + n + 4 * (size_t)(nb + b), &sum, 4);
+    }
+}
+
+static float llm__xq_scale(const uint8_t *xq, int n, int b) { float d; memcpy(&d, xq + n + 4 * b, 4); return d; }
+static int32_t llm__xq_sum(const uint8_t *xq, int n, int b) { return llm__rd_i32(xq + n + 4 * (n / LLM__QK + b)); }
+
+static float llm__load_w(const void *w, size_t i, llm_dtype t) {
+    uint16_t h;
+    if (t == LLM_DTYPE_F32) return ((const float *)w)[i];
+    h = ((const uint16_t *)w)[i];
+    return t == LLM_DTYPE_F16 ? llm_f16_to_f32(h) : llm_bf16_to_f32(h);
 }
 
 /* Row r of a [rows, n] tensor as f32 (embedding lookup). */
 static void llm__get_row(const llm_tensor *w, int64_t row, float *out, int n) {
-    int i;
-    if (w->dtype == LLM_DTYPE_F32) { memcpy(out, (const float *)w->data + row * n, (size_t)n * 4); return; }
-    for (i = 0; i < n; i++) {
-        uint16_t h = ((const uint16_t *)w->data)[row * n + i];
-        out[i] = w->dtype == LLM_DTYPE_F16 ? llm_f16_to_f32(h) : llm_bf16_to_f32(h);
+    int i, b, nb = n / LLM__QK, l = (int)(row % LLM__QG);
+    const uint8_t *g, *s;
+    if (!llm__is_quant(w->dtype)) {
+        for (i = 0; i < n; i++) out[i] = llm__load_w(w->data, (size_t)row * (size_t)n + (size_t)i, w->dtype);
+        return;
+    }
+    g = (const uint8_t *)w->data + (size_t)(row / LLM__QG) * LLM__QG * llm_dtype_row_bytes(w->dtype, n);
+    s = g + (size_t)nb * (w->dtype == LLM_DTYPE_Q8_0 ? 512 : 256);
+    for (b = 0; b < nb; b++) {
+        float d = llm_f16_to_f32((uint16_t)(s[32 * b + 2 * l] | s[32 * b + 2 * l + 1] << 8));
+        for (i = 0; i < LLM__QK; i++) {
+            int q;
+            if (w->dtype == LLM_DTYPE_Q8_0) q = (int8_t)g[512 * (size_t)b + (i / 4) * 64 + 4 * l + i % 4];
+            else q = (g[256 * (size_t)b + (i % 16 / 4) * 64 + 4 * l + i % 4] >> (i < 16 ? 0 : 4) & 15) - 8;
+            out[b * LLM__QK + i] = (float)q * d;
+        }
     }
 }
 
-/* out[b][r] = W[r] . x[b] (+ bias[r]) for b < n_tok; W is [n_out, n_in]. */
-static void llm__matmul(float *out, const llm_tensor *w, const llm_tensor *bias, const float *x,
-                        int n_tok, int n_in, int n_out, int n_threads) {
-    int r;
-    (void)n_threads;
-#ifdef _OPENMP
-#pragma omp parallel for num_threads(n_threads) schedule(static)
-#endif
-    for (r = 0; r < n_out; r++) {
-        int b;
-        float bv = bias ? ((const float *)bias->data)[r] : 0.0f;
-        for (b = 0; b < n_tok; b++) out[(size_t)b * n_out + r] = llm__dot_row(w, r, x + (size_t)b * n_in, n_in) + bv;
+/* -- scalar reference ------------------------------------------------------------------- */
+static float llm__dot_f32_ref(const float *a, const float *b, int n) {
+    float s = 0.0f;
+    int i;
+    for (i = 0; i < n; i++) s += a[i] * b[i];
+    return s;
+}
+
+static float llm__dot_f16_ref(const uint16_t *a, const float *b, int n) {
+    float s = 0.0f;
+    int i;
+    for (i = 0; i < n; i++) s += llm_f16_to_f32(a[i]) * b[i];
+    return s;
+}
+
+static void llm__axpy_f32_ref(float *y, float a, const float *x, int n) {
+    int i;
+    for (i = 0; i < n; i++) y[i] += a * x[i];
+}
+
+static void llm__axpy_f16_ref(float *y, float a, const uint16_t *x, int n) {
+    int i;
+    for (i = 0; i < n; i++) y[i] += a * llm_f16_to_f32(x[i]);
+}
+
+static void llm__mm_float_ref(const llm__mm *m, int r0, int r1) {
+    size_t K = (size_t)m->n_in;
+    int r, t;
+    for (r = r0; r < r1; r++)
+        for (t = 0; t < m->n_tok; t++) {
+            const float *x = m->x + (size_t)t * K;
+            float s = 0.0f;
+            size_t k;
+            for (k = 0; k < K; k++) s += llm__load_w(m->w->data, (size_t)r * K + k, m->w->dtype) * x[k];
+            m->out[(size_t)t * (size_t)m->n_out + (size_t)r] = s;
+        }
+}
+
+/* One 16-row group: acc[l] += (float)isum * (scale_w[l] * scale_x) per block, in order. */
+static void llm__mm_quant_ref(const llm__mm *m, int r0, int r1) {
+    int K = m->n_in, nb = K / LLM__QK, q4 = m->w->dtype == LLM_DTYPE_Q4_0, g, t, b, l, k;
+    size_t qbytes = q4 ? 256 : 512, gbytes = (size_t)LLM__QG * llm_dtype_row_bytes(m->w->dtype, K);
+    for (g = r0 / LLM__QG; g < r1 / LLM__QG; g++) {
+        const uint8_t *G = (const uint8_t *)m->w->data + (size_t)g * gbytes, *S = G + (size_t)nb * qbytes;
+        for (t = 0; t < m->n_tok; t++) {
+            const uint8_t *xq = m->xq + (size_t)t * m->xq_stride;
+            float acc[LLM__QG] = { 0 };
+            for (b = 0; b < nb; b++) {
+                const uint8_t *Q = G + (size_t)b * qbytes;
+                const int8_t *xb = (const int8_t *)xq + b * LLM__QK;
+                float dx = llm__xq_scale(xq, K, b);
+                for (l = 0; l < LLM__QG; l++) {
+                    int32_t isum = 0;
+                    float dw = llm_f16_to_f32((uint16_t)(S[32 * b + 2 * l] | S[32 * b + 2 * l + 1] << 8));
+                    if (q4) { /* codes are unsigned; the sum of x codes takes the offset 8 out */
+                        for (k = 0; k < 16; k++) {
+                            uint8_t v = Q[(k / 4) * 64 + 4 * l + k % 4];
+                            isum += (v & 15) * xb[k] + (v >> 4) * xb[k + 16];
+                        }
+                        isum -= 8 * llm__xq_sum(xq, K, b);
+                    } else
+                        for (k = 0; k < LLM__QK; k++) isum += (int8_t)Q[(k / 4) * 64 + 4 * l + k % 4] * xb[k];
+                    acc[l] += (float)isum * (dw * dx);
+                }
+            }
+            for (l = 0; l < LLM__QG; l++) m->out[(size_t)t * (size_t)m->n_out + (size_t)(g * LLM__QG + l)] = acc[l];
+        }
     }
 }
+
+static const llm__kernels llm__kernels_ref = {
+    { llm__mm_float_ref, llm__mm_float_ref, llm__mm_float_ref, llm__mm_quant_ref, llm__mm_quant_ref },
+    llm__dot_f32_ref, llm__dot_f16_ref, llm__axpy_f32_ref, llm__axpy_f16_ref, llm__quantize_x_ref, "scalar"
+};
+
+#if defined(LLM__AVX512)
+/* -- AVX-512 (F, BW, VL, VNNI) + FMA + F16C ----------------------------------------------- */
+static float llm__dot_f32_avx512(const float *a, const float *b, int n) {
+    __m512 acc = _mm512_setzero_ps();
+    int i = 0;
+    for (; i + 16 <= n; i += 16) acc = _mm512_fmadd_ps(_mm512_loadu_ps(a + i), _mm512_loadu_ps(b + i), acc);
+    if (i < n) {
+        __mmask16 k = (__mmask16)((1u << (n - i)) - 1);
+        acc = _mm512_fmadd_ps(_mm512_maskz_loadu_ps(k, a + i), _mm512_maskz_loadu_ps(k, b + i), acc);
+    }
+    return _mm512_reduce_add_ps(acc);
+}
+
+static float llm__dot_f16_avx512(const uint16_t *a, const float *b, int n) {
+    __m512 acc = _mm512_setzero_ps();
+    int i = 0;
+    for (; i + 16 <= n; i += 16)
+        acc = _mm512_fmadd_ps(_mm512_cvtph_ps(_mm256_loadu_si256((const __m256i *)(a + i))), _mm512_loadu_ps(b + i), acc);
+    if (i < n) {
+        __mmask16 k = (__mmask16)((1u << (n - i)) - 1);
+        acc = _mm512_fmadd_ps(_mm512_cvtph_ps(_mm256_maskz_loadu_epi16(k, a + i)), _mm512_maskz_loadu_ps(k, b + i), acc);
+    }
+    return _mm512_reduce_add_ps(acc);
+}
+
+static void llm__axpy_f32_avx512(float *y, float a, const float *x, int n) {
+    __m512 av = _mm512_set1_ps(a);
+    int i = 0;
+    for (; i + 16 <= n; i += 16) _mm512_storeu_ps(y + i, _mm512_fmadd_ps(av, _mm512_loadu_ps(x + i), _mm512_loadu_ps(y + i)));
+    if (i < n) {
+        __mmask16 k = (__mmask16)((1u << (n - i)) - 1);
+        _mm512_mask_storeu_ps(y + i, k, _mm512_fmadd_ps(av, _mm512_maskz_loadu_ps(k, x + i), _mm512_maskz_loadu_ps(k, y + i)));
+    }
+}
+
+static void llm__axpy_f16_avx512(float *y, float a, const uint16_t *x, int n) {
+    __m512 av = _mm512_set1_ps(a);
+    int i = 0;
+    for (; i + 16 <= n; i += 16)
+        _mm512_storeu_ps(y + i, _mm512_fmadd_ps(av, _mm512_cvtph_ps(_mm256_loadu_si256((const __m256i *)(x + i))), _mm512_loadu_ps(y + i)));
+    if (i < n) {
+        __mmask16 k = (__mmask16)((1u << (n - i)) - 1);
+        _mm512_mask_storeu_ps(y + i, k, _mm512_fmadd_ps(av, _mm512_cvtph_ps(_mm256_maskz_loadu_epi16(k, x + i)), _mm512_maskz_loadu_ps(k, y + i)));
+    }
+}
+
+LLM__INLINE __m512 llm__ld16_avx512(const void *w, size_t i, llm_dtype t) {
+    if (t == LLM_DTYPE_F16) return _mm512_cvtph_ps(_mm256_loadu_si256((const __m256i *)((const uint16_t *)w + i)));
+    if (t == LLM_DTYPE_BF16)
+        return _mm512_castsi512_ps(_mm512_slli_epi32(_mm512_cvtepu16_epi32(_mm256_loadu_si256((const __m256i *)((const uint16_t *)w + i))), 16));
+    return _mm512_loadu_ps((const float *)w + i);
+}
+
+/* nr rows x nt tokens of dot products; one accumulator per pair, reduced in a fixed order,
+   the columns past the last multiple of 16 added one by one. */
+LLM__INLINE void llm__ftile_avx512(const llm__mm *m, int r, int t0, const int nr, const int nt, llm_dtype dt) {
+    size_t K = (size_t)m->n_in, K16 = K / 16 * 16, k;
+    __m512 acc[4][4], w[4];
+    int i, j;
+    LLM__UNROLL for (i = 0; i < nr; i++) LLM__UNROLL for (j = 0; j < nt; j++) acc[i][j] = _mm512_setzero_ps();
+    for (k = 0; k < K16; k += 16) {
+        LLM__UNROLL for (i = 0; i < nr; i++) w[i] = llm__ld16_avx512(m->w->data, (size_t)(r + i) * K + k, dt);
+        LLM__UNROLL for (j = 0; j < nt; j++) {
+            __m512 xv = _mm512_loadu_ps(m->x + (size_t)(t0 + j) * K + k);
+            LLM__UNROLL for (i = 0; i < nr; i++) acc[i][j] = _mm512_fmadd_ps(w[i], xv, acc[i][j]);
+        }
+    }
+    LLM__UNROLL for (i = 0; i < nr; i++) LLM__UNROLL for (j = 0; j < nt; j++) {
+        float s = _mm512_reduce_add_ps(acc[i][j]);
+        for (k = K16; k < K; k++) s += llm__load_w(m->w->data, (size_t)(r + i) * K + k, dt) * m->x[(size_t)(t0 + j) * K + k];
+        m->out[(size_t)(t0 + j) * (size_t)m->n_out + (size_t)(r + i)] = s;
+    }
+}
+
+LLM__INLINE void llm__mm_float_avx512(const llm__mm *m, int r0, int r1, llm_dtype dt) {
+    int r = r0, t;
+    for (; r + 4 <= r1; r += 4) {
+        for (t = 0; t + 4 <= m->n_tok; t += 4) llm__ftile_avx512(m, r, t, 4, 4, dt);
+        for (; t < m->n_tok; t++) llm__ftile_avx512(m, r, t, 4, 1, dt);
+    }
+    for (; r < r1; r++)
+        for (t = 0; t < m->n_tok; t++) llm__ftile_avx512(m, r, t, 1, 1, dt);
+}
+
+static void llm__mm_f32_avx512(const llm__mm *m, int r0, int r1) { llm__mm_float_avx512(m, r0, r1, LLM_DTYPE_F32); }
+static void llm__mm_f16_avx512(const llm__mm *m, int r0, int r1) { llm__mm_float_avx512(m, r0, r1, LLM_DTYPE_F16); }
+static void llm__mm_bf16_avx512(const llm__mm *m, int r0, int r1) { llm__mm_float_avx512(m, r0, r1, LLM_DTYPE_BF16); }
+
+/* One 16-row group x nt tokens. A 64-byte chunk of codes is one register (16 rows x 4
+   columns); vpdpbusd multiplies it, as unsigned bytes, with 4 activation bytes broadcast to
+   every lane. q8_0 codes are made unsigned by flipping the sign bit (+128) and q4_0 codes are
+   unsigned (+8); the accumulator starts at -offset x (sum of the block's activation codes)
+   to undo the offset. */
+LLM__INLINE void llm__qtile_avx512(const uint8_t *G, int nb, const uint8_t *xq, size_t xs, const int nt, const int q4,
+                                   float *out, size_t os) {
+    const size_t qbytes = q4 ? 256 : 512;
+    const uint8_t *S = G + (size_t)nb * qbytes;
+    const __m512i m4 = _mm512_set1_epi8(0x0F), flip = _mm512_set1_epi8((char)0x80);
+    const int K = nb * LLM__QK;
+    __m512 acc[8];
+    __m512i ai[8];
+    int t, b, j;
+    LLM__UNROLL for (t = 0; t < nt; t++) acc[t] = _mm512_setzero_ps();
+    for (b = 0; b < nb; b++) {
+        const uint8_t *Q = G + (size_t)b * qbytes;
+        __m512 dw = _mm512_cvtph_ps(_mm256_loadu_si256((const __m256i *)(S + 32 * (size_t)b)));
+        if (nt == 1) llm__prefetch_blocks(Q, S, b, qbytes);
+        LLM__UNROLL for (t = 0; t < nt; t++) ai[t] = _mm512_set1_epi32(-(q4 ? 8 : 128) * llm__xq_sum(xq + t * xs, K, b));
+        if (q4) {
+            LLM__UNROLL for (j = 0; j < 4; j++) {
+                __m512i v = _mm512_loadu_si512((const void *)(Q + 64 * j));
+                __m512i lo = _mm512_and_si512(v, m4), hi = _mm512_and_si512(_mm512_srli_epi16(v, 4), m4);
+                LLM__UNROLL for (t = 0; t < nt; t++) {
+                    const uint8_t *xb = xq + t * xs + LLM__QK * b;
+                    ai[t] = _mm512_dpbusd_epi32(ai[t], lo, _mm512_set1_epi32(llm__rd_i32(xb + 4 * j)));
+                    ai[t] = _mm512_dpbusd_epi32(ai[t], hi, _mm512_set1_epi32(llm__rd_i32(xb + 16 + 4 * j)));
+                }
+            }
+        } else {
+            LLM__UNROLL for (j = 0; j < 8; j++) {
+                __m512i v = _mm512_xor_si512(_mm512_loadu_si512((const void *)(Q + 64 * j)), flip);
+                LLM__UNROLL for (t = 0; t < nt; t++)
+                    ai[t] = _mm512_dpbusd_epi32(ai[t], v, _mm512_set1_epi32(llm__rd_i32(xq + t * xs + LLM__QK * b + 4 * j)));
+            }
+        }
+        LLM__UNROLL for (t = 0; t < nt; t++)
+            acc[t] = _mm512_fmadd_ps(_mm512_cvtepi32_ps(ai[t]), _mm512_mul_ps(dw, _mm512_set1_ps(llm__xq_scale(xq + t * xs, K, b))), acc[t]);
+    }
+    LLM__UNROLL for (t = 0; t < nt; t++) _mm512_storeu_ps(out + t * os, acc[t]);
+}
+
+LLM__INLINE void llm__mm_quant_avx512(const llm__mm *m, int r0, int r1, const int q4) {
+    int nb = m->n_in / LLM__QK, g, t;
+    size_t gbytes = (size_t)LLM__QG * llm_dtype_row_bytes(m->w->dtype, m->n_in), os = (size_t)m->n_out;
+    for (g = r0 / LLM__QG; g < r1 / LLM__QG; g++) {
+        const uint8_t *G = (const uint8_t *)m->w->data + (size_t)g * gbytes;
+        float *out = m->out + (size_t)g * LLM__QG;
+        for (t = 0; t + 8 <= m->n_tok; t += 8) llm__qtile_avx512(G, nb, m->xq + t * m->xq_stride, m->xq_stride, 8, q4, out + t * os, os);
+        for (; t < m->n_tok; t++) llm__qtile_avx512(G, nb, m->xq + t * m->xq_stride, m->xq_stride, 1, q4, out + t * os, os);
+    }
+}
+
+static void llm__mm_q8_0_avx512(const llm__mm *m, int r0, int r1) { llm__mm_quant_avx512(m, r0, r1, 0); }
+
+static void llm__quantize_x_avx512(const float *x, int n, uint8_t *out) {
+    int nb = n / LLM__QK, b;
+    for (b = 0; b < nb; b++) {
+        __m512 v0 = _mm512_loadu_ps(x + b * LLM__QK), v1 = _mm512_loadu_ps(x + b * LLM__QK + 16);
+        float amax = _mm512_reduce_max_ps(_mm512_max_ps(_mm512_abs_ps(v0), _mm512_abs_ps(v1)));
+        float d = amax / 127.0f, id = d > 0.0f ? 1.0f / d : 0.0f;
+        __m512i q0 = _mm512_cvtps_epi32(_mm512_mul_ps(v0, _mm512_set1_ps(id))), q1 = _mm512_cvtps_epi32(_mm512_mul_ps(v1, _mm512_set1_ps(id)));
+        int32_t sum = _mm512_reduce_add_epi32(_mm512_add_epi32(q0, q1));
+        _mm_storeu_si128((__m128i *)(out + b * LLM__QK), _mm512_cvtepi32_epi8(q0));
+        _mm_storeu_si128((__m128i *)(out + b * LLM__QK + 16), _mm512_cvtepi32_epi8(q1));
+        memcpy(out + n + 4 * (size_t)b, &d, 4);
+        memcpy(out + n + 4 * (size_t)(nb + b), &sum, 4);
+    }
+}
+static void llm__mm_q4_0_avx512(const llm__mm *m, int r0, int r1) { llm__mm_quant_avx512(m, r0, r1, 1); }
+
+static const llm__kernels llm__kernels_simd = {
+    { llm__mm_f32_avx512, llm__mm_f16_avx512, llm__mm_bf16_avx512, llm__mm_q8_0_avx512, llm__mm_q4_0_avx512 },
+    llm__dot_f32_avx512, llm__dot_f16_avx512, llm__axpy_f32_avx512, llm__axpy_f16_avx512, llm__quantize_x_avx512, "avx512-vnni"
+};
+
+#elif defined(LLM__AVX2)
+/* -- AVX2 + FMA + F16C (with AVX-VNNI where present) ------------------------------------ */
+static float llm__hsum_avx2(__m256 v) {
+    __m128 s = _mm_add_ps(_mm256_castps256_ps128(v), _mm256_extractf128_ps(v, 1));
+    s = _mm_add_ps(s, _mm_movehl_ps(s, s));
+    s = _mm_add_ss(s, _mm_movehdup_ps(s));
+    return _mm_cvtss_f32(s);
+}
+
+static float llm__dot_f32_avx2(const float *a, const float *b, int n) {
+    __m256 acc = _mm256_setzero_ps();
+    float s;
+    int i = 0;
+    for (; i + 8 <= n; i += 8) acc = _mm256_fmadd_ps(_mm256_loadu_ps(a + i), _mm256_loadu_ps(b + i), acc);
+    s = llm__hsum_avx2(acc);
+    for (; i < n; i++) s += a[i] * b[i];
+    return s;
+}
+
+static float llm__dot_f16_avx2(const uint16_t *a, const float *b, int n) {
+    __m256 acc = _mm256_setzero_ps();
+    float s;
+    int i = 0;
+    for (; i + 8 <= n; i += 8)
+        acc = _mm256_fmadd_ps(_mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)(a + i))), _mm256_loadu_ps(b + i), acc);
+    s = llm__hsum_avx2(acc);
+    for (; i < n; i++) s += llm_f16_to_f32(a[i]) * b[i];
+    return s;
+}
+
+static void llm__axpy_f32_avx2(float *y, float a, const float *x, int n) {
+    __m256 av = _mm256_set1_ps(a);
+    int i = 0;
+    for (; i + 8 <= n; i += 8) _mm256_storeu_ps(y + i, _mm256_fmadd_ps(av, _mm256_loadu_ps(x + i), _mm256_loadu_ps(y + i)));
+    for (; i < n; i++) y[i] += a * x[i];
+}
+
+static void llm__axpy_f16_avx2(float *y, float a, const uint16_t *x, int n) {
+    __m256 av = _mm256_set1_ps(a);
+    int i = 0;
+    for (; i + 8 <= n; i += 8)
+        _mm256_storeu_ps(y + i, _mm256_fmadd_ps(av, _mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)(x + i))), _mm256_loadu_ps(y + i)));
+    for (; i < n; i++) y[i] += a * llm_f16_to_f32(x[i]);
+}
+
+LLM__INLINE __m256 llm__ld8_avx2(const void *w, size_t i, llm_dtype t) {
+    if (t == LLM_DTYPE_F16) return _mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)((const uint16_t *)w + i)));
+    if (t == LLM_DTYPE_BF16)
+        return _mm256_castsi256_ps(_mm256_slli_epi32(_mm256_cvtepu16_epi32(_mm_loadu_si128((const __m128i *)((const uint16_t *)w + i))), 16));
+    return _mm256_loadu_ps((const float *)w + i);
+}
+
+LLM__INLINE void llm__ftile_avx2(const llm__mm *m, int r, int t0, const int nr, const int nt, llm_dtype dt) {
+    size_t K = (size_t)m->n_in, K8 = K / 8 * 8, k;
+    __m256 acc[4][2], w[4];
+    int i, j;
+    LLM__UNROLL for (i = 0; i < nr; i++) LLM__UNROLL for (j = 0; j < nt; j++) acc[i][j] = _mm256_setzero_ps();
+    for (k = 0; k < K8; k += 8) {
+        LLM__UNROLL for (i = 0; i < nr; i++) w[i] = llm__ld8_avx2(m->w->data, (size_t)(r + i) * K + k, dt);
+        LLM__UNROLL for (j = 0; j < nt; j++) {
+            __m256 xv = _mm256_loadu_ps(m->x + (size_t)(t0 + j) * K + k);
+            LLM__UNROLL for (i = 0; i < nr; i++) acc[i][j] = _mm256_fmadd_ps(w[i], xv, acc[i][j]);
+        }
+    }
+    LLM__UNROLL for (i = 0; i < nr; i++) LLM__UNROLL for (j = 0; j < nt; j++) {
+        float s = llm__hsum_avx2(acc[i][j]);
+        for (k = K8; k < K; k++) s += llm__load_w(m->w->data, (size_t)(r + i) * K + k, dt) * m->x[(size_t)(t0 + j) * K + k];
+        m->out[(size_t)(t0 + j) * (size_t)m->n_out + (size_t)(r + i)] = s;
+    }
+}
+
+LLM__INLINE void llm__mm_float_avx2(const llm__mm *m, int r0, int r1, llm_dtype dt) {
+    int r = r0, t;
+    for (; r + 4 <= r1; r += 4) {
+        for (t = 0; t + 2 <= m->n_tok; t += 2) llm__ftile_avx2(m, r, t, 4, 2, dt);
+        for (; t < m->n_tok; t++) llm__ftile_avx2(m, r, t, 4, 1, dt);
+    }
+    for (; r < r1; r++)
+        for (t = 0; t < m->n_tok; t++) llm__ftile_avx2(m, r, t, 1, 1, dt);
+}
+
+static void llm__mm_f32_avx2(const llm__mm *m, int r0, int r1) { llm__mm_float_avx2(m, r0, r1, LLM_DTYPE_F32); }
+static void llm__mm_f16_avx2(const llm__mm *m, int r0, int r1) { llm__mm_float_avx2(m, r0, r1, LLM_DTYPE_F16); }
+static void llm__mm_bf16_avx2(const llm__mm *m, int r0, int r1) { llm__mm_float_avx2(m, r0, r1, LLM_DTYPE_BF16); }
+
+/* u8 x s8 dot products of 4 bytes per 32-bit lane, added to acc. Without VNNI, maddubs
+   saturates at 16 bits: callers keep |u| x |s| x 2 below 32768 (q8_0 uses |w| and x with
+   w's sign instead of an offset). */
+LLM__INLINE __m256i llm__dp4_avx2(__m256i acc, __m256i u, __m256i s) {
+#if defined(__AVXVNNI__)
+    return _mm256_dpbusd_avx_epi32(acc, u, s);
+#else
+    return _mm256_add_epi32(acc, _mm256_madd_epi16(_mm256_maddubs_epi16(u, s), _mm256_set1_epi16(1)));
+#endif
+}
+
+/* Half a group (8 rows, h = 0 or 1) x nt tokens; the same scheme as the AVX-512 tile. */
+LLM__INLINE void llm__qtile_avx2(const uint8_t *G, int nb, int h, const uint8_t *xq, size_t xs, const int nt, const int q4,
+                                 float *out, size_t os) {
+    const size_t qbytes = q4 ? 256 : 512;
+    const uint8_t *S = G + (size_t)nb * qbytes;
+    const __m256i m4 = _mm256_set1_epi8(0x0F);
+    const int K = nb * LLM__QK;
+    __m256 acc[4];
+    __m256i ai[4];
+    int t, b, j;
+    LLM__UNROLL for (t = 0; t < nt; t++) acc[t] = _mm256_setzero_ps();
+    for (b = 0; b < nb; b++) {
+        const uint8_t *Q = G + (size_t)b * qbytes + 32 * h;
+        __m256 dw = _mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)(S + 32 * (size_t)b + 16 * h)));
+        if (nt == 1 && h == 0) llm__prefetch_blocks(Q, S, b, qbytes);
+#if defined(__AVXVNNI__)
+        const int off = q4 ? 8 : 128;
+#else
+        const int off = q4 ? 8 : 0;
+#endif
+        LLM__UNROLL for (t = 0; t < nt; t++) ai[t] = _mm256_set1_epi32(-off * llm__xq_sum(xq + t * xs, K, b));
+        if (q4) {
+            LLM__UNROLL for (j = 0; j < 4; j++) {
+                __m256i v = _mm256_loadu_si256((const __m256i *)(Q + 64 * j));
+                __m256i lo = _mm256_and_si256(v, m4), hi = _mm256_and_si256(_mm256_srli_epi16(v, 4), m4);
+                LLM__UNROLL for (t = 0; t < nt; t++) {
+                    const uint8_t *xb = xq + t * xs + LLM__QK * b;
+                    ai[t] = llm__dp4_avx2(ai[t], lo, _mm256_set1_epi32(llm__rd_i32(xb + 4 * j)));
+                    ai[t] = llm__dp4_avx2(ai[t], hi, _mm256_set1_epi32(llm__rd_i32(xb + 16 + 4 * j)));
+                }
+            }
+        } else {
+            LLM__UNROLL for (j = 0; j < 8; j++) {
+                __m256i v = _mm256_loadu_si256((const __m256i *)(Q + 64 * j));
+#if defined(__AVXVNNI__)
+                __m256i u = _mm256_xor_si256(v, _mm256_set1_epi8((char)0x80));
+                LLM__UNROLL for (t = 0; t < nt; t++)
+                    ai[t] = llm__dp4_avx2(ai[t], u, _mm256_set1_epi32(llm__rd_i32(xq + t * xs + LLM__QK * b + 4 * j)));
+#else
+                __m256i u = _mm256_abs_epi8(v);
+                LLM__UNROLL for (t = 0; t < nt; t++)
+                    ai[t] = llm__dp4_avx2(ai[t], u, _mm256_sign_epi8(_mm256_set1_epi32(llm__rd_i32(xq + t * xs + LLM__QK * b + 4 * j)), v));
+#endif
+            }
+        }
+        LLM__UNROLL for (t = 0; t < nt; t++)
+            acc[t] = _mm256_fmadd_ps(_mm256_cvtepi32_ps(ai[t]), _mm256_mul_ps(dw, _mm256_set1_ps(llm__xq_scale(xq + t * xs, K, b))), acc[t]);
+    }
+    LLM__UNROLL for (t = 0; t < nt; t++) _mm256_storeu_ps(out + t * os + 8 * h, acc[t]);
+}
+
+LLM__INLINE void llm__mm_quant_avx2(const llm__mm *m, int r0, int r1, const int q4) {
+    int nb = m->n_in / LLM__QK, g, t, h;
+    size_t gbytes = (size_t)LLM__QG * llm_dtype_row_bytes(m->w->dtype, m->n_in), os = (size_t)m->n_out;
+    for (g = r0 / LLM__QG; g < r1 / LLM__QG; g++)
+        for (h = 0; h < 2; h++) {
+            const uint8_t *G = (const uint8_t *)m->w->data + (size_t)g * gbytes;
+            float *out = m->out + (size_t)g * LLM__QG;
+            for (t = 0; t + 4 <= m->n_tok; t += 4) llm__qtile_avx2(G, nb, h, m->xq + t * m->xq_stride, m->xq_stride, 4, q4, out + t * os, os);
+            for (; t < m->n_tok; t++) llm__qtile_avx2(G, nb, h, m->xq + t * m->xq_stride, m->xq_stride, 1, q4, out + t * os, os);
+        }
+}
+
+static void llm__mm_q8_0_avx2(const llm__mm *m, int r0, int r1) { llm__mm_quant_avx2(m, r0, r1, 0); }
+
+static void llm__quantize_x_avx2(const float *x, int n, uint8_t *out) {
+    int nb = n / LLM__QK, b, i;
+    const __m256 sign = _mm256_set1_ps(-0.0f);
+    for (b = 0; b < nb; b++) {
+        __m256 v[4], mx;
+        __m128 m4;
+        __m256i q[4], s;
+        float amax, d, id;
+        int32_t sum;
+        for (i = 0; i < 4; i++) v[i] = _mm256_loadu_ps(x + b * LLM__QK + 8 * i);
+        mx = _mm256_max_ps(_mm256_max_ps(_mm256_andnot_ps(sign, v[0]), _mm256_andnot_ps(sign, v[1])),
+                           _mm256_max_ps(_mm256_andnot_ps(sign, v[2]), _mm256_andnot_ps(sign, v[3])));
+        m4 = _mm_max_ps(_mm256_castps256_ps128(mx), _mm256_extractf128_ps(mx, 1));
+        m4 = _mm_max_ps(m4, _mm_movehl_ps(m4, m4));
+        m4 = _mm_max_ss(m4, _mm_movehdup_ps(m4));
+        amax = _mm_cvtss_f32(m4);
+        d = amax / 127.0f;
+        id = d > 0.0f ? 1.0f / d : 0.0f;
+        for (i = 0; i < 4; i++) q[i] = _mm256_cvtps_epi32(_mm256_mul_ps(v[i], _mm256_set1_ps(id)));
+        s = _mm256_add_epi32(_mm256_add_epi32(q[0], q[1]), _mm256_add_epi32(q[2], q[3]));
+        s = _mm256_hadd_epi32(s, s);
+        s = _mm256_hadd_epi32(s, s);
+        sum = _mm256_extract_epi32(s, 0) + _mm256_extract_epi32(s, 4);
+        /* packs interleave 128-bit lanes; the permute restores the order */
+        q[0] = _mm256_packs_epi32(q[0], q[1]);
+        q[2] = _mm256_packs_epi32(q[2], q[3]);
+        q[0] = _mm256_permutevar8x32_epi32(_mm256_packs_epi16(q[0], q[2]), _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7));
+        _mm256_storeu_si256((__m256i *)(out + b * LLM__QK), q[0]);
+        memcpy(out + n + 4 * (size_t)b, &d, 4);
+        memcpy(out + n + 4 * (size_t)(nb + b), &sum, 4);
+    }
+}
+static void llm__mm_q4_0_avx2(const llm__mm *m, int r0, int r1) { llm__mm_quant_avx2(m, r0, r1, 1); }
+
+static const llm__kernels llm__kernels_simd = {
+    { llm__mm_f32_avx2, llm__mm_f16_avx2, llm__mm_bf16_avx2, llm__mm_q8_0_avx2, llm__mm_q4_0_avx2 },
+    llm__dot_f32_avx2, llm__dot_f16_avx2, llm__axpy_f32_avx2, llm__axpy_f16_avx2, llm__quantize_x_avx2,
+#if defined(__AVXVNNI__)
+    "avx2-vnni"
+#else
+    "avx2"
+#endif
+};
+
+#elif defined(LLM__NEON)
+/* -- NEON (with the dot product extension where present) -------------------------------- */
+LLM__INLINE float32x4_t llm__f16x4_neon(const uint16_t *p) { return vcvt_f32_f16(vreinterpret_f16_u16(vld1_u16(p))); }
+
+static float llm__dot_f32_neon(const float *a, const float *b, int n) {
+    float32x4_t acc = vdupq_n_f32(0.0f);
+    float s;
+    int i = 0;
+    for (; i + 4 <= n; i += 4) acc = vfmaq_f32(acc, vld1q_f32(a + i), vld1q_f32(b + i));
+    s = vaddvq_f32(acc);
+    for (; i < n; i++) s += a[i] * b[i];
+    return s;
+}
+
+static float llm__dot_f16_neon(const uint16_t *a, const float *b, int n) {
+    float32x4_t acc = vdupq_n_f32(0.0f);
+    float s;
+    int i = 0;
+    for (; i + 4 <= n; i += 4) acc = vfmaq_f32(acc, llm__f16x4_neon(a + i), vld1q_f32(b + i));
+    s = vaddvq_f32(acc);
+    for (; i < n; i++) s += llm_f16_to_f32(a[i]) * b[i];
+    return s;
+}
+
+static void llm__axpy_f32_neon(float *y, float a, const float *x, int n) {
+    int i = 0;
+    for (; i + 4 <= n; i += 4) vst1q_f32(y + i, vfmaq_n_f32(vld1q_f32(y + i), vld1q_f32(x + i), a));
+    for (; i < n; i++) y[i] += a * x[i];
+}
+
+static void llm__axpy_f16_neon(float *y, float a, const uint16_t *x, int n) {
+    int i = 0;
+    for (; i + 4 <= n; i += 4) vst1q_f32(y + i, vfmaq_n_f32(vld1q_f32(y + i), llm__f16x4_neon(x + i), a));
+    for (; i < n; i++) y[i] += a * llm_f16_to_f32(x[i]);
+}
+
+LLM__INLINE float32x4_t llm__ld4_neon(const void *w, size_t i, llm_dtype t) {
+    if (t == LLM_DTYPE_F16) return llm__f16x4_neon((const uint16_t *)w + i);
+    if (t == LLM_DTYPE_BF16) return vreinterpretq_f32_u32(vshll_n_u16(vld1_u16((const uint16_t *)w + i), 16));
+    return vld1q_f32((const float *)w + i);
+}
+
+LLM__INLINE void llm__ftile_neon(const llm__mm *m, int r, int t0, const int nr, const int nt, llm_dtype dt) {
+    size_t K = (size_t)m->n_in, K4 = K / 4 * 4, k;
+    float32x4_t acc[4][4], w[4];
+    int i, j;
+    LLM__UNROLL for (i = 0; i < nr; i++) LLM__UNROLL for (j = 0; j < nt; j++) acc[i][j] = vdupq_n_f32(0.0f);
+    for (k = 0; k < K4; k += 4) {
+        LLM__UNROLL for (i = 0; i < nr; i++) w[i] = llm__ld4_neon(m->w->data, (size_t)(r + i) * K + k, dt);
+        LLM__UNROLL for (j = 0; j < nt; j++) {
+            float32x4_t xv = vld1q_f32(m->x + (size_t)(t0 + j) * K + k);
+            LLM__UNROLL for (i = 0; i < nr; i++) acc[i][j] = vfmaq_f32(acc[i][j], w[i], xv);
+        }
+    }
+    LLM__UNROLL for (i = 0; i < nr; i++) LLM__UNROLL for (j = 0; j < nt; j++) {
+        float s = vaddvq_f32(acc[i][j]);
+        for (k = K4; k < K; k++) s += llm__load_w(m->w->data, (size_t)(r + i) * K + k, dt) * m->x[(size_t)(t0 + j) * K + k];
+        m->out[(size_t)(t0 + j) * (size_t)m->n_out + (size_t)(r + i)] = s;
+    }
+}
+
+LLM__INLINE void llm__mm_float_neon(const llm__mm *m, int r0, int r1, llm_dtype dt) {
+    int r = r0, t;
+    for (; r + 4 <= r1; r += 4) {
+        for (t = 0; t + 4 <= m->n_tok; t += 4) llm__ftile_neon(m, r, t, 4, 4, dt);
+        for (; t < m->n_tok; t++) llm__ftile_neon(m, r, t, 4, 1, dt);
+    }
+    for (; r < r1; r++)
+        for (t = 0; t < m->n_tok; t++) llm__ftile_neon(m, r, t, 1, 1, dt);
+}
+
+static void llm__mm_f32_neon(const llm__mm *m, int r0, int r1) { llm__mm_float_neon(m, r0, r1, LLM_DTYPE_F32); }
+static void llm__mm_f16_neon(const llm__mm *m, int r0, int r1) { llm__mm_float_neon(m, r0, r1, LLM_DTYPE_F16); }
+static void llm__mm_bf16_neon(const llm__mm *m, int r0, int r1) { llm__mm_float_neon(m, r0, r1, LLM_DTYPE_BF16); }
+
+/* acc[lane] += dot(4 bytes of w at the lane, bytes 4L..4L+3 of x), signed x signed. */
+#if defined(__ARM_FEATURE_DOTPROD)
+#define LLM__SDOT_LANE(acc, w, x, L) vdotq_laneq_s32((acc), (w), (x), (L))
+#else
+LLM__INLINE int32x4_t llm__sdot_neon(int32x4_t acc, int8x16_t w, int8x16_t x4) {
+    int16x8_t lo = vmull_s8(vget_low_s8(w), vget_low_s8(x4)), hi = vmull_s8(vget_high_s8(w), vget_high_s8(x4));
+    return vaddq_s32(acc, vpaddlq_s16(vpaddq_s16(lo, hi)));
+}
+#define LLM__SDOT_LANE(acc, w, x, L) \
+    llm__sdot_neon((acc), (w), vreinterpretq_s8_s32(vdupq_laneq_s32(vreinterpretq_s32_s8(x), (L))))
+#endif
+
+/* A quarter group (4 rows, h = 0..3) x nt tokens; codes are used signed (q4_0: minus 8). */
+LLM__INLINE void llm__qtile_neon(const uint8_t *G, int nb, int h, const uint8_t *xq, size_t xs, const int nt, const int q4,
+                                 float *out, size_t os) {
+    const size_t qbytes = q4 ? 256 : 512;
+    const uint8_t *S = G + (size_t)nb * qbytes;
+    const int K = nb * LLM__QK;
+    float32x4_t acc[4];
+    int32x4_t ai[4];
+    int t, b;
+    LLM__UNROLL for (t = 0; t < nt; t++) acc[t] = vdupq_n_f32(0.0f);
+    for (b = 0; b < nb; b++) {
+        const uint8_t *Q = G + (size_t)b * qbytes + 16 * h;
+        float32x4_t dw = llm__f16x4_neon((const uint16_t *)(S + 32 * (size_t)b + 8 * h));
+        if (nt == 1 && h == 0) llm__prefetch_blocks(Q, S, b, qbytes);
+        LLM__UNROLL for (t = 0; t < nt; t++) ai[t] = vdupq_n_s32(0);
+        if (q4) {
+            const uint8x16_t m4 = vdupq_n_u8(0x0F);
+            const int8x16_t eight = vdupq_n_s8(8);
+            int8x16_t lo[4], hi[4];
+            int j;
+            LLM__UNROLL for (j = 0; j < 4; j++) {
+                uint8x16_t v = vld1q_u8(Q + 64 * j);
+                lo[j] = vsubq_s8(vreinterpretq_s8_u8(vandq_u8(v, m4)), eight);
+                hi[j] = vsubq_s8(vreinterpretq_s8_u8(vshrq_n_u8(v, 4)), eight);
+            }
+            LLM__UNROLL for (t = 0; t < nt; t++) {
+                int8x16_t x0 = vld1q_s8((const int8_t *)(xq + t * xs + LLM__QK * b)), x1 = vld1q_s8((const int8_t *)(xq + t * xs + LLM__QK * b + 16));
+                ai[t] = LLM__SDOT_LANE(ai[t], lo[0], x0, 0); ai[t] = LLM__SDOT_LANE(ai[t], lo[1], x0, 1);
+                ai[t] = LLM__SDOT_LANE(ai[t], lo[2], x0, 2); ai[t] = LLM__SDOT_LANE(ai[t], lo[3], x0, 3);
+                ai[t] = LLM__SDOT_LANE(ai[t], hi[0], x1, 0); ai[t] = LLM__SDOT_LANE(ai[t], hi[1], x1, 1);
+                ai[t] = LLM__SDOT_LANE(ai[t], hi[2], x1, 2); ai[t] = LLM__SDOT_LANE(ai[t], hi[3], x1, 3);
+            }
+        } else {
+            int8x16_t w[8];
+            int j;
+            LLM__UNROLL for (j = 0; j < 8; j++) w[j] = vld1q_s8((const int8_t *)(Q + 64 * j));
+            LLM__UNROLL for (t = 0; t < nt; t++) {
+                int8x16_t x0 = vld1q_s8((const int8_t *)(xq + t * xs + LLM__QK * b)), x1 = vld1q_s8((const int8_t *)(xq + t * xs + LLM__QK * b + 16));
+                ai[t] = LLM__SDOT_LANE(ai[t], w[0], x0, 0); ai[t] = LLM__SDOT_LANE(ai[t], w[1], x0, 1);
+                ai[t] = LLM__SDOT_LANE(ai[t], w[2], x0, 2); ai[t] = LLM__SDOT_LANE(ai[t], w[3], x0, 3);
+                ai[t] = LLM__SDOT_LANE(ai[t], w[4], x1, 0); ai[t] = LLM__SDOT_LANE(ai[t], w[5], x1, 1);
+                ai[t] = LLM__SDOT_LANE(ai[t], w[6], x1, 2); ai[t] = LLM__SDOT_LANE(ai[t], w[7], x1, 3);
+            }
+        }
+        LLM__UNROLL for (t = 0; t < nt; t++)
+            acc[t] = vfmaq_f32(acc[t], vcvtq_f32_s32(ai[t]), vmulq_n_f32(dw, llm__xq_scale(xq + t * xs, K, b)));
+    }
+    LLM__UNROLL for (t = 0; t < nt; t++) vst1q_f32(out + t * os + 4 * h, acc[t]);
+}
+
+LLM__INLINE void llm__mm_quant_neon(const llm__mm *m, int r0, int r1, const int q4) {
+    int nb = m->n_in / LLM__QK, g, t, h;
+    size_t gbytes = (size_t)LLM__QG * llm_dtype_row_bytes(m->w->dtype, m->n_in), os = (size_t)m->n_out;
+    for (g = r0 / LLM__QG; g < r1 / LLM__QG; g++)
+        for (h = 0; h < 4; h++) {
+            const uint8_t *G = (const uint8_t *)m->w->data + (size_t)g * gbytes;
+            float *out = m->out + (size_t)g * LLM__QG;
+            for (t = 0; t + 4 <= m->n_tok; t += 4) llm__qtile_neon(G, nb, h, m->xq + t * m->xq_stride, m->xq_stride, 4, q4, out + t * os, os);
+            for (; t < m->n_tok; t++) llm__qtile_neon(G, nb, h, m->xq + t * m->xq_stride, m->xq_stride, 1, q4, out + t * os, os);
+        }
+}
+
+static void llm__mm_q8_0_neon(const llm__mm *m, int r0, int r1) { llm__mm_quant_neon(m, r0, r1, 0); }
+static void llm__mm_q4_0_neon(const llm__mm *m, int r0, int r1) { llm__mm_quant_neon(m, r0, r1, 1); }
+
+static const llm__kernels llm__kernels_simd = {
+    { llm__mm_f32_neon, llm__mm_f16_neon, llm__mm_bf16_neon, llm__mm_q8_0_neon, llm__mm_q4_0_neon },
+    llm__dot_f32_neon, llm__dot_f16_neon, llm__axpy_f32_neon, llm__axpy_f16_neon, llm__quantize_x_ref,
+#if defined(__ARM_FEATURE_DOTPROD)
+    "neon-dotprod"
+#else
+    "neon"
+#endif
+};
+
+#else
+#define llm__kernels_simd llm__kernels_ref
+#endif
+
+static const llm__kernels *llm__kernels_get(int reference) { return reference ? &llm__kernels_ref : &llm__kernels_simd; }
 
 /* ---- llm: ops ------------------------------------------------------------------------------ */
 
@@ -883,12 +1888,12 @@ static void llm__rope_inv_freq(float *inv_freq, const llm_model_info *m) {
     }
 }
 
-/* HF rotate_half layout: element i pairs with element i + d/2 (not adjacent pairs). */
-static void llm__rope_rotate_half(float *v, int head_dim, int pos, const float *inv_freq) {
+/* HF rotate_half layout: element i pairs with element i + d/2 (not adjacent pairs).
+   cs holds cos(pos * inv_freq[i]) then sin(pos * inv_freq[i]) for i < d/2. */
+static void llm__rope_rotate_half(float *v, int head_dim, const float *cs) {
     int i, half = head_dim / 2;
     for (i = 0; i < half; i++) {
-        float angle = (float)pos * inv_freq[i];
-        float c = cosf(angle), s = sinf(angle);
+        float c = cs[i], s = cs[half + i];
         float a = v[i], b = v[i + half];
         v[i] = a * c - b * s;
         v[i + half] = b * c + a * s;
@@ -1133,7 +2138,7 @@ static llm_result llm__parse_tensors(llm_model *m, uint64_t off, uint64_t size, 
         tsize = llm__take64(&r);
         if (r.bad) return llm__fail(err, es, LLM_ERR_BAD_FILE, "tensor table entry %llu runs past its section", (unsigned long long)i);
         expect = llm_dtype_row_bytes(t->dtype, t->shape[nd - 1]);
-        if (count > (uint64_t)(size_t)-1 || expect == 0 ||
+        if (count > (uint64_t)(size_t)-1 || expect == 0 || (count / (uint64_t)t->shape[nd - 1]) % (uint64_t)llm_dtype_row_group(t->dtype) ||
             !llm__mul_ok(expect, (size_t)(count / (uint64_t)t->shape[nd - 1]), &expect) || tsize != expect)
             return llm__fail(err, es, LLM_ERR_BAD_FILE, "tensor '%s': size %llu does not match its %s shape",
                              t->name, (unsigned long long)tsize, llm_dtype_name(t->dtype));
@@ -1443,15 +2448,37 @@ LLMDEF void llm_model_close(llm_model *m) { llm__model_free(m); }
 LLMDEF const llm_model_info *llm_model_info_get(const llm_model *m) { return m ? &m->info : NULL; }
 
 /* ---- llm: context and forward pass -------------------------------------------------------- */
+#define LLM__MAX_JOBS 3
+
+/* One parallel step: up to three matrix products over the same input (q/k/v, or gate and
+   up), handed out in chunks of rows. */
+typedef struct llm__task {
+    llm_ctx *c;
+    llm__mm mm[LLM__MAX_JOBS];
+    const llm_tensor *bias[LLM__MAX_JOBS];
+    int n_jobs, n_chunks, next, chunk_rows, first_chunk[LLM__MAX_JOBS + 1];
+    float *residual;  /* job 0's result is added into it (x += W a) */
+    int swiglu;       /* jobs 0 and 1 are gate and up: out0 = silu(out0) * out1 */
+    int layer, attention;
+} llm__task;
+
 struct llm_ctx {
     const llm_model *model;
     llm_allocator alloc;
     int32_t n_ctx, n_threads, n_batch, pos;
     llm_kv_type kv_type;
+    const llm__kernels *kern;
+#if defined(LLM__THREADS_POOL)
+    llm__pool *pool;
+#endif
     void *k_cache, *v_cache;   /* [layer][kv_head][n_ctx][head_dim] */
     size_t kv_bytes;
     /* scratch, sized for n_batch tokens */
-    float *x, *xb, *q, *k, *v, *att_out, *hb, *hb2, *scores, *logits;
+    float *x, *xb, *q, *k, *v, *att_out, *hb, *hb2, *scores, *logits, *rope;
+    uint8_t *xq;
+    size_t xq_stride;
+    llm__task task;
+    int solo, solo_window;     /* steps left to run on one thread; the current window */
     int32_t *tokens;           /* the ids at positions [0, pos) */
     void *sample_scratch;      /* llm_sample_scratch_bytes(n_vocab) */
     int32_t logits_all;        /* logits holds n_batch rows, else 1 */
@@ -1469,19 +2496,34 @@ LLMDEF uint64_t llm_kv_cache_bytes(int64_t n_layer, int64_t n_head_kv, int64_t h
 
 static void llm__ctx_free(llm_ctx *c) {
     llm_allocator a = c->alloc;
+#if defined(LLM__THREADS_POOL)
+    llm__pool_destroy(c->pool);
+#endif
     llm__free(&a, c->k_cache); llm__free(&a, c->v_cache);
     llm__free(&a, c->x); llm__free(&a, c->xb); llm__free(&a, c->q); llm__free(&a, c->k); llm__free(&a, c->v);
     llm__free(&a, c->att_out); llm__free(&a, c->hb); llm__free(&a, c->hb2); llm__free(&a, c->scores);
-    llm__free(&a, c->logits); llm__free(&a, c->tokens); llm__free(&a, c->sample_scratch);
+    llm__free(&a, c->logits); llm__free(&a, c->rope); llm__free(&a, c->xq);
+    llm__free(&a, c->tokens); llm__free(&a, c->sample_scratch);
     llm__free(&a, c->queue); llm__free(&a, c->piece);
     llm__free(&a, c);
+}
+
+static int llm__default_threads(void) {
+#if defined(LLM__THREADS_NONE)
+    return 1;
+#elif defined(_OPENMP)
+    return omp_get_max_threads();
+#else
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n < 1 ? 1 : n > 256 ? 256 : (int)n;
+#endif
 }
 
 LLMDEF llm_result llm_ctx_open(llm_ctx **out, const llm_model *model, const llm_ctx_desc *desc) {
     llm_ctx_desc d;
     llm_ctx *c;
     const llm_model_info *h;
-    size_t B, q_dim, kv_dim, kv_elems, es;
+    size_t B, q_dim, kv_dim, kv_elems, es, max_in;
     if (!out) return LLM_ERR_INVALID_ARGUMENT;
     *out = NULL;
     if (!model) return LLM_ERR_INVALID_ARGUMENT;
@@ -1491,22 +2533,24 @@ LLMDEF llm_result llm_ctx_open(llm_ctx **out, const llm_model *model, const llm_
     if (desc) d = *desc;
     if (d.n_ctx < 0 || d.n_threads < 0 || d.n_batch < 0 || (unsigned)d.kv_type > LLM_KV_F16) return LLM_ERR_INVALID_ARGUMENT;
     if (d.n_ctx == 0) d.n_ctx = h->n_ctx_train < 4096 ? h->n_ctx_train : 4096;
-    if (d.n_batch == 0) d.n_batch = 32;
+    if (d.n_batch == 0) d.n_batch = 64;
     if (d.n_batch > d.n_ctx) d.n_batch = d.n_ctx;
-#ifdef _OPENMP
-    if (d.n_threads == 0) d.n_threads = omp_get_max_threads();
-#else
+    if (d.n_threads == 0) d.n_threads = llm__default_threads();
+#if defined(LLM__THREADS_NONE)
     d.n_threads = 1;
 #endif
-    if (d.kv_type == LLM_KV_DEFAULT) d.kv_type = LLM_KV_F32;
+    if (d.kv_type == LLM_KV_DEFAULT) d.kv_type = LLM_KV_F16;
     c = (llm_ctx *)llm__calloc(&d.allocator, 1, sizeof *c);
     if (!c) return LLM_ERR_OUT_OF_MEMORY;
     c->model = model; c->alloc = d.allocator;
     c->n_ctx = d.n_ctx; c->n_threads = d.n_threads; c->n_batch = d.n_batch; c->kv_type = d.kv_type;
     c->logits_all = d.logits_all != 0;
+    c->kern = llm__kernels_get(d.reference_kernels);
     B = (size_t)d.n_batch;
     q_dim = (size_t)h->n_head * (size_t)h->head_dim;
     kv_dim = (size_t)h->n_head_kv * (size_t)h->head_dim;
+    max_in = (size_t)(h->n_ff > h->n_embd ? h->n_ff : h->n_embd);
+    if (q_dim > max_in) max_in = q_dim;
     es = d.kv_type == LLM_KV_F16 ? 2 : 4;
     if (!llm__mul_ok((size_t)h->n_layer * kv_dim, (size_t)d.n_ctx, &kv_elems) || !llm__mul_ok(kv_elems, es, &c->kv_bytes)) {
         llm__ctx_free(c);
@@ -1525,10 +2569,21 @@ LLMDEF llm_result llm_ctx_open(llm_ctx **out, const llm_model *model, const llm_
     c->hb2 = (float *)llm__calloc(&c->alloc, B * (size_t)h->n_ff, 4);
     c->scores = (float *)llm__calloc(&c->alloc, (size_t)h->n_head * (size_t)d.n_ctx, 4);
     c->logits = (float *)llm__calloc(&c->alloc, (size_t)h->n_vocab * (c->logits_all ? B : 1), 4);
+    c->rope = (float *)llm__calloc(&c->alloc, B * (size_t)h->head_dim, 4);
+    c->xq_stride = llm__xq_stride((int)max_in);
+    c->xq = (uint8_t *)llm__calloc(&c->alloc, B, c->xq_stride);
     c->tokens = (int32_t *)llm__calloc(&c->alloc, (size_t)d.n_ctx, 4);
     c->sample_scratch = llm__alloc(&c->alloc, llm_sample_scratch_bytes(h->n_vocab));
-    if (!c->tokens || !c->sample_scratch || !c->k_cache || !c->v_cache || !c->x || !c->xb || !c->q || !c->k || !c->v || !c->att_out || !c->hb ||
-        !c->hb2 || !c->scores || !c->logits) {
+#if defined(LLM__THREADS_POOL)
+    c->pool = llm__pool_create(c->n_threads, &c->alloc);
+    if (c->pool) c->n_threads = c->pool->n;
+#endif
+    if (!c->tokens || !c->sample_scratch || !c->k_cache || !c->v_cache || !c->x || !c->xb || !c->q || !c->k || !c->v ||
+        !c->att_out || !c->hb || !c->hb2 || !c->scores || !c->logits || !c->rope || !c->xq
+#if defined(LLM__THREADS_POOL)
+        || !c->pool
+#endif
+    ) {
         llm__ctx_free(c);
         return LLM_ERR_OUT_OF_MEMORY;
     }
@@ -1573,103 +2628,201 @@ static void llm__kv_store(llm_ctx *c, void *cache, size_t idx, const float *src,
     else memcpy((float *)cache + idx, src, (size_t)n * 4);
 }
 
-static float llm__kv_dot(const llm_ctx *c, const void *cache, size_t idx, const float *q, int n) {
-    if (c->kv_type == LLM_KV_F16) return llm__dot_f16((const uint16_t *)cache + idx, q, n);
-    return llm__dot_f32((const float *)cache + idx, q, n);
-}
-
-static void llm__kv_axpy(const llm_ctx *c, float *out, float a, const void *cache, size_t idx, int n) {
-    int i;
-    if (c->kv_type == LLM_KV_F16) {
-        const uint16_t *v = (const uint16_t *)cache + idx;
-        for (i = 0; i < n; i++) out[i] += a * llm_f16_to_f32(v[i]);
-    } else {
-        const float *v = (const float *)cache + idx;
-        for (i = 0; i < n; i++) out[i] += a * v[i];
-    }
-}
-
 /* Causal GQA attention of one query head over cached positions [first, last]; query head
    h reads kv head h / (n_head / n_head_kv), as HF's repeat_kv does. */
 static void llm__attention_head(llm_ctx *c, int layer, int head, const float *q, int first, int last, float *scores,
                                 float *out) {
     const llm_model_info *h = &c->model->info;
-    int kvh = head / (h->n_head / h->n_head_kv), t, n = last - first + 1;
-    float scale = 1.0f / sqrtf((float)h->head_dim);
+    const llm__kernels *K = c->kern;
+    int kvh = head / (h->n_head / h->n_head_kv), t, n = last - first + 1, hd = h->head_dim;
+    float scale = 1.0f / sqrtf((float)hd);
+    size_t i0 = llm__kv_index(c, layer, kvh, first);
     for (t = 0; t < n; t++)
-        scores[t] = llm__kv_dot(c, c->k_cache, llm__kv_index(c, layer, kvh, first + t), q, h->head_dim) * scale;
+        scores[t] = (c->kv_type == LLM_KV_F16 ? K->dot_f16((const uint16_t *)c->k_cache + i0 + (size_t)t * hd, q, hd)
+                                               : K->dot_f32((const float *)c->k_cache + i0 + (size_t)t * hd, q, hd)) * scale;
     llm__softmax(scores, n);
-    memset(out, 0, (size_t)h->head_dim * 4);
-    for (t = 0; t < n; t++) llm__kv_axpy(c, out, scores[t], c->v_cache, llm__kv_index(c, layer, kvh, first + t), h->head_dim);
+    memset(out, 0, (size_t)hd * 4);
+    for (t = 0; t < n; t++) {
+        if (c->kv_type == LLM_KV_F16) K->axpy_f16(out, scores[t], (const uint16_t *)c->v_cache + i0 + (size_t)t * hd, hd);
+        else K->axpy_f32(out, scores[t], (const float *)c->v_cache + i0 + (size_t)t * hd, hd);
+    }
+}
+
+/* The RoPE angles of the chunk's positions, once per chunk: cos in [0, d/2), sin in [d/2, d). */
+static void llm__rope_table(llm_ctx *c, int n_tok) {
+    int b, i, half = c->model->info.head_dim / 2;
+    for (b = 0; b < n_tok; b++)
+        for (i = 0; i < half; i++) {
+            float angle = (float)(c->pos + b) * c->model->rope_inv_freq[i];
+            c->rope[(size_t)b * 2 * half + i] = cosf(angle);
+            c->rope[(size_t)b * 2 * half + half + i] = sinf(angle);
+        }
 }
 
 /* q, k: per-head RMSNorm (qwen3), then RoPE; k and v go into the cache. */
 static void llm__qk_prepare(llm_ctx *c, const llm__layer *L, int layer, int n_tok) {
-    const llm_model *m = c->model;
-    const llm_model_info *h = &m->info;
+    const llm_model_info *h = &c->model->info;
     int b, hh, hd = h->head_dim;
     size_t q_dim = (size_t)h->n_head * hd, kv_dim = (size_t)h->n_head_kv * hd;
     for (b = 0; b < n_tok; b++) {
         int pos = c->pos + b;
+        const float *cs = c->rope + (size_t)b * hd;
         float *q = c->q + (size_t)b * q_dim, *k = c->k + (size_t)b * kv_dim, *v = c->v + (size_t)b * kv_dim;
         for (hh = 0; hh < h->n_head; hh++) {
             if (L->q_norm) llm__rmsnorm(q + hh * hd, q + hh * hd, (const float *)L->q_norm->data, hd, h->rms_eps);
-            llm__rope_rotate_half(q + hh * hd, hd, pos, m->rope_inv_freq);
+            llm__rope_rotate_half(q + hh * hd, hd, cs);
         }
         for (hh = 0; hh < h->n_head_kv; hh++) {
             if (L->k_norm) llm__rmsnorm(k + hh * hd, k + hh * hd, (const float *)L->k_norm->data, hd, h->rms_eps);
-            llm__rope_rotate_half(k + hh * hd, hd, pos, m->rope_inv_freq);
+            llm__rope_rotate_half(k + hh * hd, hd, cs);
             llm__kv_store(c, c->k_cache, llm__kv_index(c, layer, hh, pos), k + hh * hd, hd);
             llm__kv_store(c, c->v_cache, llm__kv_index(c, layer, hh, pos), v + hh * hd, hd);
         }
     }
 }
 
-static void llm__attention_gqa(llm_ctx *c, const llm__layer *L, int layer, int n_tok) {
+/* Each query of the chunk attends to the cache up to its own position (causal). */
+static void llm__attention_task(llm__task *tk, int hh) {
+    llm_ctx *c = tk->c;
     const llm_model_info *h = &c->model->info;
-    int hh;
+    const llm__layer *L = &c->model->layers[tk->layer];
     size_t q_dim = (size_t)h->n_head * h->head_dim;
-#ifdef _OPENMP
-#pragma omp parallel for num_threads(c->n_threads) schedule(static)
-#endif
-    for (hh = 0; hh < h->n_head; hh++) {
-        int b;
-        for (b = 0; b < n_tok; b++) {
-            int pos = c->pos + b;
-            /* HF's sliding window keeps key j for query i when i - j < window. */
-            int first = L->window > 0 && pos - L->window + 1 > 0 ? pos - L->window + 1 : 0;
-            llm__attention_head(c, layer, hh, c->q + (size_t)b * q_dim + (size_t)hh * h->head_dim, first, pos,
-                                c->scores + (size_t)hh * c->n_ctx, c->att_out + (size_t)b * q_dim + (size_t)hh * h->head_dim);
-        }
+    int b;
+    for (b = 0; b < tk->mm[0].n_tok; b++) {
+        int pos = c->pos + b;
+        /* HF's sliding window keeps key j for query i when i - j < window. */
+        int first = L->window > 0 && pos - L->window + 1 > 0 ? pos - L->window + 1 : 0;
+        llm__attention_head(c, tk->layer, hh, c->q + (size_t)b * q_dim + (size_t)hh * h->head_dim, first, pos,
+                            c->scores + (size_t)hh * c->n_ctx, c->att_out + (size_t)b * q_dim + (size_t)hh * h->head_dim);
     }
 }
 
-static void llm__add(float *x, const float *y, size_t n) {
-    size_t i;
-    for (i = 0; i < n; i++) x[i] += y[i];
+static void llm__mm_chunk(llm__task *tk, int chunk) {
+    int j = 0, r0, r1, t, r;
+    llm__mm *m;
+    while (chunk >= tk->first_chunk[j + 1]) j++;
+    m = &tk->mm[j];
+    r0 = (chunk - tk->first_chunk[j]) * tk->chunk_rows;
+    r1 = r0 + tk->chunk_rows < m->n_out ? r0 + tk->chunk_rows : m->n_out;
+    tk->c->kern->mm[m->w->dtype](m, r0, r1);
+    for (t = 0; t < m->n_tok; t++) {
+        float *o = m->out + (size_t)t * (size_t)m->n_out;
+        if (tk->bias[j]) for (r = r0; r < r1; r++) o[r] += ((const float *)tk->bias[j]->data)[r];
+        if (tk->residual) for (r = r0; r < r1; r++) tk->residual[(size_t)t * (size_t)m->n_out + (size_t)r] += o[r];
+    }
+    if (tk->swiglu) {
+        llm__mm *u = &tk->mm[1];
+        tk->c->kern->mm[u->w->dtype](u, r0, r1);
+        for (t = 0; t < m->n_tok; t++)
+            llm__swiglu(m->out + (size_t)t * (size_t)m->n_out + r0, u->out + (size_t)t * (size_t)m->n_out + r0, (size_t)(r1 - r0));
+    }
+}
+
+static void llm__task_chunk(void *arg, int chunk) {
+    llm__task *tk = (llm__task *)arg;
+    if (tk->attention) llm__attention_task(tk, chunk);
+    else llm__mm_chunk(tk, chunk);
+}
+
+/* Steps of less work than this (multiply-adds) run on the calling thread: waking the other
+   threads would cost more than it saves. */
+#define LLM__MIN_PARALLEL_WORK 262144.0
+
+/* When a parallel step took longer than the calling thread alone would have (another thread
+   was preempted by another process), the next steps run on the calling thread alone, for a
+   window that doubles while that keeps happening: on a busy machine more threads must not
+   mean slower. The pool's workers are woken as a window ends, so that the next parallel step
+   is judged with them awake. */
+static void llm__task_run(llm_ctx *c, llm__task *tk, double work) {
+    int k, slow = 0;
+    tk->next = 0;
+    if (c->n_threads < 2 || work < LLM__MIN_PARALLEL_WORK || c->solo > 0) {
+        if (c->solo > 0 && --c->solo == 0) {
+#if defined(LLM__THREADS_POOL)
+            llm__pool_run(c->pool, llm__task_chunk, tk, 0);
+#endif
+        }
+        for (k = 0; k < tk->n_chunks; k++) llm__task_chunk(tk, k);
+        return;
+    }
+#if defined(LLM__THREADS_POOL)
+    slow = llm__pool_run(c->pool, llm__task_chunk, tk, tk->n_chunks);
+#elif defined(_OPENMP) && !defined(LLM__THREADS_NONE)
+    {
+        double t0 = omp_get_wtime(), t1 = t0;
+        int mine = 0;
+#pragma omp parallel num_threads(c->n_threads) private(k)
+        {
+            int done = 0;
+            while ((k = llm__atomic_next(&tk->next)) < tk->n_chunks) { llm__task_chunk(tk, k); done++; }
+            if (omp_get_thread_num() == 0) { t1 = omp_get_wtime(); mine = done; }
+        }
+        slow = llm__slower_than_alone(omp_get_wtime() - t0, t1 - t0, mine, tk->n_chunks);
+    }
+#endif
+    c->solo_window = slow ? (c->solo_window ? (c->solo_window < 4096 ? 2 * c->solo_window : 4096) : 16) : c->solo_window / 2;
+    c->solo = slow ? c->solo_window : 0;
+}
+
+/* The matrix products of one step: jobs[i] = (weight, bias, output) over the same input x
+   ([n_tok][n_in]), quantized first when a weight is. */
+static void llm__matmuls(llm_ctx *c, const float *x, int n_tok, int n_in, int n_jobs, const llm_tensor *const *w,
+                         const llm_tensor *const *bias, float *const *out, float *residual, int swiglu) {
+    llm__task *tk = &c->task;
+    int j, t, quant = 0, rows = 0;
+    double work = 0.0;
+    memset(tk, 0, sizeof *tk);
+    for (j = 0; j < n_jobs; j++) rows += (int)w[j]->shape[0];
+    /* 32 rows (two interleaved groups) per chunk, more for matrices with millions of rows */
+    for (tk->chunk_rows = 2 * LLM__QG; rows / tk->chunk_rows >= 1 << 19;) tk->chunk_rows *= 2;
+    tk->c = c;
+    tk->n_jobs = n_jobs;
+    tk->residual = residual;
+    tk->swiglu = swiglu;
+    for (j = 0; j < n_jobs; j++) {
+        llm__mm *m = &tk->mm[j];
+        m->w = w[j]; m->x = x; m->xq = c->xq; m->xq_stride = c->xq_stride; m->out = out[j];
+        m->n_tok = n_tok; m->n_in = n_in; m->n_out = (int)w[j]->shape[0];
+        tk->bias[j] = bias ? bias[j] : NULL;
+        quant |= llm__is_quant(w[j]->dtype);
+        work += (double)m->n_out * n_in * n_tok;
+        tk->first_chunk[j + 1] = tk->first_chunk[j] + (swiglu && j == 1 ? 0 : (m->n_out + tk->chunk_rows - 1) / tk->chunk_rows);
+    }
+    tk->n_chunks = tk->first_chunk[n_jobs];
+    if (quant)
+        for (t = 0; t < n_tok; t++) c->kern->quantize_x(x + (size_t)t * n_in, n_in, c->xq + (size_t)t * c->xq_stride);
+    llm__task_run(c, tk, work);
+}
+
+static void llm__matmul1(llm_ctx *c, const float *x, int n_tok, int n_in, const llm_tensor *w, float *out, float *residual) {
+    llm__matmuls(c, x, n_tok, n_in, 1, &w, NULL, &out, residual, 0);
 }
 
 /* One pre-norm block over n_tok tokens: x += attn(norm(x)); x += ffn(norm(x)). */
 static void llm__block(llm_ctx *c, int layer, int n_tok) {
     const llm_model_info *h = &c->model->info;
     const llm__layer *L = &c->model->layers[layer];
-    int b, nt = c->n_threads, D = h->n_embd, q_dim = h->n_head * h->head_dim, kv_dim = h->n_head_kv * h->head_dim;
+    int b, D = h->n_embd, q_dim = h->n_head * h->head_dim;
+    const llm_tensor *qkv[3], *qkv_bias[3], *gate_up[2];
+    float *qkv_out[3], *gate_up_out[2];
+    llm__task *tk = &c->task;
+    qkv[0] = L->wq; qkv[1] = L->wk; qkv[2] = L->wv;
+    qkv_bias[0] = L->bq; qkv_bias[1] = L->bk; qkv_bias[2] = L->bv;
+    qkv_out[0] = c->q; qkv_out[1] = c->k; qkv_out[2] = c->v;
+    gate_up[0] = L->w_gate; gate_up[1] = L->w_up;
+    gate_up_out[0] = c->hb; gate_up_out[1] = c->hb2;
     for (b = 0; b < n_tok; b++)
         llm__rmsnorm(c->xb + (size_t)b * D, c->x + (size_t)b * D, (const float *)L->attn_norm->data, D, h->rms_eps);
-    llm__matmul(c->q, L->wq, L->bq, c->xb, n_tok, D, q_dim, nt);
-    llm__matmul(c->k, L->wk, L->bk, c->xb, n_tok, D, kv_dim, nt);
-    llm__matmul(c->v, L->wv, L->bv, c->xb, n_tok, D, kv_dim, nt);
+    llm__matmuls(c, c->xb, n_tok, D, 3, qkv, qkv_bias, qkv_out, NULL, 0);
     llm__qk_prepare(c, L, layer, n_tok);
-    llm__attention_gqa(c, L, layer, n_tok);
-    llm__matmul(c->xb, L->wo, L->bo, c->att_out, n_tok, q_dim, D, nt);
-    llm__add(c->x, c->xb, (size_t)n_tok * D);
+    memset(tk, 0, sizeof *tk);
+    tk->c = c; tk->attention = 1; tk->layer = layer; tk->n_chunks = h->n_head; tk->mm[0].n_tok = n_tok;
+    llm__task_run(c, tk, 2.0 * q_dim * n_tok * (c->pos + n_tok));
+    llm__matmuls(c, c->att_out, n_tok, q_dim, 1, &L->wo, &L->bo, &c->xb, c->x, 0);
     for (b = 0; b < n_tok; b++)
         llm__rmsnorm(c->xb + (size_t)b * D, c->x + (size_t)b * D, (const float *)L->ffn_norm->data, D, h->rms_eps);
-    llm__matmul(c->hb, L->w_gate, NULL, c->xb, n_tok, D, h->n_ff, nt);
-    llm__matmul(c->hb2, L->w_up, NULL, c->xb, n_tok, D, h->n_ff, nt);
-    llm__swiglu(c->hb, c->hb2, (size_t)n_tok * h->n_ff);
-    llm__matmul(c->xb, L->w_down, NULL, c->hb, n_tok, h->n_ff, D, nt);
-    llm__add(c->x, c->xb, (size_t)n_tok * D);
+    llm__matmuls(c, c->xb, n_tok, D, 2, gate_up, NULL, gate_up_out, NULL, 1);
+    llm__matmul1(c, c->hb, n_tok, h->n_ff, L->w_down, c->xb, c->x);
 }
 
 /* Evaluates a chunk of at most n_batch tokens; logits for the chunk's last token, or for
@@ -1680,12 +2833,13 @@ static void llm__forward_chunk(llm_ctx *c, const int32_t *tokens, int n_tok, int
     int b, layer, D = h->n_embd, first = c->logits_all ? 0 : n_tok - 1;
     for (b = 0; b < n_tok; b++) llm__get_row(m->tok_embd, tokens[b], c->x + (size_t)b * D, D);
     memcpy(c->tokens + c->pos, tokens, (size_t)n_tok * sizeof *tokens);
+    llm__rope_table(c, n_tok);
     for (layer = 0; layer < h->n_layer; layer++) llm__block(c, layer, n_tok);
     c->pos += n_tok;
     if (!want_logits) return;
     for (b = first; b < n_tok; b++)
         llm__rmsnorm(c->xb + (size_t)(b - first) * D, c->x + (size_t)b * D, (const float *)m->norm->data, D, h->rms_eps);
-    llm__matmul(c->logits, m->output, NULL, c->xb, n_tok - first, D, h->n_vocab, c->n_threads);
+    llm__matmul1(c, c->xb, n_tok - first, D, m->output, c->logits, NULL);
     c->logits_first = c->pos - (n_tok - first);
     c->n_logits = n_tok - first;
 }
@@ -4242,7 +5396,7 @@ LLMDEF llm_result llm_builder_add_tensor(llm_builder *b, const char *name, llm_d
     for (d = 0; d < n_dims; d++)
         if (shape[d] < 1 || (d < n_dims - 1 && !llm__mul_ok(rows, (size_t)shape[d], &rows))) return LLM_ERR_INVALID_ARGUMENT;
     size = llm_dtype_row_bytes(dtype, shape[n_dims - 1]);
-    if (size == 0 || !llm__mul_ok(size, rows, &size)) return LLM_ERR_INVALID_ARGUMENT;
+    if (size == 0 || rows % (size_t)llm_dtype_row_group(dtype) || !llm__mul_ok(size, rows, &size)) return LLM_ERR_INVALID_ARGUMENT;
     if (b->n_tensors == b->cap) {
         size_t cap = b->cap ? b->cap * 2 : 64;
         uint64_t *o = (uint64_t *)LLM_MALLOC(cap * 8), *s = (uint64_t *)LLM_MALLOC(cap * 8);

@@ -1,7 +1,7 @@
 /* generate: one-shot generation from text or token ids.
 
    build/generate -m model.llm [-p TEXT | --ids "1 2 3" | --ids-file F] [-n N] [sampling flags]
-                  [-t threads] [-c n_ctx] [--print-ids] [--dump-logits F]
+                  [-t threads] [-c n_ctx] [--kv-type f16|f32] [--print-ids] [--dump-logits F]
 
    With -p the text is tokenized by the model's tokenizer (BOS/EOS as it adds them, special
    tokens written in the text parsed) and, unless --print-ids, the prompt (unless
@@ -29,6 +29,7 @@ static void usage(FILE *f) {
             "  -t N                   threads\n"
             "  -c N                   context size\n"
             "  --no-display-prompt    with -p: print only the generated text\n"
+            "  --kv-type T            KV cache type: f16 (default) or f32\n"
             "  --print-ids            print prompt and generated ids on stdout\n"
             "  --dump-logits F        write float32 logits for every prompt position to F\n");
 }
@@ -166,6 +167,7 @@ int main(int argc, char **argv) {
         else if (!strcmp(a, "-t")) cd.n_threads = atoi(v);
         else if (!strcmp(a, "-c")) cd.n_ctx = atoi(v);
         else if (!strcmp(a, "--dump-logits")) dump = v;
+        else if (!strcmp(a, "--kv-type") && (!strcmp(v, "f16") || !strcmp(v, "f32"))) cd.kv_type = !strcmp(v, "f16") ? LLM_KV_F16 : LLM_KV_F32;
         else { fprintf(stderr, "generate: unknown option '%s'\n", a); usage(stderr); return 2; }
     }
     sampling_done(&sampler);

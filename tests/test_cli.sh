@@ -58,6 +58,7 @@ need npc "-m -p -n -t -c $sampling"
 need perplexity "-m -f -c -b -t"
 need tokenize "-m"
 need bench_tokenize "-m -f"
+need bench "-m -p -n -t"
 
 # Long and short spellings mean the same.
 g="$b/generate"

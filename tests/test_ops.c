@@ -43,6 +43,17 @@ static void test_rmsnorm(void) {
     }
 }
 
+/* llm__rope_rotate_half takes the angles' cosines and sines (computed once per position). */
+static void rope_at(float *v, int head_dim, int pos, const float *inv_freq) {
+    float cs[64];
+    int i, half = head_dim / 2;
+    for (i = 0; i < half; i++) {
+        cs[i] = cosf((float)pos * inv_freq[i]);
+        cs[half + i] = sinf((float)pos * inv_freq[i]);
+    }
+    llm__rope_rotate_half(v, head_dim, cs);
+}
+
 /* RoPE with 45 degrees per position on a 2-element head: q = k = [1, 0]. The dot product
    of q at position m and k at position n is cos((m - n) * 45 degrees). */
 static void test_rope(void) {
@@ -53,8 +64,8 @@ static void test_rope(void) {
         float q[2] = { 1, 0 }, k[2] = { 1, 0 };
         char what[128];
         double dot;
-        llm__rope_rotate_half(q, 2, cases[i].m, inv_freq);
-        llm__rope_rotate_half(k, 2, cases[i].n, inv_freq);
+        rope_at(q, 2, cases[i].m, inv_freq);
+        rope_at(k, 2, cases[i].n, inv_freq);
         dot = (double)q[0] * k[0] + (double)q[1] * k[1];
         snprintf(what, sizeof what, "rope 45 deg: q(m=%d) . k(n=%d) = %.4f, expected %.3f", cases[i].m, cases[i].n, dot, cases[i].dot);
         check(near(dot, cases[i].dot, 1e-3), what);
@@ -63,7 +74,7 @@ static void test_rope(void) {
        element 2, not element 1. */
     {
         float v[4] = { 1, 0, 0, 0 }, f[2] = { (float)(3.14159265358979323846 / 2), 0.0f };
-        llm__rope_rotate_half(v, 4, 1, f);
+        rope_at(v, 4, 1, f);
         check(near(v[0], 0, 1e-6) && near(v[1], 0, 1e-6) && near(v[2], 1, 1e-6) && near(v[3], 0, 1e-6),
               "rope pairs element i with element i + head_dim/2 (HF rotate_half)");
     }
@@ -79,6 +90,14 @@ static void tensor_1x1(llm_tensor *t, const float *value) {
     t->size = 4;
 }
 
+/* out = W x for a 1x1 f32 matrix, through the reference kernel. */
+static void matmul_1x1(float *out, const llm_tensor *w, const float *x) {
+    llm__mm m;
+    memset(&m, 0, sizeof m);
+    m.w = w; m.x = x; m.out = out; m.n_tok = 1; m.n_in = 1; m.n_out = 1;
+    llm__kernels_get(1)->mm[LLM_DTYPE_F32](&m, 0, 1);
+}
+
 /* The scalar SwiGLU example: W2 (silu(W1 x) * (W3 x)) with x = 1, W1 = 1.5, W3 = 0.8, W2 = 1.2.
    silu(1.5) = 1.5 / (1 + e^-1.5) = 1.2264, times 0.8 is 0.9811, times 1.2 is 1.1773 (the
    textbook rounds the intermediate steps and prints 1.178). */
@@ -88,10 +107,10 @@ static void test_swiglu(void) {
     float gate, up, out;
     double exact = 1.2 * (1.5 / (1.0 + exp(-1.5))) * 0.8;
     tensor_1x1(&t1, &w1); tensor_1x1(&t2, &w2); tensor_1x1(&t3, &w3);
-    llm__matmul(&gate, &t1, NULL, &x, 1, 1, 1, 1);
-    llm__matmul(&up, &t3, NULL, &x, 1, 1, 1, 1);
+    matmul_1x1(&gate, &t1, &x);
+    matmul_1x1(&up, &t3, &x);
     llm__swiglu(&gate, &up, 1);
-    llm__matmul(&out, &t2, NULL, &gate, 1, 1, 1, 1);
+    matmul_1x1(&out, &t2, &gate);
     printf("     swiglu(x=1, W1=1.5, W3=0.8, W2=1.2) = %.5f\n", out);
     check(near(out, 1.178, 1e-3), "swiglu scalar example is 1.178 (textbook, within 1e-3)");
     check(near(out, exact, 1e-6), "swiglu scalar example is 1.2 * silu(1.5) * 0.8 within 1e-6");

@@ -1,6 +1,6 @@
 /* convert: a HuggingFace model directory -> one .llm file.
 
-   build/convert MODEL_DIR OUT.llm [--dtype f32|f16|bf16] [--vocab-only]
+   build/convert MODEL_DIR OUT.llm [--dtype f32|f16|bf16|q8_0|q4_0] [--quant-reference] [--vocab-only]
 
    Reads config.json, generation_config.json, model.safetensors (or the shards named by
    model.safetensors.index.json) and tokenizer.json (tools/convert_tokenizer.h). Every
@@ -514,18 +514,18 @@ static float src_value(const src_tensor *t, const void *data, size_t i) {
     }
 }
 
-/* Converts one tensor into buf (dst dtype); same dtype is a plain copy. */
-static void convert_values(const src_tensor *t, const void *data, llm_dtype dst, void *out, size_t count) {
+/* Converts one tensor into out (dst dtype, the file layout); same dtype is a plain copy. */
+static int convert_values(const src_tensor *t, const void *data, llm_dtype dst, void *out, size_t count, int qflags) {
     size_t i;
-    if (t->dtype == dst) { memcpy(out, data, (size_t)t->size); return; }
-    for (i = 0; i < count; i++) {
-        float v = src_value(t, data, i);
-        if (dst == LLM_DTYPE_F32) memcpy((char *)out + 4 * i, &v, 4);
-        else {
-            uint16_t hv = dst == LLM_DTYPE_F16 ? llm_f32_to_f16(v) : llm_f32_to_bf16(v);
-            memcpy((char *)out + 2 * i, &hv, 2);
-        }
-    }
+    float *f;
+    int64_t cols = t->shape[t->n_dims - 1];
+    llm_result r;
+    if (t->dtype == dst) { memcpy(out, data, (size_t)t->size); return 0; }
+    if (!(f = (float *)malloc(count * sizeof(float)))) return fail("out of memory for tensor '%s'", t->name);
+    for (i = 0; i < count; i++) f[i] = src_value(t, data, i);
+    r = llm_quantize(dst, f, (int64_t)(count / (size_t)cols), cols, out, qflags);
+    free(f);
+    return r == LLM_OK ? 0 : fail("tensor '%s': cannot convert to %s", t->name, llm_dtype_name(dst));
 }
 
 static int set_hparams(llm_builder *b, const hparams *h) {
@@ -605,6 +605,21 @@ static int check_complete(const source *src, const hparams *h) {
     return 0;
 }
 
+/* The type of a weight matrix when `want` is asked for. Quantized types need rows in groups of
+   16 and columns in blocks of 32 (else f16). With q4_0, the embedding and output matrices of
+   vocabularies up to 64k stay q8_0: the output matrix is the most sensitive to rounding and,
+   for such vocabularies, a small part of the bytes read per token. */
+static llm_dtype matrix_dtype(const src_tensor *t, const hparams *h, llm_dtype want) {
+    int64_t rows = 1;
+    int d;
+    for (d = 0; d < t->n_dims - 1; d++) rows *= t->shape[d];
+    if (want == LLM_DTYPE_Q4_0 && h->n_vocab <= 65536 &&
+        (!strcmp(t->name, "model.embed_tokens.weight") || !strcmp(t->name, "lm_head.weight")))
+        want = LLM_DTYPE_Q8_0;
+    if (rows % llm_dtype_row_group(want) || llm_dtype_row_bytes(want, t->shape[t->n_dims - 1]) == 0) return LLM_DTYPE_F16;
+    return want;
+}
+
 static int plan_tensors(const source *src, const hparams *h, int has_dtype, llm_dtype want, plan *p) {
     int i;
     p->n = 0;
@@ -617,7 +632,7 @@ static int plan_tensors(const source *src, const hparams *h, int has_dtype, llm_
         if (p->n == (int)(sizeof p->src / sizeof p->src[0])) return fail("too many tensors");
         p->src[p->n] = t;
         /* Norms and biases stay f32; matrices take the requested type (or keep their own). */
-        p->dst[p->n] = t->n_dims == 1 ? LLM_DTYPE_F32 : has_dtype ? want : t->dtype;
+        p->dst[p->n] = t->n_dims == 1 ? LLM_DTYPE_F32 : has_dtype ? matrix_dtype(t, h, want) : t->dtype;
         p->n++;
     }
     return check_complete(src, h);
@@ -646,7 +661,7 @@ static int set_vocab_only(llm_builder *b, const char *dir) {
 }
 
 static int write_model(const char *tmp, const char *dir, const source *src, const plan *p, const hparams *h,
-                       const tok_data *td, progress *pg, uint64_t *out_bytes) {
+                       const tok_data *td, int qflags, progress *pg, uint64_t *out_bytes) {
     llm_builder *b = NULL;
     FILE *out = NULL, *in = NULL;
     const void *hdr;
@@ -682,7 +697,7 @@ static int write_model(const char *tmp, const char *dir, const source *src, cons
         if (!inbuf || !outbuf) { fail("out of memory for tensor '%s'", t->name); goto done; }
         if (fseeko(in, (off_t)t->offset, SEEK_SET) != 0 || fread(inbuf, 1, (size_t)t->size, in) != t->size)
             { fail("%s: cannot read tensor '%s'", src->files[t->file], t->name); goto done; }
-        convert_values(t, inbuf, p->dst[i], outbuf, (size_t)count);
+        if (convert_values(t, inbuf, p->dst[i], outbuf, (size_t)count, qflags)) goto done;
         if (write_zeros(out, off - pos) || fwrite(outbuf, 1, (size_t)size, out) != size)
             { fail("%s: write failed (%s)", tmp, strerror(errno)); goto done; }
         pos = off + size;
@@ -719,9 +734,13 @@ static int validate(const char *path, int vocab_only, llm_model_info *info) {
 
 static void usage(FILE *f) {
     fprintf(f,
-            "usage: convert MODEL_DIR OUT.llm [--dtype f32|f16|bf16] [--vocab-only]\n"
+            "usage: convert MODEL_DIR OUT.llm [--dtype f32|f16|bf16|q8_0|q4_0] [--quant-reference] [--vocab-only]\n"
             "  MODEL_DIR     a HuggingFace model directory (config.json, *.safetensors, tokenizer.json)\n"
-            "  --dtype       type of the weight matrices (default: as stored); norms and biases stay f32\n"
+            "  --dtype       type of the weight matrices (default: as stored); norms and biases stay f32;\n"
+            "                q8_0/q4_0: 8/4-bit blocks of 32 (with q4_0 the output matrix of vocabularies\n"
+            "                up to 64k is q8_0; matrices whose shape does not fit the blocks are f16)\n"
+            "  --quant-reference  q4_0 with ggml's reference rounding instead of our scale search\n"
+            "                (for accuracy comparisons)\n"
             "  --vocab-only  write only the tokenizer (needs only tokenizer.json)\n");
 }
 
@@ -729,7 +748,7 @@ int main(int argc, char **argv) {
     const char *dir = NULL, *out = NULL;
     char tmp[4096];
     llm_dtype want = LLM_DTYPE_F32;
-    int has_dtype = 0, vocab_only = 0, has_tok, i, rc = 1;
+    int has_dtype = 0, qflags = 0, vocab_only = 0, has_tok, i, rc = 1;
     hparams h;
     source src;
     plan *p = NULL;
@@ -745,6 +764,8 @@ int main(int argc, char **argv) {
         if (!strcmp(argv[i], "--dtype") && i + 1 < argc) {
             if (parse_dtype_arg(argv[++i], &want)) { fprintf(stderr, "convert: unknown --dtype '%s'\n", argv[i]); return 2; }
             has_dtype = 1;
+        } else if (!strcmp(argv[i], "--quant-reference")) {
+            qflags |= LLM_QUANTIZE_REFERENCE;
         } else if (!strcmp(argv[i], "--vocab-only")) {
             vocab_only = 1;
         } else if (argv[i][0] == '-') {
@@ -765,7 +786,8 @@ int main(int argc, char **argv) {
     if (!p) { fail("out of memory"); goto done; }
     if (!vocab_only && (read_hparams(dir, &h) || open_source(dir, &src) || plan_tensors(&src, &h, has_dtype, want, p))) goto done;
     snprintf(tmp, sizeof tmp, "%s.tmp", out);
-    if (write_model(tmp, dir, &src, p, vocab_only ? NULL : &h, has_tok ? NULL : &td, &pg, &bytes) || validate(tmp, vocab_only, &info)) {
+    if (write_model(tmp, dir, &src, p, vocab_only ? NULL : &h, has_tok ? NULL : &td, qflags, &pg, &bytes) ||
+        validate(tmp, vocab_only, &info)) {
         remove(tmp);
         goto done;
     }

@@ -1,0 +1,211 @@
+/* bench: prompt and generation speed of a model, like llama-bench.
+
+   build/bench -m model.llm [-p 128] [-n 64] [-t N] [-r 5] [--kv-type f16|f32] [--membw] [--busy N]
+   build/bench --membw [-t N]
+
+   -p/-n: prompt tokens evaluated at once, then tokens generated one at a time (fixed token
+   ids, so runs are comparable); -r: repetitions, the table shows the median and the spread.
+   Bytes streamed per generated token are the weights one token reads (every matrix but the
+   embedding table, of which one row). --membw measures read bandwidth with 1 and N threads
+   (N = -t, default 2) and, with -m, prints generation speed as a share of it. --busy N runs
+   N CPU-bound processes during the measurement (the contention check). */
+#define _POSIX_C_SOURCE 200809L
+#define LLM_IMPLEMENTATION
+#include "../llm.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <pthread.h>
+#include <signal.h>
+#include <unistd.h>
+#include <sys/wait.h>
+
+static double now(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static int cmp_double(const void *a, const void *b) {
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+static double median(double *v, int n) {
+    qsort(v, (size_t)n, sizeof *v, cmp_double);
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+/* ---- memory bandwidth ----------------------------------------------------------------- */
+typedef struct membw_job { const uint64_t *p; size_t n; uint64_t sum; } membw_job;
+
+static void *membw_read(void *arg) {
+    membw_job *j = (membw_job *)arg;
+    uint64_t s0 = 0, s1 = 0, s2 = 0, s3 = 0, s4 = 0, s5 = 0, s6 = 0, s7 = 0;
+    size_t i;
+    for (i = 0; i + 8 <= j->n; i += 8) {
+        s0 += j->p[i]; s1 += j->p[i + 1]; s2 += j->p[i + 2]; s3 += j->p[i + 3];
+        s4 += j->p[i + 4]; s5 += j->p[i + 5]; s6 += j->p[i + 6]; s7 += j->p[i + 7];
+    }
+    j->sum = s0 + s1 + s2 + s3 + s4 + s5 + s6 + s7;
+    return NULL;
+}
+
+/* Best read bandwidth (GB/s) over a few passes of a buffer much larger than the caches. */
+static double membw(int threads, uint64_t *buf, size_t words) {
+    double best = 0.0;
+    int rep, t;
+    for (rep = 0; rep < 5; rep++) {
+        pthread_t th[64];
+        membw_job jobs[64];
+        double t0 = now(), dt;
+        for (t = 0; t < threads; t++) {
+            jobs[t].p = buf + words / (size_t)threads * (size_t)t;
+            jobs[t].n = words / (size_t)threads;
+            if (t) pthread_create(&th[t], NULL, membw_read, &jobs[t]);
+        }
+        membw_read(&jobs[0]);
+        for (t = 1; t < threads; t++) pthread_join(th[t], NULL);
+        dt = now() - t0;
+        if (jobs[0].sum == 42) printf(" "); /* keep the reads */
+        if (words * 8 / dt / 1e9 > best) best = (double)words * 8 / dt / 1e9;
+    }
+    return best;
+}
+
+/* Prints the bandwidth with 1 and n threads; returns the one for n. */
+static double run_membw(int n_threads) {
+    size_t words = (size_t)1 << 27, i; /* 1 GiB */
+    uint64_t *buf = (uint64_t *)malloc(words * 8);
+    double one, many;
+    if (!buf) { fprintf(stderr, "bench: out of memory\n"); exit(1); }
+    for (i = 0; i < words; i++) buf[i] = i;
+    one = membw(1, buf, words);
+    many = n_threads > 1 ? membw(n_threads, buf, words) : one;
+    printf("memory read bandwidth: %.1f GB/s with 1 thread, %.1f GB/s with %d threads\n", one, many, n_threads);
+    free(buf);
+    return many;
+}
+
+/* ---- model ---------------------------------------------------------------------------- */
+/* Bytes of weights one generated token reads: all tensors but the embedding table, of which
+   one row (unless the table is also the output matrix). */
+static double bytes_per_token(const llm_model *m) {
+    const llm_model_info *h = llm_model_info_get(m);
+    const llm_tensor *e = llm_model_tensor(m, "model.embed_tokens.weight");
+    double b = (double)h->weight_bytes;
+    if (e && !h->tied_embeddings) b -= (double)e->size * (1.0 - 1.0 / (double)h->n_vocab);
+    return b;
+}
+
+static long rss_kb(const char *field) {
+    FILE *f = fopen("/proc/self/status", "r");
+    char line[256];
+    long v = -1;
+    if (!f) return -1;
+    while (fgets(line, sizeof line, f))
+        if (!strncmp(line, field, strlen(field))) v = atol(line + strlen(field));
+    fclose(f);
+    return v;
+}
+
+static void usage(FILE *f) {
+    fprintf(f, "usage: bench -m model.llm [-p 128] [-n 64] [-t N] [-r 5] [--kv-type f16|f32] [--membw] [--busy N]\n"
+               "       bench --membw [-t N]\n"
+               "  -m FILE        model file (.llm)\n"
+               "  -p N, -n N     prompt tokens evaluated at once, tokens generated one at a time (llama-bench's)\n"
+               "  -t N           threads\n"
+               "  -r N           repetitions; the median and the spread are shown\n"
+               "  --kv-type T    KV cache type: f16 (default) or f32\n"
+               "  --membw        memory read bandwidth with 1 and N threads\n"
+               "  --busy N       run N CPU-bound processes during the measurement\n");
+}
+
+int main(int argc, char **argv) {
+    const char *path = NULL;
+    int n_prompt = 128, n_gen = 64, reps = 5, threads = 0, do_membw = 0, busy = 0, i, r;
+    llm_kv_type kv = LLM_KV_DEFAULT;
+    pid_t busy_pids[16];
+    llm_model *m;
+    llm_ctx *c;
+    llm_ctx_desc d;
+    const llm_model_info *h;
+    int32_t *toks;
+    double *pp, *tg, t0, t_open, limit = 0.0, bpt, pp_med, tg_med;
+    for (i = 1; i < argc; i++) {
+        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!strcmp(a, "-h") || !strcmp(a, "--help")) { usage(stdout); return 0; }
+        if (!strcmp(a, "--membw")) { do_membw = 1; continue; }
+        if (!v) { fprintf(stderr, "bench: %s needs a value\n", a); usage(stderr); return 2; }
+        i++;
+        if (!strcmp(a, "-m")) path = v;
+        else if (!strcmp(a, "-p")) n_prompt = atoi(v);
+        else if (!strcmp(a, "-n")) n_gen = atoi(v);
+        else if (!strcmp(a, "-t")) threads = atoi(v);
+        else if (!strcmp(a, "-r")) reps = atoi(v);
+        else if (!strcmp(a, "--busy")) busy = atoi(v);
+        else if (!strcmp(a, "--kv-type")) kv = !strcmp(v, "f32") ? LLM_KV_F32 : LLM_KV_F16;
+        else { fprintf(stderr, "bench: unknown option '%s'\n", a); usage(stderr); return 2; }
+    }
+    if (n_prompt < 1 || n_gen < 1 || reps < 1 || threads < 0 || busy < 0 || busy > 16) { usage(stderr); return 2; }
+    if (do_membw) limit = run_membw(threads ? threads : 2);
+    if (!path) { if (!do_membw) usage(stderr); return do_membw ? 0 : 2; }
+    for (i = 0; i < busy; i++)
+        if ((busy_pids[i] = fork()) == 0) { volatile unsigned long x = 0; for (;;) x++; }
+    t0 = now();
+    if (llm_model_open(&m, path, NULL) != LLM_OK) { fprintf(stderr, "bench: cannot open %s\n", path); return 1; }
+    t_open = now() - t0;
+    h = llm_model_info_get(m);
+    memset(&d, 0, sizeof d);
+    d.n_threads = threads;
+    d.kv_type = kv;
+    d.n_ctx = n_prompt + n_gen + 1;
+    d.n_batch = n_prompt;
+    if (llm_ctx_open(&c, m, &d) != LLM_OK) { fprintf(stderr, "bench: cannot create a context\n"); return 1; }
+    toks = (int32_t *)malloc((size_t)(n_prompt + n_gen) * sizeof *toks);
+    pp = (double *)malloc((size_t)reps * sizeof *pp);
+    tg = (double *)malloc((size_t)reps * sizeof *tg);
+    for (i = 0; i < n_prompt + n_gen; i++) toks[i] = (int32_t)((1103515245u * (unsigned)i + 12345u) % (unsigned)h->n_vocab);
+    llm_eval(c, toks, 1); /* warm up: page the weights in */
+    for (r = 0; r < reps; r++) {
+        llm_ctx_rewind(c, 0);
+        t0 = now();
+        llm_eval(c, toks, (size_t)n_prompt);
+        pp[r] = n_prompt / (now() - t0);
+        t0 = now();
+        for (i = 0; i < n_gen; i++) llm_eval(c, toks + n_prompt + i, 1);
+        tg[r] = n_gen / (now() - t0);
+    }
+    for (i = 0; i < busy; i++) { kill(busy_pids[i], SIGKILL); waitpid(busy_pids[i], NULL, 0); }
+    bpt = bytes_per_token(m);
+    {
+        double lo_pp = pp[0], hi_pp = pp[0], lo_tg = tg[0], hi_tg = tg[0];
+        for (r = 1; r < reps; r++) {
+            lo_pp = pp[r] < lo_pp ? pp[r] : lo_pp; hi_pp = pp[r] > hi_pp ? pp[r] : hi_pp;
+            lo_tg = tg[r] < lo_tg ? tg[r] : lo_tg; hi_tg = tg[r] > hi_tg ? tg[r] : hi_tg;
+        }
+        pp_med = median(pp, reps);
+        tg_med = median(tg, reps);
+        const char *wt = llm_dtype_name(llm_model_tensor(m, "model.layers.0.mlp.up_proj.weight")->dtype);
+        char th[16];
+        if (threads) snprintf(th, sizeof th, "%d", threads);
+        else snprintf(th, sizeof th, "default");
+        printf("| model | size | params | weights | threads | test | t/s (median, min-max of %d) |\n|---|---|---|---|---|---|---|\n", reps);
+        printf("| %s %dL/%d | %.2f GB | %.2f B | %s | %s | pp%d | %.2f (%.2f-%.2f) |\n", h->arch_name, h->n_layer, h->n_embd,
+               h->weight_bytes / 1e9, h->n_params / 1e9, wt, th, n_prompt, pp_med, lo_pp, hi_pp);
+        printf("| %s %dL/%d | %.2f GB | %.2f B | %s | %s | tg%d | %.2f (%.2f-%.2f) |\n", h->arch_name, h->n_layer, h->n_embd,
+               h->weight_bytes / 1e9, h->n_params / 1e9, wt, th, n_gen, tg_med, lo_tg, hi_tg);
+    }
+    printf("generation streams %.1f MB of weights per token: %.1f GB/s", bpt / 1e6, bpt * tg_med / 1e9);
+    if (limit > 0) printf(", %.0f%% of the measured %.1f GB/s", 100.0 * bpt * tg_med / 1e9 / limit, limit);
+    printf("\nopen %.1f ms; resident %.0f MiB (peak %.0f MiB) = weights %.0f MiB + KV cache %.0f MiB + %.0f MiB other%s\n",
+           t_open * 1e3, rss_kb("VmRSS:") / 1024.0, rss_kb("VmHWM:") / 1024.0, h->weight_bytes / 1048576.0,
+           llm_ctx_kv_bytes(c) / 1048576.0, rss_kb("VmHWM:") / 1024.0 - h->weight_bytes / 1048576.0 - llm_ctx_kv_bytes(c) / 1048576.0,
+           busy ? " (with CPU-bound processes running)" : "");
+    llm_ctx_close(c);
+    llm_model_close(m);
+    free(toks); free(pp); free(tg);
+    return 0;
+}
