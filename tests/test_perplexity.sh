@@ -3,14 +3,14 @@
 # below the 2048-token vocabulary, and below the same words shuffled); every text token is
 # scored once; evaluating a token at a time gives the same numbers as in batches; a model
 # against itself has KL 0 and 100% top-1 agreement, against its f16 conversion a small KL
-# that is not 0; bad arguments fail with a message.
+# that is not 0, and q8_0 then q4_0 move further away; bad arguments fail with a message.
 set -e
 b=${BUILD:-build}
 out=$b/tests/perplexity; mkdir -p $out
 fail() { echo "FAIL: $*"; exit 1; }
 ppl=$b/perplexity
 $b/convert models/kjv-tiny $out/kjv.llm > $out/convert.log 2>&1
-$b/convert models/kjv-tiny $out/kjv-f16.llm --dtype f16 >> $out/convert.log 2>&1
+for t in f16 q8_0 q4_0; do $b/convert models/kjv-tiny $out/kjv-$t.llm --dtype $t >> $out/convert.log 2>&1; done
 text=tests/data/text/genesis1.txt
 value() { sed -n "s/^$1: \([^ ]*\) .*/\1/p" "$2"; }
 
@@ -42,6 +42,14 @@ kl=$(value kl $out/f16.txt)
 awk -v k="$kl" 'BEGIN { exit !(k > 0 && k < 1e-6) }' || fail "KL of the f16 conversion ($kl) should be small but not 0"
 top=$(value top1 $out/f16.txt)
 awk -v t="$top" 'BEGIN { exit !(t > 99) }' || fail "top-1 agreement of the f16 conversion is $top%"
+# quantized: each step down in bits moves the distributions further from the base
+for t in q8_0 q4_0; do
+  $ppl -m $out/kjv-$t.llm -f $text -c 128 --chunks 2 -t 1 --kl-base $out/kjv.llm > $out/$t.txt 2>/dev/null
+  echo "$t: $(grep -e '^kl' -e '^top1' $out/$t.txt | tr '\n' ' ')"
+done
+k8=$(value kl $out/q8_0.txt); k4=$(value kl $out/q4_0.txt); t4=$(value top1 $out/q4_0.txt)
+awk -v a="$kl" -v b="$k8" -v c="$k4" 'BEGIN { exit !(a < b && b < c && c < 0.1) }' || fail "KL should grow f16 < q8_0 < q4_0 < 0.1: $kl $k8 $k4"
+awk -v t="$t4" 'BEGIN { exit !(t < 100 && t > 80) }' || fail "q4_0 top-1 agreement $t4%"
 
 # bad arguments
 rc=0; $ppl -m $out/kjv.llm > /dev/null 2> $out/err.txt || rc=$?
