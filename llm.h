@@ -500,9 +500,10 @@ LLMDEF llm_result llm_generate(llm_ctx *ctx, const char *prompt, size_t len, con
    tokenizes the prompt and finds what the cache holds, evaluating nothing; then each
    llm_generate_step does at most one llm_eval (prompt_chunk prompt tokens, or the token
    the previous step produced) and samples at most one token, and returns. llm_generate
-   is exactly start, then steps until done. The generation lives in its context: starting
-   another or calling llm_eval/llm_ctx_rewind/llm_ctx_load ends it. desc is copied; its
-   sampler and stop_ids must stay valid until done. A step after done does nothing. */
+   is exactly start, then steps until done. The generation lives in its context: after
+   another start or a change of the context (llm_eval, llm_ctx_rewind, llm_ctx_load) its
+   next step fails with LLM_ERR_INVALID_ARGUMENT. desc is copied; its sampler and stop_ids
+   must stay valid until done. A step after done does nothing. */
 typedef struct llm_generation {
     int32_t id;                /* the token this step produced, or -1 */
     const char *piece;         /* the text it adds (see llm_token_fn), valid until the next step; */
@@ -513,7 +514,8 @@ typedef struct llm_generation {
     llm_generate_desc desc;
     llm_sampler greedy;
     llm_decoder dec;
-    int32_t n_queued, n_fed, pending, n_stops;
+    int32_t n_queued, n_fed, pending, n_stops, at;
+    uint32_t serial;
     int32_t stops[LLM_MAX_STOP_IDS + 1];
 } llm_generation;
 LLMDEF llm_result llm_generate_start(llm_ctx *ctx, llm_generation *g, const char *prompt, size_t len,
@@ -2484,6 +2486,7 @@ struct llm_ctx {
     int32_t logits_all;        /* logits holds n_batch rows, else 1 */
     int32_t logits_first, n_logits; /* the rows held: positions [logits_first, +n_logits) */
     int32_t *queue;            /* a generation's prompt tokens still to evaluate (n_ctx) */
+    uint32_t generation;       /* counts llm_generate_start calls: the running one's serial */
     char *piece;               /* a generation's text of one token */
     size_t piece_cap;
     char error[256];
@@ -5145,6 +5148,8 @@ LLMDEF llm_result llm_generate_start_tokens(llm_ctx *c, llm_generation *g, const
     memcpy(c->queue, ids + g->stats.n_reused, (size_t)g->n_queued * sizeof *ids);
     if (!d->prompt_chunk) d->prompt_chunk = c->n_batch;
     g->ctx = c;
+    g->serial = ++c->generation;
+    g->at = c->pos;
     g->done = 0;
     return LLM_OK;
 }
@@ -5198,11 +5203,16 @@ LLMDEF llm_result llm_generate_step(llm_generation *g) {
     g->piece = NULL;
     g->len = 0;
     if (g->done || !(c = g->ctx)) return LLM_OK;
+    if (g->serial != c->generation || g->at != c->pos) {
+        snprintf(c->error, sizeof c->error, "the generation's context was changed or another generation started");
+        return llm__generation_end(g, LLM_ERR_INVALID_ARGUMENT);
+    }
     t = llm__seconds();
     if (g->n_fed < g->n_queued) { /* a chunk of the prompt */
         int32_t k = g->n_queued - g->n_fed < g->desc.prompt_chunk ? g->n_queued - g->n_fed : g->desc.prompt_chunk;
         r = llm_eval(c, c->queue + g->n_fed, (size_t)k);
         g->n_fed += k;
+        g->at = c->pos;
         g->stats.prompt_seconds += llm__seconds() - t;
         if (r != LLM_OK) return llm__generation_end(g, r);
         if (g->n_fed < g->n_queued) return LLM_OK;
@@ -5211,6 +5221,7 @@ LLMDEF llm_result llm_generate_step(llm_generation *g) {
     } else if (g->pending >= 0) { /* the token the last step produced */
         r = llm_eval(c, &g->pending, 1);
         g->pending = -1;
+        g->at = c->pos;
         if (r != LLM_OK) return llm__generation_end(g, r);
     } else if (g->desc.max_tokens < 0) {
         return llm__generation_end(g, LLM_OK);

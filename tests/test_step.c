@@ -1,7 +1,8 @@
 /* The step API and all-position logits on the shipped kjv-tiny model: stepping a generation
    gives exactly llm_generate's tokens, text and final logits, each step evaluating at most
    one prompt chunk or one token and producing at most one token; stop tokens, max_tokens,
-   the callback and max_tokens -1 end it as they end llm_generate. With logits_all, the
+   the callback and max_tokens -1 end it as they end llm_generate; a generation whose context
+   changed, or a second one on the same context, stops the first. With logits_all, the
    logits of every position of a chunk are those a token-by-token evaluation computes. */
 #define LLM_IMPLEMENTATION
 #include "../llm.h"
@@ -150,6 +151,19 @@ static void test_endings(const llm_model *m) {
     CHECK(r.n == 0 && llm_ctx_pos(c) == g.stats.n_prompt && steps == (g.stats.n_prompt + 4) / 5,
           "max_tokens -1: %d steps for %d tokens", steps, g.stats.n_prompt);
     CHECK(llm_generate_start(c, &g, NULL, 3, &d) == LLM_ERR_INVALID_ARGUMENT && g.done, "a NULL prompt");
+    /* a context changed under a generation, or a second generation, ends the first */
+    {
+        llm_generation g2;
+        int32_t tok = 100;
+        desc_init(&d, &s, 8);
+        CHECK(llm_generate_start(c, &g, "In the beginning", 16, &d) == LLM_OK && llm_generate_step(&g) == LLM_OK, "start");
+        CHECK(llm_eval(c, &tok, 1) == LLM_OK && llm_generate_step(&g) == LLM_ERR_INVALID_ARGUMENT && g.done,
+              "a step after llm_eval should fail");
+        CHECK(llm_generate_start(c, &g, "In the beginning", 16, &d) == LLM_OK &&
+              llm_generate_start(c, &g2, "In the beginning", 16, &d) == LLM_OK &&
+              llm_generate_step(&g) == LLM_ERR_INVALID_ARGUMENT && llm_generate_step(&g2) == LLM_OK,
+              "only the newest generation of a context runs");
+    }
     llm_ctx_close(c);
 }
 
