@@ -1,5 +1,6 @@
 # llm.h - build the tools, examples and tests.
 #   make            tools and examples in build/ (native CPU, OpenMP when the compiler has it)
+#   make run        convert the built-in model (models/kjv-tiny) and let it write a few verses
 #   make test       build and run every test; prints "N passed, N failed, N skipped"
 #   make PORTABLE=1 baseline x86-64 code, no -march=native
 #   make OPENMP=0   no OpenMP (llm.h's own pthread pool)
@@ -19,7 +20,7 @@ endif
 ALL_CFLAGS = $(WARN) $(CFLAGS) $(ARCH_FLAGS) $(OMP_FLAGS)
 LDLIBS   = -lm
 
-PROGRAMS = build/convert build/generate build/chat build/simple build/tokenize build/bench_tokenize build/gen_model build/bench
+PROGRAMS = build/convert build/generate build/chat build/simple build/tokenize build/bench_tokenize build/gen_model build/bench build/npc build/perplexity
 TEST_SRCS = $(wildcard tests/test_*.c)
 TEST_BINS = $(patsubst tests/%.c,build/tests/%,$(TEST_SRCS))
 TOOL_BINS = $(patsubst tests/%.c,build/tests/%,$(wildcard tests/tool_*.c))
@@ -46,10 +47,19 @@ build build/tests:
 test: $(PROGRAMS) $(TEST_BINS) $(TOOL_BINS)
 	@sh tests/run_all.sh
 
+# The built-in model: King-James-style text sampled at temperature 0.8, top-p 0.95, seed 1;
+# generate reports the speed on stderr.
+RUN_PROMPT = And it came to pass
+build/kjv-tiny.llm: build/convert $(wildcard models/kjv-tiny/*)
+	build/convert models/kjv-tiny $@
+
+run: build/kjv-tiny.llm build/generate
+	build/generate -m build/kjv-tiny.llm -p "$(RUN_PROMPT)" -n 100 --temp 0.8 --top-p 0.95 --seed 1
+
 # make install PREFIX=/usr/local DESTDIR=...: llm.h, the programs as llm-NAME, llm.pc.
 PREFIX  ?= /usr/local
 VERSION  = 0.1.0
-INSTALL_PROGRAMS = $(filter-out build/simple build/gen_model build/bench_tokenize,$(PROGRAMS))
+INSTALL_PROGRAMS = $(filter-out build/simple build/gen_model build/bench_tokenize build/npc,$(PROGRAMS))
 ifeq ($(OPENMP),1)
   PC_OMP = -fopenmp
 endif
@@ -71,4 +81,4 @@ uninstall:
 clean:
 	rm -rf build
 
-.PHONY: all test clean install uninstall
+.PHONY: all run test clean install uninstall

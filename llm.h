@@ -24,66 +24,111 @@
        llm_generate(ctx, prompt, len, &gen, NULL);    (streams the reply; render and call again
                                                        for the next turn: the cache is reused)
 
+   STEP BY STEP (a game loop; examples/npc.c)
+       llm_generation g;
+       llm_generate_start(ctx, &g, prompt, len, &gen);   (evaluates nothing yet)
+       every frame: llm_generate_step(&g);           (one prompt chunk or one token, at most
+                    if (g.len) show(g.piece, g.len);  one token out; g.done at the end)
+
    A model file (.llm) is made from a HuggingFace model directory by tools/convert.c; its
-   layout is in docs/FORMAT.md. Supported families: llama, mistral, qwen2, qwen3.
+   layout, and that of a saved context state, is in docs/FORMAT.md. Supported families:
+   llama, mistral, qwen2, qwen3.
 
    CONFIG MACROS (define before the implementation include)
        LLM_STATIC        every public function is static
        LLM_DLL           export (with LLM_IMPLEMENTATION) or import the public functions
-       LLM_MALLOC/LLM_FREE  the default allocator (malloc/free)
+       LLM_MALLOC/LLM_FREE  the default allocator (malloc/free); llm_allocator in the model
+                         and context descs overrides it per object
        LLM_NO_MMAP       read the model into memory instead of mapping it
-       LLM_NO_STDIO      no file functions (use llm_model_open_memory)
+       LLM_NO_STDIO      no file functions (llm_model_open, llm_ctx_save/load): use the
+                         _memory variants
        LLM_NO_SIMD       only the scalar kernels (otherwise AVX-512+VNNI, AVX2+FMA or NEON,
                          chosen at compile time from the target flags, e.g. -march=native)
        LLM_NO_THREADS    one thread (otherwise OpenMP under -fopenmp, else a pthread pool)
 
-   THREADS AND OWNERSHIP
+   THREADS
        A model is read-only after open: share it between any number of contexts and
-       threads. A context (KV cache + scratch) belongs to one thread at a time. The library
-       has no global state, never prints, never exits. Close contexts before their model.
+       threads. A context (KV cache, scratch, token history, a running generation) belongs
+       to one thread at a time; different contexts may run at once. llm_sampler, llm_decoder,
+       llm_generation and llm_builder are plain state: one thread at a time each. The library
+       has no global or hidden static state, never prints, never exits or aborts.
+
+   OWNERSHIP
+       llm_model_close frees what llm_model_open made; close every context of a model first.
        llm_model_open_memory uses the caller's buffer in place: keep it alive and unchanged
-       until llm_model_close. llm_eval runs on llm_ctx_desc.n_threads threads (OpenMP's, or
-       a pthread pool the context owns); logits are bitwise the same for any thread count.
+       until llm_model_close. Pointers the library returns (llm_logits, llm_ctx_tokens,
+       llm_model_info_get, llm_token_text, llm_model_meta_string, llm_ctx_error, a
+       generation's piece) point into the model or context: valid until it is closed, and
+       for context data until the next call that changes the context. The caller owns every
+       buffer it passes (out, ids, scratch); the library keeps none of them. Allocation goes
+       through the desc's allocator (or LLM_MALLOC); llm_eval, llm_sample, llm_decoder_push
+       and llm_generate_step allocate nothing. llm_eval runs on llm_ctx_desc.n_threads threads
+       (OpenMP's, or a pthread pool the context owns); logits are bitwise the same for any
+       thread count.
 
    API OVERVIEW
-       llm_result_string     name of a result code
-       llm_model_open        map (or read) a .llm file and validate it
-       llm_model_open_memory the same for a buffer already in memory (zero copies)
-       llm_model_close       release a model
-       llm_model_info        hyper-parameters and token ids of a model
-       llm_model_tensor      look up a tensor by name
-       llm_ctx_open          KV cache and scratch for one sequence
-       llm_ctx_close         release a context
-       llm_ctx_error         the detail message of a context's last error
-       llm_eval              append tokens to the sequence; computes the last one's logits
-       llm_logits            the logits of the last evaluated token
-       llm_ctx_pos           how many tokens the context holds
-       llm_ctx_rewind        forget tokens after a position
-       llm_ctx_kv_bytes      the size of the context's KV cache
-       llm_ctx_tokens        the token ids the context holds
-       llm_kv_cache_bytes    the KV cache size formula, for planning
-       llm_sample            pick the next token: penalties, temperature, top-k/p, min-p
-       llm_sample_logits     the same on any logits, with caller scratch
-       llm_sample_scratch_bytes  the scratch llm_sample_logits needs
-       llm_chat_render       a conversation as prompt text, as HF apply_chat_template renders it
-       llm_chat_template     the name of the model's chat template ("llama3.2", ..., "raw")
-       llm_chat_template_name  the known template names, one by one
-       llm_chat_end_of_turn  the text of the token that ends an assistant turn
-       llm_generate          prompt text -> streamed reply, reusing the KV cache
-       llm_generate_tokens   the same from prompt ids
-       llm_f32_to_f16 ...    number conversions (round to nearest even)
-       llm_quantize          f32 matrix -> q8_0 / q4_0 / f16 / bf16 in the file layout
-       llm_dtype_row_group   rows a tensor of a type comes in multiples of
-       llm_tokenize          text -> token ids, as HuggingFace tokenizers does
-       llm_detokenize        token ids -> text (UTF-8, U+FFFD for invalid byte runs)
-       llm_decoder_init      start a streaming detokenizer (no allocation)
-       llm_decoder_push      the complete UTF-8 text one more token adds
-       llm_decoder_flush     what a streaming detokenizer still holds
-       llm_token_find        a token's exact text -> its id
-       llm_token_text        a token's raw bytes
-       llm_token_is_special  whether a token is a special added token
-       llm_tokenizer_info_get  vocabulary size, byte-level or not, the ids added around text
-       llm_builder_*         writes the model file format (used by the converter)
+     results and numbers
+       llm_result_string        the name of a result code
+       llm_dtype_name           "f32", "f16", "bf16", "q8_0", "q4_0"
+       llm_dtype_row_bytes      bytes of n values of a type
+       llm_dtype_row_group      rows a tensor of a type comes in multiples of
+       llm_quantize             f32 matrix -> q8_0 / q4_0 / f16 / bf16 in the file layout
+       llm_f32_to_f16, llm_f16_to_f32, llm_f32_to_bf16, llm_bf16_to_f32  conversions (round to nearest even)
+     model
+       llm_model_open           map (or read) a .llm file and validate it
+       llm_model_open_memory    the same for a buffer already in memory (zero copies)
+       llm_model_close          release a model
+       llm_model_info_get       hyper-parameters and token ids of a model
+       llm_model_tensor         a tensor by name
+       llm_model_meta_string    a metadata string by key
+     context and forward pass
+       llm_ctx_open             KV cache and scratch for one sequence
+       llm_ctx_close            release a context
+       llm_ctx_error            the detail message of a context's last error
+       llm_eval                 append tokens to the sequence; computes the last one's logits
+       llm_logits               the logits of the last evaluated token
+       llm_logits_at            the logits of any position of the last chunk (logits_all)
+       llm_ctx_pos              how many tokens the context holds
+       llm_ctx_size             its n_ctx
+       llm_ctx_tokens           the token ids it holds
+       llm_ctx_rewind           forget the tokens after a position
+       llm_ctx_kv_bytes         the size of its KV cache
+       llm_kv_cache_bytes       the KV cache size formula, for planning
+       llm_ctx_save             write the context's state (tokens, KV rows, logits) to a file
+       llm_ctx_load             read one back into a context of the same model
+       llm_ctx_save_memory      the same to a buffer (ask the size with cap 0)
+       llm_ctx_load_memory      the same from a buffer
+     tokenizer
+       llm_tokenize             text -> token ids, as HuggingFace tokenizers does
+       llm_detokenize           token ids -> text (UTF-8, U+FFFD for invalid byte runs)
+       llm_decoder_init         start a streaming detokenizer (no allocation)
+       llm_decoder_push         the complete UTF-8 text one more token adds
+       llm_decoder_flush        what a streaming detokenizer still holds
+       llm_token_find           a token's exact text -> its id
+       llm_token_text           a token's raw bytes
+       llm_token_is_special     whether a token is a special added token
+       llm_tokenizer_info_get   vocabulary size, byte-level or not, the ids added around text
+     sampler
+       llm_sample               pick the next token: penalties, temperature, top-k/p, min-p
+       llm_sample_logits        the same on any logits, with caller scratch
+       llm_sample_scratch_bytes the scratch llm_sample_logits needs
+     chat templates
+       llm_chat_render          a conversation as prompt text, as HF apply_chat_template renders it
+       llm_chat_template        the name of the model's chat template ("llama3.2", ..., "raw")
+       llm_chat_template_name   the known template names, one by one
+       llm_chat_end_of_turn     the text of the token that ends an assistant turn
+     generation
+       llm_generate             prompt text -> streamed reply, reusing the KV cache
+       llm_generate_tokens      the same from prompt ids
+       llm_generate_start       begin a generation to run step by step (text prompt)
+       llm_generate_start_tokens  the same from prompt ids
+       llm_generate_step        one step: at most one llm_eval and one token
+     model file writer (the converter's)
+       llm_builder_create, llm_builder_destroy  a file layout being built
+       llm_builder_set_i32, _f64, _string, _i32_array, _blob  a metadata entry
+       llm_builder_add_tensor   a tensor's name, type and shape
+       llm_builder_header       lay out the file; the bytes before the tensor data
+       llm_builder_tensor_offset, llm_builder_tensor_size, llm_builder_file_size  where things go
 */
 #ifndef LLM_H
 #define LLM_H
@@ -127,7 +172,8 @@ typedef enum llm_result {
     LLM_ERR_CONTEXT_FULL = -9,      /* evaluating would pass n_ctx */
     LLM_ERR_BAD_TOKEN = -10,        /* a token id outside the vocabulary */
     LLM_ERR_BUFFER_TOO_SMALL = -11, /* the needed size is reported through the size output */
-    LLM_ERR_TEMPLATE = -12          /* a chat template rejected the conversation */
+    LLM_ERR_TEMPLATE = -12,         /* a chat template rejected the conversation */
+    LLM_ERR_WRONG_MODEL = -13       /* a saved context state belongs to another model or KV type */
 } llm_result;
 
 LLMDEF const char *llm_result_string(llm_result r);
@@ -230,6 +276,8 @@ typedef struct llm_ctx_desc {
     int32_t n_batch;         /* tokens per prompt chunk; 0: 64 */
     llm_kv_type kv_type;     /* 0: f16 */
     llm_allocator allocator;
+    int32_t logits_all;      /* 1: keep the logits of every token of llm_eval's last chunk
+                                (up to n_batch tokens), for llm_logits_at; 0: the last only */
     int32_t reference_kernels; /* 1: the scalar reference kernels instead of the SIMD ones (tests) */
 } llm_ctx_desc;
 
@@ -238,6 +286,10 @@ LLMDEF void llm_ctx_close(llm_ctx *ctx);
 LLMDEF const char *llm_ctx_error(const llm_ctx *ctx);
 LLMDEF llm_result llm_eval(llm_ctx *ctx, const int32_t *tokens, size_t n);
 LLMDEF const float *llm_logits(const llm_ctx *ctx);
+/* The logits computed at position pos (the distribution of the token at pos + 1): any
+   position of the last llm_eval call's last chunk with logits_all, else only the last one.
+   NULL for any other position. */
+LLMDEF const float *llm_logits_at(const llm_ctx *ctx, int32_t pos);
 LLMDEF int32_t llm_ctx_pos(const llm_ctx *ctx);
 LLMDEF int32_t llm_ctx_size(const llm_ctx *ctx);
 LLMDEF llm_result llm_ctx_rewind(llm_ctx *ctx, int32_t pos);
@@ -247,6 +299,20 @@ LLMDEF const int32_t *llm_ctx_tokens(const llm_ctx *ctx);
 /* 2 (K and V) x layers x kv heads x head_dim x n_ctx x bytes per element. */
 LLMDEF uint64_t llm_kv_cache_bytes(int64_t n_layer, int64_t n_head_kv, int64_t head_dim, int64_t n_ctx,
                                    int64_t bytes_per_element);
+
+/* Context state (docs/FORMAT.md, "Context state"): the tokens a context holds, their KV
+   cache rows in the cache's type and the last logits, behind a fingerprint of the model
+   file. Loading it into a fresh context of the same model file and KV type (any n_ctx
+   that holds the tokens) continues bitwise as the saved one would: a long system prompt
+   is evaluated once. Another model or KV type gives LLM_ERR_WRONG_MODEL; a cut or damaged
+   state LLM_ERR_TRUNCATED or LLM_ERR_BAD_FILE, and the context is then left empty. */
+/* LLM_ERR_BUFFER_TOO_SMALL with *n_out = the size needed when cap is too small. */
+LLMDEF llm_result llm_ctx_save_memory(llm_ctx *ctx, void *buf, size_t cap, size_t *n_out);
+LLMDEF llm_result llm_ctx_load_memory(llm_ctx *ctx, const void *buf, size_t size);
+#if !defined(LLM_NO_STDIO)
+LLMDEF llm_result llm_ctx_save(llm_ctx *ctx, const char *path);
+LLMDEF llm_result llm_ctx_load(llm_ctx *ctx, const char *path);
+#endif
 
 /* ---- llm: tokenizer ----------------------------------------------------------------------
    The tokenizer travels in the model file (docs/FORMAT.md, "Tokenizer metadata") and gives
@@ -406,6 +472,7 @@ typedef struct llm_generate_desc {
     int ignore_eos;            /* only stop_ids stop: not the eos ids nor the end-of-turn token */
     llm_token_fn on_token;     /* may be NULL */
     void *user;
+    int32_t prompt_chunk;      /* llm_generate_step: prompt tokens evaluated per step; 0: n_batch */
 } llm_generate_desc;
 
 typedef struct llm_generate_stats {
@@ -428,6 +495,34 @@ LLMDEF llm_result llm_generate_tokens(llm_ctx *ctx, const int32_t *prompt, size_
    with it; no EOS is added. LLM_ERR_UNSUPPORTED when the model has no tokenizer. */
 LLMDEF llm_result llm_generate(llm_ctx *ctx, const char *prompt, size_t len, const llm_generate_desc *desc,
                                llm_generate_stats *stats);
+
+/* The same step by step, for a loop with a time budget (a game's frame): llm_generate_start
+   tokenizes the prompt and finds what the cache holds, evaluating nothing; then each
+   llm_generate_step does at most one llm_eval (prompt_chunk prompt tokens, or the token
+   the previous step produced) and samples at most one token, and returns. llm_generate
+   is exactly start, then steps until done. The generation lives in its context: after
+   another start or a change of the context (llm_eval, llm_ctx_rewind, llm_ctx_load) its
+   next step fails with LLM_ERR_INVALID_ARGUMENT. desc is copied; its sampler and stop_ids
+   must stay valid until done. A step after done does nothing. */
+typedef struct llm_generation {
+    int32_t id;                /* the token this step produced, or -1 */
+    const char *piece;         /* the text it adds (see llm_token_fn), valid until the next step; */
+    size_t len;                /* the step that ends the generation appends an unfinished character */
+    int done;                  /* the generation is over; stats.stop tells why */
+    llm_generate_stats stats;  /* counts so far; speeds once done */
+    llm_ctx *ctx;              /* the rest is private state */
+    llm_generate_desc desc;
+    llm_sampler greedy;
+    llm_decoder dec;
+    int32_t n_queued, n_fed, pending, n_stops, at;
+    uint32_t serial;
+    int32_t stops[LLM_MAX_STOP_IDS + 1];
+} llm_generation;
+LLMDEF llm_result llm_generate_start(llm_ctx *ctx, llm_generation *g, const char *prompt, size_t len,
+                                     const llm_generate_desc *desc);
+LLMDEF llm_result llm_generate_start_tokens(llm_ctx *ctx, llm_generation *g, const int32_t *prompt, size_t n,
+                                            const llm_generate_desc *desc);
+LLMDEF llm_result llm_generate_step(llm_generation *g);
 
 /* ---- llm: model file writer ------------------------------------------------------------
    The converter describes metadata and tensors, then writes llm_builder_header() followed
@@ -513,6 +608,8 @@ static uint32_t llm__rd32(const uint8_t *p) {
 }
 
 static uint64_t llm__rd64(const uint8_t *p) { return (uint64_t)llm__rd32(p) | (uint64_t)llm__rd32(p + 4) << 32; }
+static void llm__wr32(uint8_t *p, uint32_t v) { p[0] = (uint8_t)v; p[1] = (uint8_t)(v >> 8); p[2] = (uint8_t)(v >> 16); p[3] = (uint8_t)(v >> 24); }
+static void llm__wr64(uint8_t *p, uint64_t v) { llm__wr32(p, (uint32_t)v); llm__wr32(p + 4, (uint32_t)(v >> 32)); }
 
 /* Wall-clock seconds from an arbitrary origin, for the generation statistics (clock()
    counts the CPU time of every thread). */
@@ -2396,7 +2493,12 @@ struct llm_ctx {
     int solo, solo_window;     /* steps left to run on one thread; the current window */
     int32_t *tokens;           /* the ids at positions [0, pos) */
     void *sample_scratch;      /* llm_sample_scratch_bytes(n_vocab) */
-    int has_logits;
+    int32_t logits_all;        /* logits holds n_batch rows, else 1 */
+    int32_t logits_first, n_logits; /* the rows held: positions [logits_first, +n_logits) */
+    int32_t *queue;            /* a generation's prompt tokens still to evaluate (n_ctx) */
+    uint32_t generation;       /* counts llm_generate_start calls: the running one's serial */
+    char *piece;               /* a generation's text of one token */
+    size_t piece_cap;
     char error[256];
 };
 
@@ -2415,6 +2517,7 @@ static void llm__ctx_free(llm_ctx *c) {
     llm__free(&a, c->att_out); llm__free(&a, c->hb); llm__free(&a, c->hb2); llm__free(&a, c->scores);
     llm__free(&a, c->logits); llm__free(&a, c->rope); llm__free(&a, c->xq);
     llm__free(&a, c->tokens); llm__free(&a, c->sample_scratch);
+    llm__free(&a, c->queue); llm__free(&a, c->piece);
     llm__free(&a, c);
 }
 
@@ -2454,6 +2557,7 @@ LLMDEF llm_result llm_ctx_open(llm_ctx **out, const llm_model *model, const llm_
     if (!c) return LLM_ERR_OUT_OF_MEMORY;
     c->model = model; c->alloc = d.allocator;
     c->n_ctx = d.n_ctx; c->n_threads = d.n_threads; c->n_batch = d.n_batch; c->kv_type = d.kv_type;
+    c->logits_all = d.logits_all != 0;
     c->kern = llm__kernels_get(d.reference_kernels);
     B = (size_t)d.n_batch;
     q_dim = (size_t)h->n_head * (size_t)h->head_dim;
@@ -2477,7 +2581,7 @@ LLMDEF llm_result llm_ctx_open(llm_ctx **out, const llm_model *model, const llm_
     c->hb = (float *)llm__calloc(&c->alloc, B * (size_t)h->n_ff, 4);
     c->hb2 = (float *)llm__calloc(&c->alloc, B * (size_t)h->n_ff, 4);
     c->scores = (float *)llm__calloc(&c->alloc, (size_t)h->n_head * (size_t)d.n_ctx, 4);
-    c->logits = (float *)llm__calloc(&c->alloc, (size_t)h->n_vocab, 4);
+    c->logits = (float *)llm__calloc(&c->alloc, (size_t)h->n_vocab * (c->logits_all ? B : 1), 4);
     c->rope = (float *)llm__calloc(&c->alloc, B * (size_t)h->head_dim, 4);
     c->xq_stride = llm__xq_stride((int)max_in);
     c->xq = (uint8_t *)llm__calloc(&c->alloc, B, c->xq_stride);
@@ -2502,7 +2606,13 @@ LLMDEF llm_result llm_ctx_open(llm_ctx **out, const llm_model *model, const llm_
 
 LLMDEF void llm_ctx_close(llm_ctx *c) { if (c) llm__ctx_free(c); }
 LLMDEF const char *llm_ctx_error(const llm_ctx *c) { return c ? c->error : "no context"; }
-LLMDEF const float *llm_logits(const llm_ctx *c) { return c ? c->logits : NULL; }
+LLMDEF const float *llm_logits(const llm_ctx *c) {
+    return c ? c->logits + (size_t)(c->n_logits ? c->n_logits - 1 : 0) * (size_t)c->model->info.n_vocab : NULL;
+}
+LLMDEF const float *llm_logits_at(const llm_ctx *c, int32_t pos) {
+    if (!c || pos < c->logits_first || pos >= c->logits_first + c->n_logits) return NULL;
+    return c->logits + (size_t)(pos - c->logits_first) * (size_t)c->model->info.n_vocab;
+}
 LLMDEF int32_t llm_ctx_pos(const llm_ctx *c) { return c ? c->pos : 0; }
 LLMDEF int32_t llm_ctx_size(const llm_ctx *c) { return c ? c->n_ctx : 0; }
 LLMDEF size_t llm_ctx_kv_bytes(const llm_ctx *c) { return c ? c->kv_bytes : 0; }
@@ -2515,7 +2625,7 @@ LLMDEF llm_result llm_ctx_rewind(llm_ctx *c, int32_t pos) {
         return LLM_ERR_INVALID_ARGUMENT;
     }
     c->pos = pos;
-    c->has_logits = 0; /* the logits belong to a token that is gone */
+    c->n_logits = 0; /* the logits belong to a token that is gone */
     return LLM_OK;
 }
 
@@ -2728,20 +2838,23 @@ static void llm__block(llm_ctx *c, int layer, int n_tok) {
     llm__matmul1(c, c->hb, n_tok, h->n_ff, L->w_down, c->xb, c->x);
 }
 
-/* Evaluates a chunk of at most n_batch tokens; logits only for the chunk's last token. */
+/* Evaluates a chunk of at most n_batch tokens; logits for the chunk's last token, or for
+   all of them with logits_all. */
 static void llm__forward_chunk(llm_ctx *c, const int32_t *tokens, int n_tok, int want_logits) {
     const llm_model *m = c->model;
     const llm_model_info *h = &m->info;
-    int b, layer, D = h->n_embd;
+    int b, layer, D = h->n_embd, first = c->logits_all ? 0 : n_tok - 1;
     for (b = 0; b < n_tok; b++) llm__get_row(m->tok_embd, tokens[b], c->x + (size_t)b * D, D);
     memcpy(c->tokens + c->pos, tokens, (size_t)n_tok * sizeof *tokens);
     llm__rope_table(c, n_tok);
     for (layer = 0; layer < h->n_layer; layer++) llm__block(c, layer, n_tok);
     c->pos += n_tok;
     if (!want_logits) return;
-    llm__rmsnorm(c->xb, c->x + (size_t)(n_tok - 1) * D, (const float *)m->norm->data, D, h->rms_eps);
-    llm__matmul1(c, c->xb, 1, D, m->output, c->logits, NULL);
-    c->has_logits = 1;
+    for (b = first; b < n_tok; b++)
+        llm__rmsnorm(c->xb + (size_t)(b - first) * D, c->x + (size_t)b * D, (const float *)m->norm->data, D, h->rms_eps);
+    llm__matmul1(c, c->xb, n_tok - first, D, m->output, c->logits, NULL);
+    c->logits_first = c->pos - (n_tok - first);
+    c->n_logits = n_tok - first;
 }
 
 LLMDEF llm_result llm_eval(llm_ctx *c, const int32_t *tokens, size_t n) {
@@ -2768,6 +2881,213 @@ LLMDEF llm_result llm_eval(llm_ctx *c, const int32_t *tokens, size_t n) {
     }
     return LLM_OK;
 }
+
+/* Context state (docs/FORMAT.md, "Context state"): a 48-byte header, the token ids, the
+   last logits when the context has them, the KV rows [0, n) of each layer and kv head (K
+   then V) in the cache's type, and a hash of everything before it. */
+#define LLM__STATE_MAGIC "LLMS"
+#define LLM__STATE_VERSION 1u
+#define LLM__STATE_HEADER 48u
+#define LLM__HASH_SEED 0xCBF29CE484222325ull
+
+/* 8 bytes at a time; each step is a bijection of h and of the word, so a changed word
+   always changes the result. */
+static uint64_t llm__hash64(uint64_t h, const void *data, size_t n) {
+    const uint8_t *p = (const uint8_t *)data;
+    uint64_t v;
+    for (; n >= 8; p += 8, n -= 8) {
+        memcpy(&v, p, 8);
+        h = (h ^ v) * 0x100000001B3ull;
+        h ^= h >> 31;
+    }
+    for (; n; p++, n--) h = (h ^ *p) * 0x100000001B3ull;
+    return h;
+}
+
+/* The file's header, metadata and tensor table, and the first and last 64 bytes of every
+   tensor: another conversion or a fine-tune with the same shapes differs there. */
+static uint64_t llm__model_fingerprint(const llm_model *m) {
+    uint64_t h = llm__hash64(LLM__HASH_SEED, m->data, (size_t)llm__rd64(m->data + 56));
+    size_t i, k;
+    for (i = 0; i < m->n_tensors; i++) {
+        const llm_tensor *t = &m->tensors[i];
+        k = t->size < 64 ? t->size : 64;
+        h = llm__hash64(h, t->data, k);
+        h = llm__hash64(h, (const uint8_t *)t->data + t->size - k, k);
+    }
+    return h;
+}
+
+static size_t llm__state_size(const llm_ctx *c, int32_t n, int with_logits) {
+    const llm_model_info *h = &c->model->info;
+    size_t es = c->kv_type == LLM_KV_F16 ? 2 : 4;
+    return LLM__STATE_HEADER + (size_t)n * 4 + (with_logits ? (size_t)h->n_vocab * 4 : 0) +
+           2 * (size_t)h->n_layer * (size_t)h->n_head_kv * (size_t)h->head_dim * (size_t)n * es + 8;
+}
+
+/* Calls fn on the context's memory of each section after the header, in file order. */
+static void llm__state_sections(llm_ctx *c, int32_t n, int with_logits, void (*fn)(void *, void *, size_t), void *user) {
+    const llm_model_info *h = &c->model->info;
+    size_t es = c->kv_type == LLM_KV_F16 ? 2 : 4, row = (size_t)n * (size_t)h->head_dim * es, off;
+    int l, kh;
+    fn(user, c->tokens, (size_t)n * 4);
+    if (with_logits) fn(user, (void *)llm_logits(c), (size_t)h->n_vocab * 4);
+    for (l = 0; l < h->n_layer; l++)
+        for (kh = 0; kh < h->n_head_kv; kh++) {
+            off = llm__kv_index(c, l, kh, 0) * es;
+            fn(user, (uint8_t *)c->k_cache + off, row);
+            fn(user, (uint8_t *)c->v_cache + off, row);
+        }
+}
+
+typedef struct llm__state_io {
+    uint8_t *out;              /* saving to memory */
+    const uint8_t *in;         /* loading */
+#if !defined(LLM_NO_STDIO)
+    FILE *f;                   /* saving to a file */
+#endif
+    uint64_t hash;
+    int failed;
+} llm__state_io;
+
+static void llm__state_put(void *user, void *mem, size_t size) {
+    llm__state_io *io = (llm__state_io *)user;
+    io->hash = llm__hash64(io->hash, mem, size);
+    if (io->out) { memcpy(io->out, mem, size); io->out += size; }
+#if !defined(LLM_NO_STDIO)
+    else if (fwrite(mem, 1, size, io->f) != size) io->failed = 1;
+#endif
+}
+
+static void llm__state_hash(void *user, void *mem, size_t size) {
+    llm__state_io *io = (llm__state_io *)user;
+    (void)mem;
+    io->hash = llm__hash64(io->hash, io->in, size);
+    io->in += size;
+}
+
+static void llm__state_get(void *user, void *mem, size_t size) {
+    llm__state_io *io = (llm__state_io *)user;
+    memcpy(mem, io->in, size);
+    io->in += size;
+}
+
+static int llm__state_has_logits(const llm_ctx *c) { return c->n_logits > 0 && c->logits_first + c->n_logits == c->pos; }
+
+static void llm__state_write(llm_ctx *c, llm__state_io *io) {
+    const llm_model_info *h = &c->model->info;
+    uint8_t hd[LLM__STATE_HEADER], tail[8];
+    int lg = llm__state_has_logits(c);
+    memset(hd, 0, sizeof hd);
+    memcpy(hd, LLM__STATE_MAGIC, 4);
+    llm__wr32(hd + 4, LLM__STATE_VERSION);
+    llm__wr64(hd + 8, llm__model_fingerprint(c->model));
+    llm__wr32(hd + 16, (uint32_t)h->n_layer); llm__wr32(hd + 20, (uint32_t)h->n_head_kv);
+    llm__wr32(hd + 24, (uint32_t)h->head_dim); llm__wr32(hd + 28, (uint32_t)h->n_vocab);
+    llm__wr32(hd + 32, (uint32_t)c->kv_type); llm__wr32(hd + 36, (uint32_t)c->pos); llm__wr32(hd + 40, (uint32_t)lg);
+    io->hash = LLM__HASH_SEED;
+    llm__state_put(io, hd, sizeof hd);
+    llm__state_sections(c, c->pos, lg, llm__state_put, io);
+    llm__wr64(tail, io->hash);
+    llm__state_put(io, tail, sizeof tail);
+}
+
+LLMDEF llm_result llm_ctx_save_memory(llm_ctx *c, void *buf, size_t cap, size_t *n_out) {
+    llm__state_io io;
+    if (n_out) *n_out = 0;
+    if (!c || !n_out || (!buf && cap)) return LLM_ERR_INVALID_ARGUMENT;
+    *n_out = llm__state_size(c, c->pos, llm__state_has_logits(c));
+    if (cap < *n_out) return LLM_ERR_BUFFER_TOO_SMALL;
+    memset(&io, 0, sizeof io);
+    io.out = (uint8_t *)buf;
+    llm__state_write(c, &io);
+    return LLM_OK;
+}
+
+/* The header against the context; *n tokens, *lg whether logits follow. */
+static llm_result llm__state_check(llm_ctx *c, const uint8_t *p, size_t size, int32_t *n, int *lg) {
+    const llm_model_info *h = &c->model->info;
+    char *e = c->error;
+    size_t es = sizeof c->error, need;
+    static const char *const kv_names[] = { "?", "f32", "f16" };
+    uint32_t kv;
+    if (size < 4) return llm__fail(e, es, LLM_ERR_TRUNCATED, "the state has %llu bytes", (unsigned long long)size);
+    if (memcmp(p, LLM__STATE_MAGIC, 4) != 0) return llm__fail(e, es, LLM_ERR_BAD_MAGIC, "not a context state (magic is not \"LLMS\")");
+    if (size < LLM__STATE_HEADER + 8)
+        return llm__fail(e, es, LLM_ERR_TRUNCATED, "the state ends inside its header (%llu bytes)", (unsigned long long)size);
+    if (llm__rd32(p + 4) != LLM__STATE_VERSION)
+        return llm__fail(e, es, LLM_ERR_BAD_VERSION, "state version %u, this header reads version %u", llm__rd32(p + 4), LLM__STATE_VERSION);
+    if (llm__rd64(p + 8) != llm__model_fingerprint(c->model) || llm__rd32(p + 16) != (uint32_t)h->n_layer ||
+        llm__rd32(p + 20) != (uint32_t)h->n_head_kv || llm__rd32(p + 24) != (uint32_t)h->head_dim || llm__rd32(p + 28) != (uint32_t)h->n_vocab)
+        return llm__fail(e, es, LLM_ERR_WRONG_MODEL, "the state was saved from another model file");
+    kv = llm__rd32(p + 32);
+    if (kv != (uint32_t)c->kv_type)
+        return llm__fail(e, es, LLM_ERR_WRONG_MODEL, "the state's KV cache is %s, the context's %s", kv_names[kv == 1 || kv == 2 ? kv : 0],
+                         kv_names[c->kv_type]);
+    *n = (int32_t)llm__rd32(p + 36);
+    *lg = (int)llm__rd32(p + 40);
+    if (*n < 0 || *lg < 0 || *lg > 1 || (*lg && *n == 0) || llm__rd32(p + 44) != 0)
+        return llm__fail(e, es, LLM_ERR_BAD_FILE, "the state's header is damaged");
+    if (*n > c->n_ctx)
+        return llm__fail(e, es, LLM_ERR_CONTEXT_FULL, "the state holds %d tokens, the context %d", *n, c->n_ctx);
+    need = llm__state_size(c, *n, *lg);
+    if (size != need)
+        return llm__fail(e, es, size < need ? LLM_ERR_TRUNCATED : LLM_ERR_BAD_FILE, "the state has %llu bytes, its header says %llu",
+                         (unsigned long long)size, (unsigned long long)need);
+    return LLM_OK;
+}
+
+LLMDEF llm_result llm_ctx_load_memory(llm_ctx *c, const void *buf, size_t size) {
+    const uint8_t *p = (const uint8_t *)buf;
+    llm__state_io io;
+    int32_t n = 0, i;
+    int lg = 0;
+    llm_result r;
+    if (!c || (!buf && size)) return LLM_ERR_INVALID_ARGUMENT;
+    if ((r = llm__state_check(c, p, size, &n, &lg)) != LLM_OK) return r;
+    memset(&io, 0, sizeof io);
+    io.hash = llm__hash64(LLM__HASH_SEED, p, LLM__STATE_HEADER);
+    io.in = p + LLM__STATE_HEADER;
+    llm__state_sections(c, n, lg, llm__state_hash, &io);
+    if (io.hash != llm__rd64(p + size - 8))
+        return llm__fail(c->error, sizeof c->error, LLM_ERR_BAD_FILE, "the state is damaged (its checksum does not match)");
+    for (i = 0; i < n; i++)
+        if ((int32_t)llm__rd32(p + LLM__STATE_HEADER + 4 * (size_t)i) >= c->model->info.n_vocab ||
+            (int32_t)llm__rd32(p + LLM__STATE_HEADER + 4 * (size_t)i) < 0)
+            return llm__fail(c->error, sizeof c->error, LLM_ERR_BAD_FILE, "the state's token %d is outside the vocabulary", i);
+    io.in = p + LLM__STATE_HEADER;
+    c->n_logits = 0; /* the logits section reads into the first row */
+    llm__state_sections(c, n, lg, llm__state_get, &io);
+    c->pos = n;
+    c->logits_first = n - 1;
+    c->n_logits = lg;
+    return LLM_OK;
+}
+
+#if !defined(LLM_NO_STDIO)
+LLMDEF llm_result llm_ctx_save(llm_ctx *c, const char *path) {
+    llm__state_io io;
+    if (!c || !path) return LLM_ERR_INVALID_ARGUMENT;
+    memset(&io, 0, sizeof io);
+    if (!(io.f = fopen(path, "wb"))) return llm__fail(c->error, sizeof c->error, LLM_ERR_IO, "%s: cannot create", path);
+    llm__state_write(c, &io);
+    if (fclose(io.f) != 0 || io.failed) {
+        remove(path);
+        return llm__fail(c->error, sizeof c->error, LLM_ERR_IO, "%s: write failed", path);
+    }
+    return LLM_OK;
+}
+
+LLMDEF llm_result llm_ctx_load(llm_ctx *c, const char *path) {
+    llm__file_view v;
+    llm_result r;
+    if (!c || !path) return LLM_ERR_INVALID_ARGUMENT;
+    if ((r = llm__map_file(path, &c->alloc, 0, &v, c->error, sizeof c->error)) != LLM_OK) return r;
+    r = llm_ctx_load_memory(c, v.data, (size_t)v.size);
+    llm__unmap_file(&v, &c->alloc);
+    return r;
+}
+#endif
 
 /* ---- llm: tokenizer ------------------------------------------------------------------------
    The pipeline of HuggingFace tokenizers (tokenizer/mod.rs), step by step:
@@ -4233,11 +4553,11 @@ LLMDEF int32_t llm_sample_logits(llm_sampler *s, const float *logits, int32_t n,
 
 LLMDEF int32_t llm_sample(llm_ctx *ctx, llm_sampler *s) {
     int32_t n_recent, first;
-    if (!ctx || !s || !ctx->has_logits) return -1;
+    if (!ctx || !s || !ctx->n_logits) return -1;
     n_recent = s->repeat_last_n < 0 ? ctx->pos : s->repeat_last_n == 0 ? 64 : s->repeat_last_n;
     if (n_recent > ctx->pos) n_recent = ctx->pos;
     first = ctx->pos - n_recent;
-    return llm_sample_logits(s, ctx->logits, ctx->model->info.n_vocab, ctx->tokens + first, (size_t)n_recent,
+    return llm_sample_logits(s, llm_logits(ctx), ctx->model->info.n_vocab, ctx->tokens + first, (size_t)n_recent,
                              ctx->sample_scratch);
 }
 
@@ -4768,14 +5088,15 @@ static void llm__decoder_after(llm_decoder *d, const llm_model *m, const int32_t
     llm_decoder_flush(d, tmp, sizeof tmp, &got);
 }
 
-/* Room for any piece: the longest token's text and 32 bytes (the decoder's bound). */
+/* Room for any piece: three times the longest token's text (invalid bytes become U+FFFD)
+   and 32 bytes, the decoder's bound. */
 static char *llm__piece_buffer(llm_ctx *c, size_t *cap) {
     const llm_tokenizer_info *ti = llm_tokenizer_info_get(c->model);
     size_t longest = 0, len;
     int32_t i;
     for (i = 0; ti && i < ti->n_tokens; i++)
         if (llm_token_text(c->model, i, &len) && len > longest) longest = len;
-    *cap = longest + 32;
+    *cap = 3 * longest + 32;
     return (char *)llm__alloc(&c->alloc, *cap);
 }
 
@@ -4785,14 +5106,14 @@ static char *llm__piece_buffer(llm_ctx *c, size_t *cap) {
 static int32_t llm__reuse_prefix(llm_ctx *c, const int32_t *ids, int32_t n) {
     int32_t keep = 0;
     while (keep < c->pos && keep < n && c->tokens[keep] == ids[keep]) keep++;
-    if (keep == n && !(c->pos == n && c->has_logits)) keep = n - 1;
+    if (keep == n && !(c->pos == n && c->n_logits)) keep = n - 1;
     if (keep < c->pos) llm_ctx_rewind(c, keep);
     return keep;
 }
 
 static int32_t llm__clamp32(size_t n) { return n > 0x7fffffff ? 0x7fffffff : (int32_t)n; }
 
-/* Checks what llm_generate_tokens is given before the context is touched. */
+/* Checks what llm_generate_start_tokens is given before the context is touched. */
 static llm_result llm__check_prompt(llm_ctx *c, const int32_t *ids, size_t n, const llm_generate_desc *d) {
     size_t i;
     if ((int64_t)n + d->n_reserve > (int64_t)c->n_ctx) {
@@ -4809,73 +5130,127 @@ static llm_result llm__check_prompt(llm_ctx *c, const int32_t *ids, size_t n, co
     return LLM_OK;
 }
 
-/* Sample, stop or pass the token on, evaluate it; the prompt's logits are there. */
-static llm_result llm__generate_loop(llm_ctx *c, const llm_generate_desc *d, llm_sampler *s, llm_decoder *dec, char *piece,
-                                     size_t piece_cap, llm_generate_stats *st) {
-    int32_t stops[LLM_MAX_STOP_IDS + 1];
-    size_t n_stops = llm__default_stops(c, d, stops), len = 0;
-    llm_result r = LLM_OK;
-    while (r == LLM_OK && d->max_tokens >= 0) {
-        double t = llm__seconds();
-        int32_t id = llm_sample(c, s);
-        if (id < 0) return LLM_ERR_INVALID_ARGUMENT;
-        if (llm__is_stop(stops, n_stops, id) || llm__is_stop(d->stop_ids, d->n_stop_ids, id)) {
-            st->stop = LLM_STOP_TOKEN;
-            st->stop_id = id;
-            st->gen_seconds += llm__seconds() - t;
-            break;
-        }
-        st->n_generated++;
-        st->gen_seconds += llm__seconds() - t;
-        if (d->on_token) {
-            if (piece && llm_decoder_push(dec, id, piece, piece_cap, &len) != LLM_OK) len = 0;
-            if (d->on_token(d->user, piece, len, id)) { st->stop = LLM_STOP_CALLBACK; break; }
-        }
-        if (d->max_tokens && st->n_generated == d->max_tokens) { st->stop = LLM_STOP_MAX; break; }
-        if (c->pos == c->n_ctx) { st->stop = LLM_STOP_CONTEXT_FULL; break; }
-        t = llm__seconds();
-        r = llm_eval(c, &id, 1);
-        st->gen_seconds += llm__seconds() - t;
+/* A fresh generation that has ended (what a failed start leaves). */
+static void llm__generation_init(llm_generation *g, size_t n_prompt, const llm_generate_desc *desc) {
+    memset(g, 0, sizeof *g);
+    if (desc) g->desc = *desc;
+    g->id = g->pending = g->stats.stop_id = -1;
+    g->stats.n_prompt = llm__clamp32(n_prompt);
+    g->done = 1;
+}
+
+LLMDEF llm_result llm_generate_start_tokens(llm_ctx *c, llm_generation *g, const int32_t *ids, size_t n,
+                                            const llm_generate_desc *desc) {
+    llm_generate_desc *d;
+    llm_result r;
+    if (!g) return LLM_ERR_INVALID_ARGUMENT;
+    llm__generation_init(g, n, desc);
+    d = &g->desc;
+    if (!c || !ids || n == 0 || d->max_tokens < -1 || d->n_reserve < 0 || d->prompt_chunk < 0 || (!d->stop_ids && d->n_stop_ids))
+        return LLM_ERR_INVALID_ARGUMENT;
+    if ((r = llm__check_prompt(c, ids, n, d)) != LLM_OK) return r;
+    if (!c->queue && !(c->queue = (int32_t *)llm__alloc(&c->alloc, (size_t)c->n_ctx * sizeof *c->queue))) return LLM_ERR_OUT_OF_MEMORY;
+    if (c->model->tok && !c->piece && !(c->piece = llm__piece_buffer(c, &c->piece_cap))) return LLM_ERR_OUT_OF_MEMORY;
+    if (c->model->tok) llm__decoder_after(&g->dec, c->model, ids, n);
+    g->n_stops = (int32_t)llm__default_stops(c, d, g->stops);
+    g->stats.n_reused = llm__reuse_prefix(c, ids, (int32_t)n);
+    g->n_queued = g->stats.n_evaluated = (int32_t)n - g->stats.n_reused;
+    memcpy(c->queue, ids + g->stats.n_reused, (size_t)g->n_queued * sizeof *ids);
+    if (!d->prompt_chunk) d->prompt_chunk = c->n_batch;
+    g->ctx = c;
+    g->serial = ++c->generation;
+    g->at = c->pos;
+    g->done = 0;
+    return LLM_OK;
+}
+
+/* Ends the generation: speeds, and the bytes of a character the reply left unfinished
+   (after this step's piece, and to the callback with id -1). */
+static llm_result llm__generation_end(llm_generation *g, llm_result r) {
+    llm_generate_stats *st = &g->stats;
+    size_t len = 0;
+    g->done = 1;
+    st->prompt_tokens_per_s = st->prompt_seconds > 0.0 ? st->n_evaluated / st->prompt_seconds : 0.0;
+    st->gen_tokens_per_s = st->gen_seconds > 0.0 ? st->n_generated / st->gen_seconds : 0.0;
+    if (r != LLM_OK || !g->ctx->piece) return r;
+    if (!g->piece) g->piece = g->ctx->piece;
+    if (llm_decoder_flush(&g->dec, g->ctx->piece + g->len, g->ctx->piece_cap - g->len, &len) == LLM_OK && len) {
+        if (g->desc.on_token) g->desc.on_token(g->desc.user, g->ctx->piece + g->len, len, -1);
+        g->len += len;
     }
-    if (r == LLM_OK && d->on_token && piece && llm_decoder_flush(dec, piece, piece_cap, &len) == LLM_OK && len)
-        d->on_token(d->user, piece, len, -1); /* the bytes of an unfinished character */
+    return r;
+}
+
+/* One token: sample it, stop or pass it on; it is evaluated by the next step. */
+static llm_result llm__generation_token(llm_generation *g, double t) {
+    llm_ctx *c = g->ctx;
+    llm_generate_desc *d = &g->desc;
+    llm_generate_stats *st = &g->stats;
+    int32_t id = llm_sample(c, d->sampler ? d->sampler : &g->greedy);
+    if (id < 0) return llm__generation_end(g, LLM_ERR_INVALID_ARGUMENT);
+    st->gen_seconds += llm__seconds() - t;
+    if (llm__is_stop(g->stops, (size_t)g->n_stops, id) || llm__is_stop(d->stop_ids, d->n_stop_ids, id)) {
+        st->stop = LLM_STOP_TOKEN;
+        st->stop_id = id;
+        return llm__generation_end(g, LLM_OK);
+    }
+    st->n_generated++;
+    g->id = g->pending = id;
+    if (c->piece && llm_decoder_push(&g->dec, id, c->piece, c->piece_cap, &g->len) == LLM_OK) g->piece = c->piece;
+    else g->len = 0;
+    if (d->on_token && d->on_token(d->user, g->piece, g->len, id)) st->stop = LLM_STOP_CALLBACK;
+    else if (d->max_tokens && st->n_generated == d->max_tokens) st->stop = LLM_STOP_MAX;
+    else if (c->pos == c->n_ctx) st->stop = LLM_STOP_CONTEXT_FULL;
+    return st->stop ? llm__generation_end(g, LLM_OK) : LLM_OK;
+}
+
+LLMDEF llm_result llm_generate_step(llm_generation *g) {
+    llm_ctx *c;
+    llm_result r;
+    double t;
+    if (!g) return LLM_ERR_INVALID_ARGUMENT;
+    g->id = -1;
+    g->piece = NULL;
+    g->len = 0;
+    if (g->done || !(c = g->ctx)) return LLM_OK;
+    if (g->serial != c->generation || g->at != c->pos) {
+        snprintf(c->error, sizeof c->error, "the generation's context was changed or another generation started");
+        return llm__generation_end(g, LLM_ERR_INVALID_ARGUMENT);
+    }
+    t = llm__seconds();
+    if (g->n_fed < g->n_queued) { /* a chunk of the prompt */
+        int32_t k = g->n_queued - g->n_fed < g->desc.prompt_chunk ? g->n_queued - g->n_fed : g->desc.prompt_chunk;
+        r = llm_eval(c, c->queue + g->n_fed, (size_t)k);
+        g->n_fed += k;
+        g->at = c->pos;
+        g->stats.prompt_seconds += llm__seconds() - t;
+        if (r != LLM_OK) return llm__generation_end(g, r);
+        if (g->n_fed < g->n_queued) return LLM_OK;
+        if (g->desc.max_tokens < 0) return llm__generation_end(g, LLM_OK);
+        t = llm__seconds();
+    } else if (g->pending >= 0) { /* the token the last step produced */
+        r = llm_eval(c, &g->pending, 1);
+        g->pending = -1;
+        g->at = c->pos;
+        if (r != LLM_OK) return llm__generation_end(g, r);
+    } else if (g->desc.max_tokens < 0) {
+        return llm__generation_end(g, LLM_OK);
+    }
+    return llm__generation_token(g, t);
+}
+
+/* Start, then steps until done, the prompt in one llm_eval. */
+static llm_result llm__generate_all(llm_generation *g, llm_result r, llm_generate_stats *stats) {
+    g->desc.prompt_chunk = 0x7fffffff;
+    while (r == LLM_OK && !g->done) r = llm_generate_step(g);
+    if (stats) *stats = g->stats;
     return r;
 }
 
 LLMDEF llm_result llm_generate_tokens(llm_ctx *c, const int32_t *ids, size_t n, const llm_generate_desc *desc,
                                       llm_generate_stats *stats) {
-    llm_generate_desc d;
-    llm_generate_stats st;
-    llm_sampler greedy;
-    llm_decoder dec;
-    char *piece = NULL;
-    size_t piece_cap = 0;
-    llm_result r;
-    double t;
-    memset(&d, 0, sizeof d);
-    memset(&st, 0, sizeof st);
-    memset(&greedy, 0, sizeof greedy);
-    if (desc) d = *desc;
-    st.stop_id = -1;
-    st.n_prompt = llm__clamp32(n);
-    if (stats) *stats = st;
-    if (!c || !ids || n == 0 || d.max_tokens < -1 || d.n_reserve < 0 || (!d.stop_ids && d.n_stop_ids)) return LLM_ERR_INVALID_ARGUMENT;
-    if ((r = llm__check_prompt(c, ids, n, &d)) != LLM_OK) return r;
-    if (d.on_token && c->model->tok) {
-        if (!(piece = llm__piece_buffer(c, &piece_cap))) return LLM_ERR_OUT_OF_MEMORY;
-        llm__decoder_after(&dec, c->model, ids, n);
-    }
-    t = llm__seconds();
-    st.n_reused = llm__reuse_prefix(c, ids, (int32_t)n);
-    st.n_evaluated = (int32_t)n - st.n_reused;
-    r = st.n_evaluated > 0 ? llm_eval(c, ids + st.n_reused, (size_t)st.n_evaluated) : LLM_OK;
-    st.prompt_seconds = llm__seconds() - t;
-    if (r == LLM_OK) r = llm__generate_loop(c, &d, d.sampler ? d.sampler : &greedy, &dec, piece, piece_cap, &st);
-    llm__free(&c->alloc, piece);
-    st.prompt_tokens_per_s = st.prompt_seconds > 0.0 ? st.n_evaluated / st.prompt_seconds : 0.0;
-    st.gen_tokens_per_s = st.gen_seconds > 0.0 ? st.n_generated / st.gen_seconds : 0.0;
-    if (stats) *stats = st;
-    return r;
+    llm_generation g;
+    return llm__generate_all(&g, llm_generate_start_tokens(c, &g, ids, n, desc), stats);
 }
 
 /* The prompt's ids with one BOS: the tokenizer's prefix (what LLM_TOKENIZE_ADD_SPECIAL puts
@@ -4900,26 +5275,32 @@ static llm_result llm__prompt_ids(llm_ctx *c, const char *text, size_t len, int3
     return LLM_OK;
 }
 
-LLMDEF llm_result llm_generate(llm_ctx *c, const char *text, size_t len, const llm_generate_desc *desc,
-                               llm_generate_stats *stats) {
+LLMDEF llm_result llm_generate_start(llm_ctx *c, llm_generation *g, const char *text, size_t len, const llm_generate_desc *desc) {
     int32_t *ids;
     size_t n;
     llm_result r;
-    if (stats) memset(stats, 0, sizeof *stats);
+    if (!g) return LLM_ERR_INVALID_ARGUMENT;
+    llm__generation_init(g, 0, desc);
     if (!c || (!text && len)) return LLM_ERR_INVALID_ARGUMENT;
     if ((r = llm__prompt_ids(c, text, len, &ids, &n)) == LLM_OK) {
         if (n > (size_t)c->n_ctx) { /* only the first n_ctx + 1 ids were written */
             snprintf(c->error, sizeof c->error, "the prompt's %llu tokens do not fit in the context (%d)", (unsigned long long)n, c->n_ctx);
-            if (stats) { stats->n_prompt = llm__clamp32(n); stats->stop_id = -1; }
+            g->stats.n_prompt = llm__clamp32(n);
             r = LLM_ERR_CONTEXT_FULL;
         } else {
-            r = llm_generate_tokens(c, ids, n, desc, stats);
+            r = llm_generate_start_tokens(c, g, ids, n, desc);
         }
     } else if (r == LLM_ERR_UNSUPPORTED) {
         snprintf(c->error, sizeof c->error, "the model has no tokenizer");
     }
     llm__free(&c->alloc, ids);
     return r;
+}
+
+LLMDEF llm_result llm_generate(llm_ctx *c, const char *text, size_t len, const llm_generate_desc *desc,
+                               llm_generate_stats *stats) {
+    llm_generation g;
+    return llm__generate_all(&g, llm_generate_start(c, &g, text, len, desc), stats);
 }
 
 /* ---- llm: model file writer ---------------------------------------------------------------- */
@@ -5105,6 +5486,7 @@ LLMDEF const char *llm_result_string(llm_result r) {
     case LLM_ERR_BAD_TOKEN: return "token outside the vocabulary";
     case LLM_ERR_BUFFER_TOO_SMALL: return "buffer too small";
     case LLM_ERR_TEMPLATE: return "chat template error";
+    case LLM_ERR_WRONG_MODEL: return "state of another model";
     }
     return "unknown result";
 }

@@ -111,9 +111,16 @@ static long rss_kb(const char *field) {
     return v;
 }
 
-static void usage(void) {
-    fprintf(stderr, "usage: bench -m model.llm [-p 128] [-n 64] [-t N] [-r 5] [--kv-type f16|f32] [--membw] [--busy N]\n"
-                    "       bench --membw [-t N]\n");
+static void usage(FILE *f) {
+    fprintf(f, "usage: bench -m model.llm [-p 128] [-n 64] [-t N] [-r 5] [--kv-type f16|f32] [--membw] [--busy N]\n"
+               "       bench --membw [-t N]\n"
+               "  -m FILE        model file (.llm)\n"
+               "  -p N, -n N     prompt tokens evaluated at once, tokens generated one at a time (llama-bench's)\n"
+               "  -t N           threads\n"
+               "  -r N           repetitions; the median and the spread are shown\n"
+               "  --kv-type T    KV cache type: f16 (default) or f32\n"
+               "  --membw        memory read bandwidth with 1 and N threads\n"
+               "  --busy N       run N CPU-bound processes during the measurement\n");
 }
 
 int main(int argc, char **argv) {
@@ -129,8 +136,9 @@ int main(int argc, char **argv) {
     double *pp, *tg, t0, t_open, limit = 0.0, bpt, pp_med, tg_med;
     for (i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!strcmp(a, "-h") || !strcmp(a, "--help")) { usage(stdout); return 0; }
         if (!strcmp(a, "--membw")) { do_membw = 1; continue; }
-        if (!v) { usage(); return 2; }
+        if (!v) { fprintf(stderr, "bench: %s needs a value\n", a); usage(stderr); return 2; }
         i++;
         if (!strcmp(a, "-m")) path = v;
         else if (!strcmp(a, "-p")) n_prompt = atoi(v);
@@ -139,11 +147,11 @@ int main(int argc, char **argv) {
         else if (!strcmp(a, "-r")) reps = atoi(v);
         else if (!strcmp(a, "--busy")) busy = atoi(v);
         else if (!strcmp(a, "--kv-type")) kv = !strcmp(v, "f32") ? LLM_KV_F32 : LLM_KV_F16;
-        else { usage(); return 2; }
+        else { fprintf(stderr, "bench: unknown option '%s'\n", a); usage(stderr); return 2; }
     }
-    if (n_prompt < 1 || n_gen < 1 || reps < 1 || threads < 0 || busy < 0 || busy > 16) { usage(); return 2; }
+    if (n_prompt < 1 || n_gen < 1 || reps < 1 || threads < 0 || busy < 0 || busy > 16) { usage(stderr); return 2; }
     if (do_membw) limit = run_membw(threads ? threads : 2);
-    if (!path) { if (!do_membw) usage(); return do_membw ? 0 : 2; }
+    if (!path) { if (!do_membw) usage(stderr); return do_membw ? 0 : 2; }
     for (i = 0; i < busy; i++)
         if ((busy_pids[i] = fork()) == 0) { volatile unsigned long x = 0; for (;;) x++; }
     t0 = now();

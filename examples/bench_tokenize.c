@@ -8,6 +8,7 @@
    the best of -r runs (default 3) on one thread, in processor time. */
 #define LLM_IMPLEMENTATION
 #include "../llm.h"
+#include "flags.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,6 +18,13 @@
 /* Processor time of this process: on a shared machine it stays close to the time an idle
    one would take, where wall-clock time does not. */
 static double now(void) { return (double)clock() / CLOCKS_PER_SEC; }
+
+static void usage(FILE *f) {
+    fprintf(f, "usage: bench_tokenize -m model.llm [-m model2.llm ...] [-f prose.txt] [-r repeats]\n"
+               "  -m FILE   a model file (vocab-only will do); up to 16\n"
+               "  -f FILE   English prose to tokenize (default: about 1 MB generated)\n"
+               "  -r N      runs per figure, the best is shown (default 3)\n");
+}
 
 static uint64_t rng(uint64_t *s) { *s ^= *s << 13; *s ^= *s >> 7; *s ^= *s << 17; return *s; }
 
@@ -95,10 +103,12 @@ int main(int argc, char **argv) {
     int32_t *ids;
     uint64_t seed = 12345;
     for (i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "-m") && i + 1 < argc && n_models < 16) models[n_models++] = argv[++i];
-        else if (!strcmp(argv[i], "-f") && i + 1 < argc) prose_path = argv[++i];
+        const char *a = flag_name(argv[i]);
+        if (!strcmp(a, "-h")) { usage(stdout); return 0; }
+        if (!strcmp(a, "-m") && i + 1 < argc && n_models < 16) models[n_models++] = argv[++i];
+        else if (!strcmp(a, "-f") && i + 1 < argc) prose_path = argv[++i];
         else if (!strcmp(argv[i], "-r") && i + 1 < argc) repeats = atoi(argv[++i]);
-        else { fprintf(stderr, "usage: bench_tokenize -m model.llm [-m ...] [-f prose.txt] [-r repeats]\n"); return 2; }
+        else { fprintf(stderr, "bench_tokenize: unknown option or missing value '%s'\n", argv[i]); usage(stderr); return 2; }
     }
     if (!n_models || repeats < 1) { fprintf(stderr, "usage: bench_tokenize -m model.llm [-m ...] [-f prose.txt] [-r repeats]\n"); return 2; }
     prose = prose_path ? read_file(prose_path, &prose_len) : make_prose(prose_len = 1 << 20);
@@ -107,7 +117,6 @@ int main(int argc, char **argv) {
     text = (char *)malloc(16 << 20);
     if (!prose || !word || !ids || !text) { fprintf(stderr, "bench_tokenize: cannot read or allocate the text\n"); return 1; }
     for (k = 0; k < word_len; k++) word[k] = (char)('a' + rng(&seed) % 26);
-    printf("prose: %s, %.2f MB; word: %.2f MB of random a-z\n", prose_path ? prose_path : "generated", prose_len / 1e6, word_len / 1e6);
     for (i = 0; i < n_models; i++) {
         llm_model *m;
         llm_model_desc d;
@@ -122,6 +131,8 @@ int main(int argc, char **argv) {
             return 1;
         }
         t_open = now() - t0;
+        if (i == 0) /* once a model opens: an error leaves stdout empty */
+            printf("prose: %s, %.2f MB; word: %.2f MB of random a-z\n", prose_path ? prose_path : "generated", prose_len / 1e6, word_len / 1e6);
         t_prose = time_tokenize(m, prose, prose_len, ids, word_len + (1 << 22), repeats, &n_ids);
         for (r = 0; r < repeats; r++) {
             double t1 = now();

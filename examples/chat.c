@@ -1,13 +1,16 @@
 /* chat: talk to a model in the terminal, or print the prompt a conversation renders to.
 
-   build/chat -m model.llm [-s "system prompt"] [--template NAME] [sampling flags] [-c n_ctx] [-t threads]
+   build/chat -m model.llm [-sys "system prompt"] [--template NAME] [sampling flags] [-c n_ctx] [-t threads]
    build/chat -m model.llm --print-prompt [--template NAME] [--no-generation-prompt] < conversation.jsonl
 
    Each line read is a user message; the reply streams as it is generated. The whole
    conversation is rendered with the model's chat template every turn and handed to
    llm_generate, which evaluates only what the KV cache does not hold yet. Ctrl-C stops a
-   reply (twice: the program); /reset, /quit, /help. With stdin not a terminal nothing but
-   the replies (one after each message, then a newline) is written to stdout.
+   reply (twice: the program); /reset, /save FILE, /load FILE, /quit, /help. With stdin not
+   a terminal nothing but the replies (one after each message, then a newline) is written
+   to stdout. /save writes the context's state (llm_ctx_save: tokens and KV cache) to FILE
+   and the conversation to FILE.jsonl; /load reads them back, so a long system prompt or a
+   conversation is evaluated once and continued later.
 
    --print-prompt reads a conversation as JSON Lines, one {"role": ..., "content": ...} per
    line, and writes exactly the text the chat template renders (nothing else) to stdout. */
@@ -37,7 +40,7 @@ static void usage(FILE *f) {
     fprintf(f,
             "usage: chat -m model.llm [options]\n"
             "  -m FILE                model file (.llm)\n"
-            "  -s TEXT                system prompt\n"
+            "  -sys TEXT              system prompt (also --system-prompt)\n"
             "  --template NAME        chat template (default: the model's):");
     for (i = 0; llm_chat_template_name(i); i++) fprintf(f, "%s%s", i % 8 == 0 ? "\n                          " : " ", llm_chat_template_name(i));
     fprintf(f,
@@ -106,10 +109,10 @@ static char *read_stream(FILE *f, size_t *n) {
 }
 
 /* One message per non-blank line: {"role": "...", "content": "..."}. */
-static int read_jsonl(FILE *f, conversation *c) {
+static int read_jsonl(FILE *f, const char *name, conversation *c) {
     size_t n, line = 0;
     char *text = read_stream(f, &n), *p, *end, err[200];
-    if (!text) { fprintf(stderr, "chat: cannot read stdin\n"); return -1; }
+    if (!text) { fprintf(stderr, "chat: cannot read %s\n", name); return -1; }
     for (p = text; p < text + n; p = end + 1) {
         json_value *v;
         const json_value *role, *content;
@@ -118,7 +121,7 @@ static int read_jsonl(FILE *f, conversation *c) {
         line++;
         if (strspn(p, " \t\r") >= (size_t)(end - p)) continue;
         if (!(v = json_parse(p, (size_t)(end - p), err, sizeof err))) {
-            fprintf(stderr, "chat: stdin line %lu: %s\n", (unsigned long)line, err);
+            fprintf(stderr, "chat: %s line %lu: %s\n", name, (unsigned long)line, err);
             free(text);
             return -1;
         }
@@ -126,7 +129,7 @@ static int read_jsonl(FILE *f, conversation *c) {
         content = json_get(v, "content");
         if (!role || role->type != JSON_STRING || !content || content->type != JSON_STRING ||
             strlen(content->str) != content->len || strlen(role->str) != role->len) {
-            fprintf(stderr, "chat: stdin line %lu: expected {\"role\": string, \"content\": string without NUL}\n", (unsigned long)line);
+            fprintf(stderr, "chat: %s line %lu: expected {\"role\": string, \"content\": string without NUL}\n", name, (unsigned long)line);
             json_free(v);
             free(text);
             return -1;
@@ -162,7 +165,7 @@ static int print_prompt(const llm_model *m, const llm_chat_desc *d, int add_gene
     size_t cap = 0, len = 0;
     int rc = 1;
     memset(&c, 0, sizeof c);
-    if (read_jsonl(stdin, &c) == 0 && render(m, &c, add_generation_prompt, d, &buf, &cap, &len) == LLM_OK)
+    if (read_jsonl(stdin, "stdin", &c) == 0 && render(m, &c, add_generation_prompt, d, &buf, &cap, &len) == LLM_OK)
         rc = fwrite(buf, 1, len, stdout) == len && fflush(stdout) == 0 ? 0 : 1;
     free(buf);
     conv_remove(&c, 0, c.n);
@@ -348,9 +351,69 @@ static char *read_line(char **buf, size_t *cap, int *was_interrupted) {
 
 static void help(const chat_state *s) {
     fprintf(stderr, "%s  /reset  start a new conversation (the system prompt stays)\n"
+                    "  /save FILE  save the context (tokens, KV cache) to FILE, the conversation to FILE.jsonl\n"
+                    "  /load FILE  load them back: the conversation goes on without evaluating it again\n"
                     "  /quit   leave (or Ctrl-D)\n"
                     "  /help   this text\n"
                     "  Ctrl-C stops a reply; twice quits.%s\n", s->color ? COLOR_NOTE : "", s->color ? COLOR_OFF : "");
+}
+
+static void put_json_string(FILE *f, const char *p) {
+    fputc('"', f);
+    for (; *p; p++) {
+        unsigned char ch = (unsigned char)*p;
+        if (ch == '"' || ch == '\\') fprintf(f, "\\%c", ch);
+        else if (ch == '\n') fputs("\\n", f);
+        else if (ch < 0x20) fprintf(f, "\\u%04x", ch);
+        else fputc(ch, f);
+    }
+    fputc('"', f);
+}
+
+/* /save FILE: the context's state to FILE, the conversation to FILE.jsonl. */
+static void save_session(chat_state *s, const char *path) {
+    char conv_path[4096], msg[4200];
+    FILE *f;
+    size_t i;
+    int ok;
+    if (llm_ctx_save(s->ctx, path) != LLM_OK) { note(s, "chat: cannot save: %s", llm_ctx_error(s->ctx)); return; }
+    snprintf(conv_path, sizeof conv_path, "%s.jsonl", path);
+    if (!(f = fopen(conv_path, "wb"))) { note(s, "chat: cannot create %s", conv_path); return; }
+    for (i = 0; i < s->conv.n; i++) {
+        fputs("{\"role\": ", f);
+        put_json_string(f, s->conv.msgs[i].role);
+        fputs(", \"content\": ", f);
+        put_json_string(f, s->conv.msgs[i].content);
+        fputs("}\n", f);
+    }
+    ok = !ferror(f);
+    if (fclose(f) != 0 || !ok) { note(s, "chat: cannot write %s", conv_path); return; }
+    snprintf(msg, sizeof msg, "%d tokens and %lu messages to %s", llm_ctx_pos(s->ctx), (unsigned long)s->conv.n, path);
+    note(s, "chat: saved %s", msg);
+}
+
+/* /load FILE: the state, and the conversation of FILE.jsonl when there is one. */
+static void load_session(chat_state *s, const char *path) {
+    char conv_path[4096], msg[4200];
+    conversation c;
+    FILE *f;
+    if (llm_ctx_load(s->ctx, path) != LLM_OK) { note(s, "chat: cannot load: %s", llm_ctx_error(s->ctx)); return; }
+    snprintf(conv_path, sizeof conv_path, "%s.jsonl", path);
+    memset(&c, 0, sizeof c);
+    if ((f = fopen(conv_path, "rb")) != NULL) {
+        if (read_jsonl(f, conv_path, &c) == 0) {
+            conv_remove(&s->conv, 0, s->conv.n);
+            free(s->conv.msgs);
+            s->conv = c;
+            s->n_system = c.n && !strcmp(c.msgs[0].role, "system");
+        } else {
+            conv_remove(&c, 0, c.n);
+            free(c.msgs);
+        }
+        fclose(f);
+    }
+    snprintf(msg, sizeof msg, "%d tokens and %lu messages from %s", llm_ctx_pos(s->ctx), (unsigned long)s->conv.n, path);
+    note(s, "chat: loaded %s", msg);
 }
 
 static int chat_loop(chat_state *s) {
@@ -381,6 +444,8 @@ static int chat_loop(chat_state *s) {
                 if (s->tty_in) note(s, "(new conversation)", "");
                 continue;
             }
+            if (!strncmp(line, "/save ", 6) && line[6]) { save_session(s, line + 6); continue; }
+            if (!strncmp(line, "/load ", 6) && line[6]) { load_session(s, line + 6); continue; }
             note(s, "chat: unknown command %s (/help lists them)", line);
             continue;
         }
@@ -432,9 +497,9 @@ int main(int argc, char **argv) {
     s.sampler.min_p = 0.05f;
     s.sampler.seed = (uint64_t)time(NULL);
     for (i = 1; i < argc; i++) {
-        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        const char *a = flag_name(argv[i]), *v = i + 1 < argc ? argv[i + 1] : NULL;
         int k;
-        if (!strcmp(a, "-h") || !strcmp(a, "--help")) { usage(stdout); return 0; }
+        if (!strcmp(a, "-h")) { usage(stdout); return 0; }
         if (!strcmp(a, "--print-prompt")) { prompt_only = 1; continue; }
         if (!strcmp(a, "--no-generation-prompt")) { generation_prompt = 0; continue; }
         if (!strcmp(a, "--no-thinking")) { s.chat.no_thinking = 1; continue; }
@@ -444,7 +509,7 @@ int main(int argc, char **argv) {
         if ((k = sampling_flag(a, v, &s.sampler)) != 0) {
             if (k < 0) { fprintf(stderr, "chat: bad value '%s' for %s\n", v, a); return 2; }
         } else if (!strcmp(a, "-m")) model_path = v;
-        else if (!strcmp(a, "-s")) system = v;
+        else if (!strcmp(a, "-sys")) system = v;
         else if (!strcmp(a, "--template")) s.chat.template_name = v;
         else if (!strcmp(a, "-n")) max_reply = atoi(v);
         else if (!strcmp(a, "-c")) cd.n_ctx = atoi(v);

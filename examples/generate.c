@@ -4,8 +4,9 @@
                   [-t threads] [-c n_ctx] [--kv-type f16|f32] [--print-ids] [--dump-logits F]
 
    With -p the text is tokenized by the model's tokenizer (BOS/EOS as it adds them, special
-   tokens written in the text parsed) and, unless --print-ids, the prompt and the generated
-   text are printed as they come. With --temp 0 (the default) decoding is greedy; ties go to
+   tokens written in the text parsed) and, unless --print-ids, the prompt (unless
+   --no-display-prompt) and the generated text are printed to stdout as they come; nothing
+   else goes to stdout. With --temp 0 (the default) decoding is greedy; ties go to
    the lowest id. It always generates N tokens (end-of-sequence tokens do not stop it).
    Timings go to stderr. */
 #define LLM_IMPLEMENTATION
@@ -27,6 +28,7 @@ static void usage(FILE *f) {
             SAMPLING_USAGE
             "  -t N                   threads\n"
             "  -c N                   context size\n"
+            "  --no-display-prompt    with -p: print only the generated text\n"
             "  --kv-type T            KV cache type: f16 (default) or f32\n"
             "  --print-ids            print prompt and generated ids on stdout\n"
             "  --dump-logits F        write float32 logits for every prompt position to F\n");
@@ -129,7 +131,7 @@ static int dump_logits(llm_ctx *ctx, const int32_t *ids, size_t n, int32_t n_voc
 
 int main(int argc, char **argv) {
     const char *model_path = NULL, *ids_str = NULL, *ids_file = NULL, *dump = NULL, *prompt = NULL;
-    int n_gen = 64, print_ids = 0, i;
+    int n_gen = 64, print_ids = 0, hide_prompt = 0, i;
     llm_sampler sampler;
     llm_generate_desc gd;
     llm_generate_stats st;
@@ -148,10 +150,11 @@ int main(int argc, char **argv) {
     sampler.seed = 1;
     md.log = log_stderr;
     for (i = 1; i < argc; i++) {
-        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        const char *a = flag_name(argv[i]), *v = i + 1 < argc ? argv[i + 1] : NULL;
         int k;
-        if (!strcmp(a, "-h") || !strcmp(a, "--help")) { usage(stdout); return 0; }
+        if (!strcmp(a, "-h")) { usage(stdout); return 0; }
         if (!strcmp(a, "--print-ids")) { print_ids = 1; continue; }
+        if (!strcmp(a, "--no-display-prompt")) { hide_prompt = 1; continue; }
         if (!v) { fprintf(stderr, "generate: %s needs a value\n", a); return 2; }
         i++;
         if ((k = sampling_flag(a, v, &sampler)) != 0) {
@@ -201,7 +204,7 @@ int main(int argc, char **argv) {
     gd.on_token = collect;
     gd.user = &out;
     out.print_text = prompt && !print_ids;
-    if (out.print_text && print_prompt_text(model, out.ids, n_prompt)) return 1;
+    if (out.print_text && !hide_prompt && print_prompt_text(model, out.ids, n_prompt)) return 1;
     if ((r = llm_generate_tokens(ctx, out.ids, n_prompt, &gd, &st)) != LLM_OK) {
         fprintf(stderr, "generate: %s\n", llm_ctx_error(ctx));
         return 1;
@@ -213,6 +216,7 @@ int main(int argc, char **argv) {
         for (k = 0; k < out.n; k++) printf(k ? " %d" : "%d", out.ids[k]);
     }
     if (print_ids || out.print_text) printf("\n");
+    fflush(stdout); /* the text before the timings on stderr */
     fprintf(stderr, "generate: prompt %d tokens (%d evaluated, %.1f tok/s), generated %d tokens (%.1f tok/s), KV cache %llu bytes\n",
             st.n_prompt, st.n_evaluated, st.prompt_tokens_per_s, st.n_generated, st.gen_tokens_per_s,
             (unsigned long long)llm_ctx_kv_bytes(ctx));

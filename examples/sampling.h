@@ -1,10 +1,11 @@
-/* sampling.h - the sampling flags build/generate and build/chat share (llama.cpp spellings).
-   Included by the examples after llm.h; not part of the library. */
+/* sampling.h - the sampling flags build/generate, build/chat and build/npc share (llama.cpp
+   spellings). Included by the examples after llm.h; not part of the library. */
 #ifndef LLM_EXAMPLES_SAMPLING_H
 #define LLM_EXAMPLES_SAMPLING_H
 
 #include <stdlib.h>
 #include <string.h>
+#include "flags.h"
 
 #define SAMPLING_USAGE \
     "  --temp T               temperature; 0 is greedy, ties to the lowest id\n" \
@@ -15,9 +16,10 @@
     "  --repeat-last-n N      how many recent tokens the penalties see (default 64; -1: all; 0: none)\n" \
     "  --presence-penalty P   subtract P from every recent token's logit (0: off)\n" \
     "  --frequency-penalty F  subtract F x its count from every recent token's logit (0: off)\n" \
-    "  --seed S               random seed\n"
+    "  -s, --seed S           random seed\n"
 
 #define SAMPLING_NO_WINDOW INT32_MIN
+
 
 static int sampling_number(const char *v, double lo, double hi, double *out) {
     char *end;

@@ -25,7 +25,8 @@ int main(int argc, char **argv) {
     llm_generate_desc gen;
     char *prompt;
     size_t len;
-    if (argc < 2) { fprintf(stderr, "usage: simple model.llm [message]\n"); return 2; }
+    if (argc > 1 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) { printf("usage: simple model.llm [message]\n"); return 0; }
+    if (argc < 2 || argc > 3 || argv[1][0] == '-') { fprintf(stderr, "usage: simple model.llm [message]\n"); return 2; }
     if (llm_model_open(&model, argv[1], NULL) != LLM_OK || llm_ctx_open(&ctx, model, NULL) != LLM_OK) {
         fprintf(stderr, "simple: cannot load %s\n", argv[1]);
         return 1;

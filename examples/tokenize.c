@@ -13,6 +13,7 @@
 #include "../llm.h"
 #define JSON_IMPLEMENTATION
 #include "../tools/json.h"
+#include "flags.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -124,8 +125,8 @@ int main(int argc, char **argv) {
     size_t len = 0, cap = 0;
     int c;
     for (i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) { usage(stdout); return 0; }
-        if (!strcmp(argv[i], "-m") && i + 1 < argc) model_path = argv[++i];
+        if (!strcmp(flag_name(argv[i]), "-h")) { usage(stdout); return 0; }
+        if (!strcmp(flag_name(argv[i]), "-m") && i + 1 < argc) model_path = argv[++i];
         else if (!strcmp(argv[i], "--decode")) decode = 1;
         else if (!strcmp(argv[i], "--no-special")) no_special = 1;
         else if (!strcmp(argv[i], "--split-special")) split_special = 1;

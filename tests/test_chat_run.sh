@@ -1,6 +1,6 @@
 #!/bin/sh
 # Scripted chats through build/chat's piped stdin on the shipped kjv-tiny model (template
-# raw): the second turn evaluates only the new tokens, /reset, stop tokens end a turn, the
+# raw): the second turn evaluates only the new tokens, /reset, /save and /load, stop tokens end a turn, the
 # two context-full policies, output that depends only on the seed, nothing but replies on
 # stdout.
 set -e
@@ -35,6 +35,20 @@ set -- $(turn $out/reset.err 1); p1=$1
 set -- $(turn $out/reset.err 2)
 [ "$1 $2 $3" = "$p1 $((p1 - 1)) 1" ] || fail "after /reset: $1 tokens, $2 reused, $3 evaluated (want $p1, $((p1 - 1)), 1)"
 grep -q '/reset' $out/reset.err || fail "/help prints the commands on stderr"
+
+# /save after the first turn, /load in a new chat: the second turn reuses the saved tokens
+# and replies as the uninterrupted chat did; a state of another model is refused.
+printf 'In the beginning\n/save %s\n' $out/saved.state | $chat --temp 0 -n 24 > /dev/null 2> $out/save.err
+grep -q 'saved .* 2 messages' $out/save.err || fail "/save: no message"
+[ -s $out/saved.state ] && [ -s $out/saved.state.jsonl ] || fail "/save wrote no state or conversation"
+printf '/load %s\nAnd God said\n' $out/saved.state | $chat --temp 0 -n 24 > $out/load.txt 2> $out/load.err
+grep -q 'loaded .* 2 messages' $out/load.err || fail "/load: no message"
+[ "$(cat $out/load.txt)" = "$(sed -n 2p $out/two.txt)" ] || fail "/load: the reply differs from the uninterrupted chat's"
+set -- $(turn $out/load.err 1); set -- $(turn $out/two.err 2) $1 $2 $3
+[ "$5 $6 $7" = "$1 $2 $3" ] || fail "/load: prompt $5, reused $6, evaluated $7; the uninterrupted chat: $1 $2 $3"
+${BUILD:-build}/convert models/kjv-tiny $out/kjv-f32.llm --dtype f32 >> $out/convert.log 2>&1
+printf '/load %s\n' $out/saved.state | ${BUILD:-build}/chat -m $out/kjv-f32.llm > /dev/null 2> $out/wrong.err
+grep -q 'cannot load.*another model' $out/wrong.err || fail "/load of another model's state: $(cat $out/wrong.err)"
 
 # A seed decides the sampled replies.
 printf 'In the beginning\nAnd God said\n' | $chat --seed 42 -n 24 > $out/seed1.txt 2>/dev/null

@@ -7,6 +7,7 @@ make -s install PREFIX=/opt/llm DESTDIR="$stage" >/dev/null
 test -f "$stage/opt/llm/include/llm.h"
 test -x "$stage/opt/llm/bin/llm-convert"
 test -x "$stage/opt/llm/bin/llm-generate"
+test -x "$stage/opt/llm/bin/llm-perplexity"
 pc="$stage/opt/llm/lib/pkgconfig/llm.pc"
 grep -q '^prefix=/opt/llm$' "$pc"
 grep -q -- '-lm' "$pc"

@@ -9,7 +9,12 @@
    config.json / generation_config.json when present) without tensors: such a file opens
    with llm_model_desc.vocab_only, for tokenizing only. The file is written
    through llm.h's builder to OUT.llm.tmp, opened and validated with llm.h, then renamed,
-   so a failed run leaves no partial file. */
+   so a failed run leaves no partial file.
+
+   Output: progress on stderr (a bar of tensors and bytes done with MB/s when stderr is a
+   terminal, else one line per tensor), warnings and errors on stderr (exit status 1; 2 for
+   bad arguments); on stdout what was written: the tokenizer and chat template found, then a
+   summary (architecture, parameters, dtype mix, file size, time). */
 #define _FILE_OFFSET_BITS 64
 #define _POSIX_C_SOURCE 200809L
 #define LLM_IMPLEMENTATION
@@ -24,8 +29,28 @@
 #include <time.h>
 #include <math.h>
 #include <errno.h>
+#if defined(_WIN32)
+#include <io.h>
+#define isatty _isatty
+#define fileno _fileno
+#else
+#include <unistd.h>
+#endif
 
 static char g_err[1024];
+
+static double wall_seconds(void) {
+#if defined(_WIN32)
+    LARGE_INTEGER f, c;
+    QueryPerformanceFrequency(&f);
+    QueryPerformanceCounter(&c);
+    return (double)c.QuadPart / (double)f.QuadPart;
+#else
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+#endif
+}
 
 static int fail(const char *fmt, ...) {
     va_list ap;
@@ -414,6 +439,61 @@ static int is_ignored_tensor(const char *name, const hparams *h) {
     return strstr(name, "rotary_emb.inv_freq") != NULL || (h->tied && strcmp(name, "lm_head.weight") == 0);
 }
 
+/* ---- progress and summary ------------------------------------------------------------- */
+typedef struct progress {
+    int tty;                      /* stderr is a terminal: a bar, else a line per tensor */
+    int n_done, n_total;
+    uint64_t bytes_done, bytes_total;
+    double t0;
+    int count[LLM_DTYPE_COUNT];   /* tensors and bytes written per type */
+    uint64_t bytes[LLM_DTYPE_COUNT];
+} progress;
+
+static void progress_tensor(progress *pg, const src_tensor *t, llm_dtype dst, uint64_t size) {
+    double dt = wall_seconds() - pg->t0;
+    int d, width = 24, fill;
+    pg->n_done++;
+    pg->bytes_done += size;
+    pg->count[dst]++;
+    pg->bytes[dst] += size;
+    if (!pg->tty) {
+        fprintf(stderr, "  %-48s %-5s -> %-5s [%lld", t->name, llm_dtype_name(t->dtype), llm_dtype_name(dst), (long long)t->shape[0]);
+        for (d = 1; d < t->n_dims; d++) fprintf(stderr, ", %lld", (long long)t->shape[d]);
+        fprintf(stderr, "]\n");
+        return;
+    }
+    fill = pg->bytes_total ? (int)((double)pg->bytes_done / (double)pg->bytes_total * width) : width;
+    fprintf(stderr, "\rconvert: [%.*s%.*s] %d/%d tensors, %.1f/%.1f MB, %.0f MB/s ", fill, "########################",
+            width - fill, "........................", pg->n_done, pg->n_total, (double)pg->bytes_done / 1e6,
+            (double)pg->bytes_total / 1e6, dt > 0.0 ? (double)pg->bytes_done / 1e6 / dt : 0.0);
+    if (pg->n_done == pg->n_total) fputc('\n', stderr);
+    fflush(stderr);
+}
+
+static void print_summary(const char *out, const progress *pg, const llm_model_info *info, int vocab_only, uint64_t bytes) {
+    double dt = wall_seconds() - pg->t0;
+    int i, first = 1;
+    printf("convert: wrote %s\n", out);
+    if (vocab_only) {
+        printf("  contents      tokenizer only\n");
+    } else {
+        printf("  architecture  %s: %d layers, hidden %d, heads %d (kv %d), head_dim %d, ffn %d, vocab %d, context %d\n",
+               info->arch_name, info->n_layer, info->n_embd, info->n_head, info->n_head_kv, info->head_dim, info->n_ff,
+               info->n_vocab, info->n_ctx_train);
+        printf("  parameters    %lld (%.2fM)\n", (long long)info->n_params, (double)info->n_params / 1e6);
+        printf("  dtypes       ");
+        for (i = 0; i < LLM_DTYPE_COUNT; i++)
+            if (pg->count[i]) {
+                printf("%s %d %s %s (%.2f MB)", first ? "" : ",", pg->count[i], pg->count[i] == 1 ? "tensor" : "tensors",
+                       llm_dtype_name((llm_dtype)i), (double)pg->bytes[i] / 1e6);
+                first = 0;
+            }
+        printf("\n");
+    }
+    printf("  file size     %llu bytes (%.2f MB)\n", (unsigned long long)bytes, (double)bytes / 1e6);
+    printf("  time          %.2f s (%.0f MB/s)\n", dt, dt > 0.0 ? (double)bytes / 1e6 / dt : 0.0);
+}
+
 /* ---- writing -------------------------------------------------------------------------- */
 static int write_zeros(FILE *f, uint64_t n) {
     static const char z[4096];
@@ -581,7 +661,7 @@ static int set_vocab_only(llm_builder *b, const char *dir) {
 }
 
 static int write_model(const char *tmp, const char *dir, const source *src, const plan *p, const hparams *h,
-                       const tok_data *td, int qflags, uint64_t *out_bytes) {
+                       const tok_data *td, int qflags, progress *pg, uint64_t *out_bytes) {
     llm_builder *b = NULL;
     FILE *out = NULL, *in = NULL;
     const void *hdr;
@@ -596,6 +676,8 @@ static int write_model(const char *tmp, const char *dir, const source *src, cons
         if (llm_builder_add_tensor(b, p->src[i]->name, p->dst[i], p->src[i]->n_dims, p->src[i]->shape, &idx) != LLM_OK)
             { fail("cannot add tensor '%s'", p->src[i]->name); goto done; }
     if (llm_builder_header(b, &hdr, &hdr_size) != LLM_OK) { fail("cannot lay out the file"); goto done; }
+    pg->n_total = p->n;
+    for (i = 0; i < p->n; i++) pg->bytes_total += llm_builder_tensor_size(b, (size_t)i);
     if (!(out = fopen(tmp, "wb"))) { fail("%s: cannot create (%s)", tmp, strerror(errno)); goto done; }
     if (fwrite(hdr, 1, hdr_size, out) != hdr_size) { fail("%s: write failed (%s)", tmp, strerror(errno)); goto done; }
     pos = hdr_size;
@@ -619,9 +701,7 @@ static int write_model(const char *tmp, const char *dir, const source *src, cons
         if (write_zeros(out, off - pos) || fwrite(outbuf, 1, (size_t)size, out) != size)
             { fail("%s: write failed (%s)", tmp, strerror(errno)); goto done; }
         pos = off + size;
-        printf("  %-48s %-5s -> %-5s [%lld", t->name, llm_dtype_name(t->dtype), llm_dtype_name(p->dst[i]), (long long)t->shape[0]);
-        for (d = 1; d < t->n_dims; d++) printf(", %lld", (long long)t->shape[d]);
-        printf("]\n");
+        progress_tensor(pg, t, p->dst[i], size);
     }
     if (write_zeros(out, llm_builder_file_size(b) - pos) || fflush(out) != 0 || ferror(out))
         { fail("%s: write failed (%s)", tmp, strerror(errno)); goto done; }
@@ -652,8 +732,8 @@ static int validate(const char *path, int vocab_only, llm_model_info *info) {
     return 0;
 }
 
-static void usage(void) {
-    fprintf(stderr,
+static void usage(FILE *f) {
+    fprintf(f,
             "usage: convert MODEL_DIR OUT.llm [--dtype f32|f16|bf16|q8_0|q4_0] [--quant-reference] [--vocab-only]\n"
             "  MODEL_DIR     a HuggingFace model directory (config.json, *.safetensors, tokenizer.json)\n"
             "  --dtype       type of the weight matrices (default: as stored); norms and biases stay f32;\n"
@@ -675,9 +755,12 @@ int main(int argc, char **argv) {
     tok_data td;
     uint64_t bytes = 0;
     llm_model_info info;
-    clock_t t0 = clock();
+    progress pg;
+    memset(&pg, 0, sizeof pg);
+    pg.t0 = wall_seconds();
+    pg.tty = isatty(fileno(stderr));
     for (i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) { usage(); return 0; }
+        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) { usage(stdout); return 0; }
         if (!strcmp(argv[i], "--dtype") && i + 1 < argc) {
             if (parse_dtype_arg(argv[++i], &want)) { fprintf(stderr, "convert: unknown --dtype '%s'\n", argv[i]); return 2; }
             has_dtype = 1;
@@ -686,13 +769,13 @@ int main(int argc, char **argv) {
         } else if (!strcmp(argv[i], "--vocab-only")) {
             vocab_only = 1;
         } else if (argv[i][0] == '-') {
-            fprintf(stderr, "convert: unknown option '%s'\n", argv[i]); usage(); return 2;
+            fprintf(stderr, "convert: unknown option '%s'\n", argv[i]); usage(stderr); return 2;
         } else if (!dir) dir = argv[i];
         else if (!out) out = argv[i];
-        else { usage(); return 2; }
+        else { usage(stderr); return 2; }
     }
-    if (!dir || !out) { usage(); return 2; }
-    printf("convert: reading %s\n", dir);
+    if (!dir || !out) { usage(stderr); return 2; }
+    fprintf(stderr, "convert: reading %s\n", dir);
     memset(&src, 0, sizeof src);
     memset(&h, 0, sizeof h);
     memset(&td, 0, sizeof td);
@@ -703,18 +786,13 @@ int main(int argc, char **argv) {
     if (!p) { fail("out of memory"); goto done; }
     if (!vocab_only && (read_hparams(dir, &h) || open_source(dir, &src) || plan_tensors(&src, &h, has_dtype, want, p))) goto done;
     snprintf(tmp, sizeof tmp, "%s.tmp", out);
-    if (write_model(tmp, dir, &src, p, vocab_only ? NULL : &h, has_tok ? NULL : &td, qflags, &bytes) ||
+    if (write_model(tmp, dir, &src, p, vocab_only ? NULL : &h, has_tok ? NULL : &td, qflags, &pg, &bytes) ||
         validate(tmp, vocab_only, &info)) {
         remove(tmp);
         goto done;
     }
     if (rename(tmp, out) != 0) { fail("cannot rename %s to %s: %s", tmp, out, strerror(errno)); remove(tmp); goto done; }
-    if (vocab_only)
-        printf("convert: wrote %s: tokenizer only, %.1f MB, %.2f s\n", out, (double)bytes / 1e6, (double)(clock() - t0) / CLOCKS_PER_SEC);
-    else
-        printf("convert: wrote %s: %s, %d layers, hidden %d, heads %d/%d, vocab %d, %.2fM parameters, %.1f MB, %.2f s\n",
-               out, info.arch_name, info.n_layer, info.n_embd, info.n_head, info.n_head_kv, info.n_vocab,
-               (double)info.n_params / 1e6, (double)bytes / 1e6, (double)(clock() - t0) / CLOCKS_PER_SEC);
+    print_summary(out, &pg, &info, vocab_only, bytes);
     rc = 0;
 done:
     if (rc) fprintf(stderr, "convert: %s\n", g_err);

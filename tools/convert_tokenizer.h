@@ -483,7 +483,7 @@ static void tok_data_free(tok_data *td) {
 static int tok_read(const char *dir, tok_data *td) {
     char path[4096], err[512];
     json_value *j, *cfg = NULL;
-    const json_value *model, *vocab, *v;
+    const json_value *model, *vocab = NULL, *v;
     tok_map map;
     char **text = NULL;
     uint8_t *unmapped = NULL;

@@ -1,0 +1,160 @@
+/* npc: a non-player character speaks a line inside a game loop that runs at a fixed rate.
+
+   build/npc -m model.llm [-p TEXT] [-n N] [--fps F] [--budget MS] [sampling flags] [-t N] [-v]
+
+   The game renders a frame every 1/F seconds. Each frame does its own work, then, when the
+   time left in the NPC's share of the frame (--budget, default half a frame) holds a typical
+   generation step (a running average), calls llm_generate_step once: a step evaluates at
+   most one chunk of the prompt (8 tokens) or one token and samples at most one, so the frame
+   is never held up for the whole line. (When no step fits a budget, one runs every frame:
+   it is the smallest unit of work.) The line's text goes to stdout as it grows; -v reports
+   every frame on stderr, and a summary (frames, steps, the slowest step against the budget)
+   ends on stderr. */
+#if !defined(_WIN32)
+#define _POSIX_C_SOURCE 200809L
+#endif
+#define LLM_IMPLEMENTATION
+#include "../llm.h"
+#include "sampling.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#if defined(_WIN32)
+#include <windows.h>
+#endif
+
+static void usage(FILE *f) {
+    fprintf(f,
+            "usage: npc -m model.llm [options]\n"
+            "  -m FILE                model file (.llm)\n"
+            "  -p TEXT                what the NPC's line continues (default: a line of dialogue)\n"
+            "  -n N                   most tokens in the line (default 48)\n"
+            "  --fps F                frames per second (default 60)\n"
+            "  --budget MS            milliseconds of each frame the NPC may use (default half a frame)\n"
+            SAMPLING_USAGE
+            "                         (defaults: --temp 0.8 --top-p 0.95 --seed 1)\n"
+            "  -t N                   threads\n"
+            "  -c N                   context size\n"
+            "  -v                     report every frame on stderr\n");
+}
+
+static double now(void) {
+#if defined(_WIN32)
+    LARGE_INTEGER f, c;
+    QueryPerformanceFrequency(&f);
+    QueryPerformanceCounter(&c);
+    return (double)c.QuadPart / (double)f.QuadPart;
+#else
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+#endif
+}
+
+static void sleep_until(double t) {
+    double left = t - now();
+    if (left <= 0.0) return;
+#if defined(_WIN32)
+    Sleep((DWORD)(left * 1000.0));
+#else
+    {
+        struct timespec ts;
+        ts.tv_sec = (time_t)left;
+        ts.tv_nsec = (long)((left - (double)ts.tv_sec) * 1e9);
+        nanosleep(&ts, NULL);
+    }
+#endif
+}
+
+/* The rest of the game's frame: here a little arithmetic stands for physics and drawing. */
+static double game_work(int frame) {
+    double x = frame, s = 0.0;
+    int i;
+    for (i = 0; i < 20000; i++) s += (x + i) * 1e-9;
+    return s;
+}
+
+int main(int argc, char **argv) {
+    const char *model_path = NULL, *prompt = "And the old man answered and said unto them,";
+    int max_tokens = 48, verbose = 0, frame, i, steps = 0, late = 0;
+    double fps = 60.0, budget_ms = 0.0, slowest = 0.0, typical = 0.0, total = 0.0, t0, sink = 0.0;
+    llm_sampler sampler;
+    llm_generate_desc gd;
+    llm_generation g;
+    llm_ctx_desc cd;
+    llm_model *model;
+    llm_ctx *ctx;
+    llm_result r;
+    memset(&sampler, 0, sizeof sampler);
+    memset(&cd, 0, sizeof cd);
+    memset(&gd, 0, sizeof gd);
+    sampler.temperature = 0.8f;
+    sampler.top_p = 0.95f;
+    sampler.seed = 1;
+    for (i = 1; i < argc; i++) {
+        const char *a = flag_name(argv[i]), *v = i + 1 < argc ? argv[i + 1] : NULL;
+        int k;
+        if (!strcmp(a, "-h")) { usage(stdout); return 0; }
+        if (!strcmp(a, "-v")) { verbose = 1; continue; }
+        if (!v) { fprintf(stderr, "npc: %s needs a value\n", a); return 2; }
+        i++;
+        if ((k = sampling_flag(a, v, &sampler)) != 0) {
+            if (k < 0) { fprintf(stderr, "npc: bad value '%s' for %s\n", v, a); return 2; }
+        } else if (!strcmp(a, "-m")) model_path = v;
+        else if (!strcmp(a, "-p")) prompt = v;
+        else if (!strcmp(a, "-n")) max_tokens = atoi(v);
+        else if (!strcmp(a, "--fps")) fps = atof(v);
+        else if (!strcmp(a, "--budget")) budget_ms = atof(v);
+        else if (!strcmp(a, "-t")) cd.n_threads = atoi(v);
+        else if (!strcmp(a, "-c")) cd.n_ctx = atoi(v);
+        else { fprintf(stderr, "npc: unknown option '%s'\n", a); usage(stderr); return 2; }
+    }
+    sampling_done(&sampler);
+    if (!model_path) { usage(stderr); return 2; }
+    if (max_tokens < 1 || !(fps > 0.0) || budget_ms < 0.0 || cd.n_threads < 0 || cd.n_ctx < 0) {
+        fprintf(stderr, "npc: -n, --fps must be positive; --budget, -t, -c not negative\n");
+        return 2;
+    }
+    if (budget_ms == 0.0) budget_ms = 500.0 / fps;
+    if ((r = llm_model_open(&model, model_path, NULL)) != LLM_OK || (r = llm_ctx_open(&ctx, model, &cd)) != LLM_OK) {
+        fprintf(stderr, "npc: cannot load %s: %s\n", model_path, llm_result_string(r));
+        return 1;
+    }
+    gd.sampler = &sampler;
+    gd.max_tokens = max_tokens;
+    gd.prompt_chunk = 8; /* a prompt step costs about what a few token steps do */
+    if ((r = llm_generate_start(ctx, &g, prompt, strlen(prompt), &gd)) != LLM_OK) {
+        fprintf(stderr, "npc: %s\n", llm_ctx_error(ctx));
+        return 1;
+    }
+    t0 = now();
+    for (frame = 0; !g.done; frame++) {
+        double start = t0 + frame / fps, used, step = 0.0;
+        sink += game_work(frame);
+        used = now() - start;
+        if (used + typical <= budget_ms / 1000.0 || typical * 1000.0 >= budget_ms) {
+            double t = now();
+            if ((r = llm_generate_step(&g)) != LLM_OK) { fprintf(stderr, "npc: %s\n", llm_ctx_error(ctx)); return 1; }
+            step = now() - t;
+            steps++;
+            total += step;
+            if (step > slowest) slowest = step;
+            typical = steps == 1 ? step : 0.75 * typical + 0.25 * step;
+            if (step * 1000.0 > budget_ms) late++;
+            if (g.len) { fwrite(g.piece, 1, g.len, stdout); fflush(stdout); }
+        }
+        if (verbose)
+            fprintf(stderr, "npc: frame %d: %s%.2f ms step%s\n", frame, step > 0.0 ? "" : "no step, ", step * 1000.0,
+                    g.id >= 0 ? ", one token" : "");
+        sleep_until(t0 + (frame + 1) / fps);
+    }
+    printf("\n");
+    fprintf(stderr, "npc: %d tokens in %d frames at %.0f fps (%.2f s); %d steps, %.2f ms on average, %.2f ms at most, "
+            "budget %.2f ms, %d steps over it%s\n", g.stats.n_generated, frame, fps, now() - t0, steps,
+            steps ? total * 1000.0 / steps : 0.0, slowest * 1000.0, budget_ms, late, sink < 0.0 ? "" : "");
+    llm_ctx_close(ctx);
+    llm_model_close(model);
+    return 0;
+}

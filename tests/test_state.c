@@ -1,0 +1,203 @@
+/* Context state save and restore on the shipped kjv-tiny model: a long system prompt is
+   evaluated once and saved; loaded into fresh contexts (from a file and from memory, any
+   n_ctx that holds it) the continuation is bitwise identical to the original context's.
+   A state of another model file or KV type is refused, and truncated or damaged states
+   give errors and leave the context as it was. */
+#define LLM_IMPLEMENTATION
+#include "../llm.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define DIR "build/tests/state/"
+
+static int failures;
+#define CHECK(cond, ...) do { if (!(cond)) { printf("FAIL %s:%d: ", __FILE__, __LINE__); printf(__VA_ARGS__); printf("\n"); failures++; } } while (0)
+
+static const char *system_prompt =
+    "In the beginning God created the heaven and the earth. And the earth was without form, and void; and "
+    "darkness was upon the face of the deep. And the Spirit of God moved upon the face of the waters. And God "
+    "said, Let there be light: and there was light. And God saw the light, that it was good: and God divided "
+    "the light from the darkness. And God called the light Day, and the darkness he called Night.";
+static const char *question = " And the evening and the morning were";
+
+typedef struct reply { int32_t ids[64]; int n; } reply;
+
+static int collect(void *user, const char *piece, size_t len, int32_t id) {
+    reply *r = (reply *)user;
+    (void)piece; (void)len;
+    if (id >= 0 && r->n < 64) r->ids[r->n++] = id;
+    return 0;
+}
+
+static llm_ctx *new_ctx(const llm_model *m, int32_t n_ctx, llm_kv_type kv) {
+    llm_ctx *c = NULL;
+    llm_ctx_desc d;
+    memset(&d, 0, sizeof d);
+    d.n_ctx = n_ctx;
+    d.n_threads = 1;
+    d.kv_type = kv;
+    if (llm_ctx_open(&c, m, &d) != LLM_OK) { printf("FAIL cannot open a context\n"); exit(1); }
+    return c;
+}
+
+/* The system prompt alone, evaluated (max_tokens -1). */
+static int32_t eval_system(llm_ctx *c) {
+    llm_generate_desc d;
+    llm_generate_stats st;
+    memset(&d, 0, sizeof d);
+    d.max_tokens = -1;
+    CHECK(llm_generate(c, system_prompt, strlen(system_prompt), &d, &st) == LLM_OK, "system prompt: %s", llm_ctx_error(c));
+    return st.n_prompt;
+}
+
+/* System prompt + question, 32 sampled tokens; the logits at the end. */
+static void continue_chat(llm_ctx *c, reply *r, float *logits, llm_generate_stats *st) {
+    char prompt[2048];
+    llm_sampler s;
+    llm_generate_desc d;
+    memset(&s, 0, sizeof s);
+    memset(&d, 0, sizeof d);
+    memset(r, 0, sizeof *r);
+    s.temperature = 0.8f; s.top_p = 0.95f; s.seed = 11;
+    d.sampler = &s; d.max_tokens = 32; d.ignore_eos = 1; d.on_token = collect; d.user = r;
+    snprintf(prompt, sizeof prompt, "%s%s", system_prompt, question);
+    CHECK(llm_generate(c, prompt, strlen(prompt), &d, st) == LLM_OK, "continuation: %s", llm_ctx_error(c));
+    memcpy(logits, llm_logits(c), 2048 * sizeof(float));
+}
+
+static size_t file_size(const char *path) {
+    FILE *f = fopen(path, "rb");
+    long n;
+    if (!f) return 0;
+    fseek(f, 0, SEEK_END);
+    n = ftell(f);
+    fclose(f);
+    return n < 0 ? 0 : (size_t)n;
+}
+
+static void write_bytes(const char *path, const void *p, size_t n) {
+    FILE *f = fopen(path, "wb");
+    if (!f || fwrite(p, 1, n, f) != n) { printf("FAIL cannot write %s\n", path); exit(1); }
+    fclose(f);
+}
+
+/* A damaged state gives `want` and leaves c (holding `pos` tokens) unchanged. */
+static void expect_refused(llm_ctx *c, const uint8_t *state, size_t n, llm_result want, const char *what) {
+    int32_t pos = llm_ctx_pos(c);
+    llm_result r = llm_ctx_load_memory(c, state, n);
+    CHECK(r == want, "%s: %s (%s), expected %s", what, llm_result_string(r), llm_ctx_error(c), llm_result_string(want));
+    CHECK(llm_ctx_pos(c) == pos, "%s: the context changed (%d tokens, had %d)", what, llm_ctx_pos(c), pos);
+    printf("  %-34s -> %s: %s\n", what, llm_result_string(r), llm_ctx_error(c));
+}
+
+static void test_damage(llm_ctx *c, const uint8_t *state, size_t n) {
+    uint8_t *bad = (uint8_t *)malloc(n + 1);
+    size_t cuts[] = { 0, 3, 4, 40, 55, 56, 100, n / 2, n - 8, n - 1 }, i;
+    char what[64];
+    struct { size_t at; llm_result want; const char *what; } flips[] = {
+        { 0, LLM_ERR_BAD_MAGIC, "magic" }, { 4, LLM_ERR_BAD_VERSION, "version" },
+        { 9, LLM_ERR_WRONG_MODEL, "fingerprint" }, { 16, LLM_ERR_WRONG_MODEL, "layer count" },
+        { 36, LLM_ERR_TRUNCATED, "token count" }, { 40, LLM_ERR_BAD_FILE, "flags" },
+        { 50, LLM_ERR_BAD_FILE, "a token id" }, { n / 2, LLM_ERR_BAD_FILE, "a KV value" },
+        { n - 20, LLM_ERR_BAD_FILE, "the last V value" }, { n - 3, LLM_ERR_BAD_FILE, "the checksum" },
+    };
+    for (i = 0; i < sizeof cuts / sizeof cuts[0]; i++) {
+        snprintf(what, sizeof what, "cut to %lu bytes", (unsigned long)cuts[i]);
+        expect_refused(c, state, cuts[i], LLM_ERR_TRUNCATED, what);
+    }
+    for (i = 0; i < sizeof flips / sizeof flips[0]; i++) {
+        memcpy(bad, state, n);
+        bad[flips[i].at] ^= 0x10;
+        snprintf(what, sizeof what, "byte %lu (%s) changed", (unsigned long)flips[i].at, flips[i].what);
+        expect_refused(c, bad, n, flips[i].want, what);
+    }
+    memcpy(bad, state, n);
+    bad[n] = 0;
+    expect_refused(c, bad, n + 1, LLM_ERR_BAD_FILE, "one byte too many");
+    write_bytes(DIR "cut.state", state, n - 100);
+    CHECK(llm_ctx_load(c, DIR "cut.state") == LLM_ERR_TRUNCATED, "a cut file: %s", llm_ctx_error(c));
+    CHECK(llm_ctx_load(c, DIR "missing.state") == LLM_ERR_IO, "a missing file: %s", llm_ctx_error(c));
+    free(bad);
+}
+
+int main(void) {
+    llm_model *m, *other;
+    llm_ctx *a, *b, *c, *small, *f16, *wrong;
+    reply ra, rb, rc;
+    llm_generate_stats sa, sb, sc;
+    static float la[2048], lb[2048], lc[2048];
+    uint8_t *mem;
+    llm_sampler greedy;
+    size_t need = 0, got = 0;
+    int32_t n_system;
+    if (system("mkdir -p " DIR " && build/convert models/kjv-tiny " DIR "kjv.llm > " DIR "convert.log 2>&1 && "
+               "build/convert models/kjv-tiny " DIR "kjv-f32.llm --dtype f32 >> " DIR "convert.log 2>&1") != 0) {
+        printf("FAIL build/convert models/kjv-tiny (see " DIR "convert.log)\n");
+        return 1;
+    }
+    if (llm_model_open(&m, DIR "kjv.llm", NULL) != LLM_OK || llm_model_open(&other, DIR "kjv-f32.llm", NULL) != LLM_OK) {
+        printf("FAIL cannot open the models\n");
+        return 1;
+    }
+    CHECK(llm_model_info_get(m)->n_vocab == 2048, "kjv-tiny's vocabulary is 2048");
+
+    /* a: the system prompt once, saved; then the continuation */
+    a = new_ctx(m, 256, LLM_KV_F32);
+    n_system = eval_system(a);
+    printf("system prompt: %d tokens\n", n_system);
+    CHECK(n_system > 100 && llm_ctx_pos(a) == n_system, "the system prompt should be long: %d tokens", n_system);
+    CHECK(llm_ctx_save(a, DIR "system.state") == LLM_OK, "save: %s", llm_ctx_error(a));
+    CHECK(llm_ctx_save_memory(a, NULL, 0, &need) == LLM_ERR_BUFFER_TOO_SMALL && need == file_size(DIR "system.state"),
+          "the size query says %lu, the file has %lu bytes", (unsigned long)need, (unsigned long)file_size(DIR "system.state"));
+    mem = (uint8_t *)malloc(need + 1);
+    CHECK(llm_ctx_save_memory(a, mem, need - 1, &got) == LLM_ERR_BUFFER_TOO_SMALL && got == need, "one byte short");
+    CHECK(llm_ctx_save_memory(a, mem, need, &got) == LLM_OK && got == need, "save to memory");
+    printf("state of %d tokens: %lu bytes (KV cache rows %lu, logits %d)\n", n_system, (unsigned long)need,
+           (unsigned long)(need - 56 - 4 * (size_t)n_system - 4 * 2048), 4 * 2048);
+    continue_chat(a, &ra, la, &sa);
+    CHECK(sa.n_reused == n_system && ra.n == 32, "a reuses its system prompt: %d of %d", sa.n_reused, sa.n_prompt);
+
+    /* b: a fresh context of the same size, from the file */
+    b = new_ctx(m, 256, LLM_KV_F32);
+    CHECK(llm_ctx_load(b, DIR "system.state") == LLM_OK, "load: %s", llm_ctx_error(b));
+    CHECK(llm_ctx_pos(b) == n_system, "b holds %d tokens after the load, want %d", llm_ctx_pos(b), n_system);
+    continue_chat(b, &rb, lb, &sb);
+    CHECK(sb.n_reused == n_system && sb.n_evaluated == sa.n_evaluated, "b evaluates only the question: %d reused, %d evaluated",
+          sb.n_reused, sb.n_evaluated);
+    CHECK(rb.n == ra.n && !memcmp(ra.ids, rb.ids, sizeof ra.ids), "the continuation after a load differs");
+    CHECK(!memcmp(la, lb, sizeof la), "the logits after a load differ");
+
+    /* c: another n_ctx, from memory; the same continuation */
+    c = new_ctx(m, 200, LLM_KV_F32);
+    CHECK(llm_ctx_load_memory(c, mem, need) == LLM_OK, "load from memory: %s", llm_ctx_error(c));
+    continue_chat(c, &rc, lc, &sc);
+    CHECK(!memcmp(ra.ids, rc.ids, sizeof ra.ids) && !memcmp(la, lc, sizeof la), "the continuation after a memory load differs");
+
+    /* refusals */
+    small = new_ctx(m, 64, LLM_KV_F32);
+    expect_refused(small, mem, need, LLM_ERR_CONTEXT_FULL, "into a 64-token context");
+    f16 = new_ctx(m, 256, LLM_KV_F16);
+    expect_refused(f16, mem, need, LLM_ERR_WRONG_MODEL, "into an f16 KV cache");
+    wrong = new_ctx(other, 256, LLM_KV_F32);
+    expect_refused(wrong, mem, need, LLM_ERR_WRONG_MODEL, "into the model's f32 conversion");
+    CHECK(llm_ctx_load(wrong, DIR "system.state") == LLM_ERR_WRONG_MODEL, "the file into another model");
+    llm_ctx_rewind(c, 20);
+    test_damage(c, mem, need);
+    CHECK(llm_ctx_pos(c) == 20 && !memcmp(llm_ctx_tokens(c), llm_ctx_tokens(a), 20 * sizeof(int32_t)), "c kept its 20 tokens");
+
+    /* an empty context saves and loads too */
+    llm_ctx_rewind(c, 0);
+    memset(&greedy, 0, sizeof greedy);
+    CHECK(llm_ctx_save_memory(c, mem, need, &got) == LLM_OK && got == 56 && llm_ctx_load_memory(b, mem, got) == LLM_OK &&
+          llm_ctx_pos(b) == 0 && llm_sample(b, &greedy) == -1, "an empty state: %lu bytes", (unsigned long)got);
+
+    free(mem);
+    llm_ctx_close(a); llm_ctx_close(b); llm_ctx_close(c); llm_ctx_close(small); llm_ctx_close(f16); llm_ctx_close(wrong);
+    llm_model_close(m);
+    llm_model_close(other);
+    if (failures) { printf("%d failures\n", failures); return 1; }
+    printf("context state: all checks passed\n");
+    return 0;
+}
