@@ -29,7 +29,7 @@
        threads. A context (KV cache + scratch) belongs to one thread at a time. The library
        has no global state, never prints, never exits. Close contexts before their model.
        llm_model_open_memory uses the caller's buffer in place: keep it alive and unchanged
-       until llm_model_close.
+       until llm_model_close; it must be 4-byte aligned (malloc's buffers are).
 
    API OVERVIEW
        llm_result_string     name of a result code
@@ -897,8 +897,21 @@ static llm_result llm__check_info(const llm_model_info *h, char *err, size_t es)
     return LLM_OK;
 }
 
+/* Norm weights and biases are small, and one NaN or infinity in them turns every logit into
+   NaN, so they are checked at open (HF would load them and compute NaN). Weight matrices are
+   not scanned: that would read the whole file. */
+static llm_result llm__check_finite(const llm_tensor *t, char *err, size_t es) {
+    const uint8_t *p = (const uint8_t *)t->data;
+    size_t i;
+    for (i = 0; i < t->size / 4; i++)
+        if ((llm__rd32(p + 4 * i) & 0x7f800000u) == 0x7f800000u)
+            return llm__fail(err, es, LLM_ERR_BAD_FILE, "tensor '%s' holds a NaN or infinity at index %llu", t->name,
+                             (unsigned long long)i);
+    return LLM_OK;
+}
+
 /* Finds a tensor and checks its shape; optional ones may be absent. 1-D tensors (norms,
-   biases) must be f32 so the ops can read them directly. */
+   biases) must be f32 so the ops can read them directly, and finite. */
 static llm_result llm__bind(llm_model *m, const llm_tensor **out, const char *name, int64_t d0, int64_t d1,
                             int optional, char *err, size_t es) {
     const llm_tensor *t = llm_model_tensor(m, name);
@@ -909,6 +922,7 @@ static llm_result llm__bind(llm_model *m, const llm_tensor **out, const char *na
                          (long long)t->shape[0], t->n_dims > 1 ? ", ..." : "", (long long)d0);
     if (d1 == 0 && t->dtype != LLM_DTYPE_F32)
         return llm__fail(err, es, LLM_ERR_BAD_FILE, "tensor '%s' is %s, norms and biases must be f32", name, llm_dtype_name(t->dtype));
+    if (d1 == 0) return llm__check_finite(t, err, es);
     if (d1 != 0 && (t->n_dims != 2 || t->shape[0] != d0 || t->shape[1] != d1))
         return llm__fail(err, es, LLM_ERR_BAD_FILE, "tensor '%s' has shape [%lld, %lld], expected [%lld, %lld]", name,
                          (long long)t->shape[0], (long long)(t->n_dims > 1 ? t->shape[1] : 0), (long long)d0, (long long)d1);
@@ -982,6 +996,8 @@ static llm_result llm__model_load(llm_model *m, char *err, size_t es) {
     llm_result r;
     if (!llm__is_little_endian())
         return llm__fail(err, es, LLM_ERR_UNSUPPORTED, "big-endian hosts are not supported");
+    if ((uintptr_t)m->data % 4 != 0)
+        return llm__fail(err, es, LLM_ERR_INVALID_ARGUMENT, "the model's bytes must start at a 4-byte aligned address");
     if ((r = llm__parse_header(m, &meta_off, &meta_size, &tab_off, &tab_size, &n_tensors, &data_off, err, es)) ||
         (r = llm__parse_meta(m, meta_off, meta_size, err, es)) ||
         (r = llm__parse_tensors(m, tab_off, tab_size, n_tensors, data_off, err, es)) ||
