@@ -1,0 +1,16 @@
+#!/bin/sh
+# Replays the fuzz seeds (tests/fuzz/corpus/NAME) and every crash the fuzzers found
+# (tests/fuzz/regress/NAME, fixed since) through each target built as a plain program.
+set -e
+b=${BUILD:-build}
+n=0
+for dir in tests/fuzz/corpus/*/ tests/fuzz/regress/*/; do
+  [ -d "$dir" ] || continue
+  name=$(basename "$dir")
+  files=$(ls "$dir" | sed "s|^|$dir|")
+  [ -n "$files" ] || continue
+  if [ ! -e "$b/tests/$name" ]; then echo "no replay program $b/tests/$name"; exit 1; fi
+  printf "%s: " "$dir"; "$b/tests/$name" $files
+  n=$((n + 1))
+done
+[ $n -gt 0 ] || { echo "no fuzz corpora found"; exit 1; }
