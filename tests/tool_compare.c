@@ -54,5 +54,8 @@ int main(int argc, char **argv) {
         }
     printf("max abs diff %.3g (position %ld, column %ld) over %ld values, tolerance %.3g\n", worst, worst_pos, worst_col,
            positions * ncols, tol);
+    free(a);
+    free(b);
+    free(cols);
     return worst <= tol ? 0 : 1;
 }

@@ -369,6 +369,14 @@ static int open_source(const char *dir, source *src) {
     return 0;
 }
 
+static void free_source(source *src) {
+    int i;
+    for (i = 0; i < src->n; i++) free(src->t[i].name);
+    for (i = 0; i < src->n_files; i++) free(src->files[i]);
+    free(src->t);
+    free(src->files);
+}
+
 static const src_tensor *find_src(const source *src, const char *name) {
     int i;
     for (i = 0; i < src->n; i++) if (strcmp(src->t[i].name, name) == 0) return &src->t[i];
@@ -621,10 +629,10 @@ int main(int argc, char **argv) {
     const char *dir = NULL, *out = NULL;
     char tmp[4096];
     llm_dtype want = LLM_DTYPE_F32;
-    int has_dtype = 0, i;
+    int has_dtype = 0, i, rc = 1;
     hparams h;
     source src;
-    plan *p;
+    plan *p = NULL;
     uint64_t bytes = 0;
     llm_model_info info;
     clock_t t0 = clock();
@@ -640,19 +648,25 @@ int main(int argc, char **argv) {
         else { usage(); return 2; }
     }
     if (!dir || !out) { usage(); return 2; }
+    memset(&h, 0, sizeof h);
+    memset(&src, 0, sizeof src);
     printf("convert: reading %s\n", dir);
-    if (read_hparams(dir, &h) || open_source(dir, &src)) { fprintf(stderr, "convert: %s\n", g_err); return 1; }
-    p = (plan *)malloc(sizeof *p);
-    if (!p || plan_tensors(&src, &h, has_dtype, want, p)) { fprintf(stderr, "convert: %s\n", g_err); return 1; }
+    if (read_hparams(dir, &h) || open_source(dir, &src)) goto failed;
+    if (!(p = (plan *)malloc(sizeof *p))) { fail("out of memory"); goto failed; }
+    if (plan_tensors(&src, &h, has_dtype, want, p)) goto failed;
     snprintf(tmp, sizeof tmp, "%s.tmp", out);
-    if (write_model(tmp, &src, p, &h, &bytes) || validate(tmp, &info)) {
-        fprintf(stderr, "convert: %s\n", g_err);
-        remove(tmp);
-        return 1;
-    }
-    if (rename(tmp, out) != 0) { fprintf(stderr, "convert: cannot rename %s to %s: %s\n", tmp, out, strerror(errno)); remove(tmp); return 1; }
+    if (write_model(tmp, &src, p, &h, &bytes) || validate(tmp, &info)) { remove(tmp); goto failed; }
+    if (rename(tmp, out) != 0) { fail("cannot rename %s to %s: %s", tmp, out, strerror(errno)); remove(tmp); goto failed; }
     printf("convert: wrote %s: %s, %d layers, hidden %d, heads %d/%d, vocab %d, %.2fM parameters, %.1f MB, %.2f s\n",
            out, info.arch_name, info.n_layer, info.n_embd, info.n_head, info.n_head_kv, info.n_vocab,
            (double)info.n_params / 1e6, (double)bytes / 1e6, (double)(clock() - t0) / CLOCKS_PER_SEC);
-    return 0;
+    rc = 0;
+    goto done;
+failed:
+    fprintf(stderr, "convert: %s\n", g_err);
+done:
+    free(p);
+    free_source(&src);
+    free(h.window);
+    return rc;
 }
