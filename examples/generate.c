@@ -11,6 +11,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#if defined(_WIN32)
+#include <fcntl.h>
+#include <io.h>
+#include <windows.h>
+#endif
 
 static void usage(FILE *f) {
     fprintf(f,
@@ -104,6 +109,11 @@ int main(int argc, char **argv) {
     memset(&cd, 0, sizeof cd);
     memset(&md, 0, sizeof md);
     md.log = log_stderr;
+#if defined(_WIN32)
+    /* Bytes out as they are: UTF-8 text on the console, no \n -> \r\n in pipes and files. */
+    SetConsoleOutputCP(65001);
+    _setmode(_fileno(stdout), _O_BINARY);
+#endif
     for (i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!strcmp(a, "-h") || !strcmp(a, "--help")) { usage(stdout); return 0; }

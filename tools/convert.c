@@ -419,7 +419,7 @@ static int is_ignored_tensor(const char *name, const hparams *h) {
 
 /* ---- writing -------------------------------------------------------------------------- */
 static int write_zeros(FILE *f, uint64_t n) {
-    static const char z[4096];
+    static const char z[4096] = { 0 };
     while (n) {
         size_t k = n < sizeof z ? (size_t)n : sizeof z;
         if (fwrite(z, 1, k, f) != k) return -1;
