@@ -7,7 +7,7 @@
 #   make test-suite the test programs and scripts in $(B) only (make test also runs the
 #                   sanitizer, valgrind and thread checks below)
 #   make test-platforms  every compiler and platform of the README's Portability table
-#   make fuzz FUZZ_SECONDS=60  each libFuzzer target in tests/fuzz for that long
+#   make fuzz FUZZ_SECONDS=60  each libFuzzer target in tests/fuzz for that long (-j2: two at once)
 CC      ?= cc
 CFLAGS  ?= -O2
 WARN     = -std=c99 -Wall -Wextra -Wpedantic
@@ -91,10 +91,14 @@ build/fuzz/%: tests/fuzz/%.c llm.h tools/json.h tools/convert.c
 	@mkdir -p build/fuzz
 	clang $(FUZZ_CFLAGS) -o $@ $< -lm
 
+.PRECIOUS: build/fuzz/fuzz_%
+
 fuzz-build: $(patsubst %,build/fuzz/%,$(FUZZ_NAMES))
 
-fuzz: fuzz-build
-	@for t in $(FUZZ_NAMES); do sh tests/fuzz/run.sh $$t $(FUZZ_SECONDS) || exit 1; done
+fuzz: $(patsubst %,fuzz-run-%,$(FUZZ_NAMES))
+
+fuzz-run-%: build/fuzz/%
+	@sh tests/fuzz/run.sh $* $(FUZZ_SECONDS)
 
 # make install PREFIX=/usr/local DESTDIR=...: llm.h, the programs as llm-NAME, llm.pc.
 PREFIX  ?= /usr/local
