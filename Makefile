@@ -33,17 +33,17 @@ FUZZ_REPLAY = $(patsubst %,$(B)/tests/%$(EXE),$(FUZZ_NAMES))
 
 all: $(PROGRAMS)
 
-$(B)/convert$(EXE): tools/convert.c tools/json.h llm.h | $(B)
+$(B)/convert$(EXE): tools/convert.c tools/json.h tools/convert_chat.h llm.h | $(B)
 	$(CC) $(ALL_CFLAGS) -o $@ tools/convert.c $(LDLIBS)
 
 $(B)/%$(EXE): examples/%.c llm.h | $(B)
 	$(CC) $(ALL_CFLAGS) -o $@ $< $(LDLIBS)
 
 # The fuzz targets, built with a main() that replays files (tests/test_fuzz_replay.sh).
-$(B)/tests/fuzz_%$(EXE): tests/fuzz/fuzz_%.c tests/fuzz/replay.c llm.h tools/json.h tools/convert.c | $(B)/tests
+$(B)/tests/fuzz_%$(EXE): tests/fuzz/fuzz_%.c tests/fuzz/replay.c llm.h tools/json.h tools/convert.c tools/convert_chat.h | $(B)/tests
 	$(CC) $(ALL_CFLAGS) -o $@ $< tests/fuzz/replay.c $(LDLIBS)
 
-$(B)/tests/%$(EXE): tests/%.c llm.h tools/json.h $(wildcard tests/*.h) | $(B)/tests
+$(B)/tests/%$(EXE): tests/%.c llm.h tools/json.h tools/convert_chat.h $(wildcard tests/*.h) | $(B)/tests
 	$(CC) $(ALL_CFLAGS) -o $@ $< $(LDLIBS)
 
 $(B) $(B)/tests:
@@ -87,7 +87,7 @@ test-platforms:
 # build/fuzz/corpus/NAME, crashes to build/fuzz/crashes/NAME).
 FUZZ_SECONDS ?= 60
 FUZZ_CFLAGS = -g -O1 -fno-omit-frame-pointer -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
-build/fuzz/%: tests/fuzz/%.c llm.h tools/json.h tools/convert.c
+build/fuzz/%: tests/fuzz/%.c llm.h tools/json.h tools/convert.c tools/convert_chat.h
 	@mkdir -p build/fuzz
 	clang $(FUZZ_CFLAGS) -o $@ $< -lm
 

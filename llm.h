@@ -46,7 +46,15 @@
        llm_ctx_pos           how many tokens the context holds
        llm_ctx_rewind        forget tokens after a position
        llm_ctx_kv_bytes      the size of the context's KV cache
+       llm_ctx_tokens        the token ids the context holds
        llm_kv_cache_bytes    the KV cache size formula, for planning
+       llm_sample            pick the next token: penalties, temperature, top-k/p, min-p
+       llm_sample_logits     the same on any logits, with caller scratch
+       llm_sample_scratch_bytes  the scratch llm_sample_logits needs
+       llm_chat_render       a conversation as prompt text, as HF apply_chat_template renders it
+       llm_chat_template     the name of the model's chat template ("llama3.2", ..., "raw")
+       llm_chat_template_name  the known template names, one by one
+       llm_chat_end_of_turn  the text of the token that ends an assistant turn
        llm_f32_to_f16 ...    number conversions (round to nearest even)
        llm_builder_*         writes the model file format (used by the converter)
 */
@@ -194,15 +202,84 @@ LLMDEF int32_t llm_ctx_pos(const llm_ctx *ctx);
 LLMDEF int32_t llm_ctx_size(const llm_ctx *ctx);
 LLMDEF llm_result llm_ctx_rewind(llm_ctx *ctx, int32_t pos);
 LLMDEF size_t llm_ctx_kv_bytes(const llm_ctx *ctx);
+/* The ids the context holds, llm_ctx_pos of them (the penalty window and cache reuse read them). */
+LLMDEF const int32_t *llm_ctx_tokens(const llm_ctx *ctx);
 /* 2 (K and V) x layers x kv heads x head_dim x n_ctx x bytes per element. */
 LLMDEF uint64_t llm_kv_cache_bytes(int64_t n_layer, int64_t n_head_kv, int64_t head_dim, int64_t n_ctx,
                                    int64_t bytes_per_element);
 
 /* ---- llm: tokenizer ---------------------------------------------------------------------- */
 
-/* ---- llm: sampler ------------------------------------------------------------------------ */
+/* ---- llm: sampler ------------------------------------------------------------------------
+   llm_sample picks the next token from the context's last logits. The steps apply in this
+   order (HF's logits processors, then its warpers; llama.cpp's default chain agrees):
+     1. penalties, over the last repeat_last_n tokens the context holds (prompt included):
+        repetition (HF RepetitionPenaltyLogitsProcessor: a positive logit is divided by
+        repeat_penalty, a negative one multiplied, once per distinct id), then frequency
+        (minus count x frequency_penalty) and presence (minus presence_penalty), as OpenAI
+        defines them;
+     2. temperature <= 0: the largest logit wins (ties go to the lowest id); done;
+     3. logits / temperature;  4. top-k;  5. top-p: the smallest set of most likely tokens
+        whose probability (renormalised after top-k) reaches top_p;  6. min-p: keep tokens
+        whose probability is at least min_p x the largest;  7. draw one token from the
+        renormalised softmax of what is left, with the sampler's own RNG.
+   The cost is O(n_vocab): only tokens above an adaptive cutoff are sorted. The same sampler
+   state and logits give the same token on every platform and thread count (the sampler
+   uses its own exp and RNG, and sums in a fixed order). Keep the sampler in a variable:
+   its RNG state advances with every draw. Nothing is allocated. */
+typedef struct llm_sampler {
+    float temperature;        /* 0: greedy */
+    int32_t top_k;            /* 0: off */
+    float top_p;              /* 0 or >= 1: off */
+    float min_p;              /* 0: off */
+    float repeat_penalty;     /* 0 or 1: off */
+    float frequency_penalty;  /* 0: off */
+    float presence_penalty;   /* 0: off */
+    int32_t repeat_last_n;    /* how many recent tokens the penalties see; 0: 64; -1: all */
+    uint64_t seed;
+    uint64_t state;           /* RNG state; 0: start from seed at the next draw */
+} llm_sampler;
 
-/* ---- llm: chat templates ----------------------------------------------------------------- */
+/* Returns the chosen id, or -1 when ctx or s is NULL or nothing was evaluated yet. */
+LLMDEF int32_t llm_sample(llm_ctx *ctx, llm_sampler *s);
+/* The same on any logits; recent holds the penalty window (oldest first), scratch
+   llm_sample_scratch_bytes(n_vocab) bytes aligned for floats. On return the scratch begins
+   with the n_vocab logits after the penalties. */
+LLMDEF int32_t llm_sample_logits(llm_sampler *s, const float *logits, int32_t n_vocab, const int32_t *recent,
+                                 size_t n_recent, void *scratch);
+LLMDEF size_t llm_sample_scratch_bytes(int32_t n_vocab);
+
+/* ---- llm: chat templates -----------------------------------------------------------------
+   The converter recognises a model's Jinja chat template (tokenizer_config.json) and stores
+   which known template it is plus the literal text it needs (docs/FORMAT.md, keys chat.*);
+   llm_chat_render reproduces HuggingFace apply_chat_template for it, byte for byte,
+   including the template's own errors. Known templates (llm_chat_template_name):
+     zephyr  llama2  mistral-v1  mistral-v3  mistral-v0.1-legacy  mistral-v0.2-legacy  chatml
+     smollm2  qwen2.5  qwen3  gemma2  gemma3  llama3  llama3-base  llama3.1  llama3.2  raw
+   "raw" (no template, or one not recognised) renders the contents one after another. */
+typedef struct llm_chat_message {
+    const char *role;        /* "system", "user", "assistant" (templates also know "tool") */
+    const char *content;     /* NUL-terminated UTF-8 */
+} llm_chat_message;
+
+typedef struct llm_chat_desc {
+    const char *template_name; /* NULL: the model's; else a known name, or a family (its first) */
+    const char *date;          /* Llama 3.1/3.2 "Today Date" ("26 Jul 2024"); NULL: llama3.1's own,
+                                  llama3.2: SOURCE_DATE_EPOCH when set, else today (UTC) */
+    int no_thinking;           /* qwen3: enable_thinking=False (an empty think block) */
+} llm_chat_desc;
+
+/* Writes the prompt text and a NUL to out. *n_out gets the text's length; when cap is below
+   *n_out + 1, LLM_ERR_BUFFER_TOO_SMALL. When the template rejects the conversation:
+   LLM_ERR_TEMPLATE and *error (optional) gets its message; an unknown template_name gives
+   LLM_ERR_UNSUPPORTED. */
+LLMDEF llm_result llm_chat_render(const llm_model *m, const llm_chat_message *msgs, size_t n, int add_generation_prompt,
+                                  const llm_chat_desc *desc, char *out, size_t cap, size_t *n_out, const char **error);
+LLMDEF const char *llm_chat_template(const llm_model *m);         /* the model's template name, "raw" if none */
+LLMDEF const char *llm_chat_template_name(size_t i);              /* the i-th known name; NULL past the end */
+/* The text of the token that ends an assistant turn for a template (NULL: the model's),
+   e.g. "<|eot_id|>"; NULL for raw or an unknown name. Not NUL-terminated: see len. */
+LLMDEF const char *llm_chat_end_of_turn(const llm_model *m, const char *template_name, size_t *len);
 
 /* ---- llm: generation --------------------------------------------------------------------- */
 
@@ -243,6 +320,7 @@ LLMDEF size_t llm_dtype_row_bytes(llm_dtype t, int64_t n); /* bytes of n values;
 #include <stdarg.h>
 #include <stdio.h> /* snprintf/vsnprintf only, for messages */
 #include <stdlib.h>
+#include <time.h>
 #ifdef _OPENMP
 #include <omp.h>
 #endif
@@ -1090,6 +1168,9 @@ struct llm_ctx {
     size_t kv_bytes;
     /* scratch, sized for n_batch tokens */
     float *x, *xb, *q, *k, *v, *att_out, *hb, *hb2, *scores, *logits;
+    int32_t *tokens;           /* the ids at positions [0, pos) */
+    void *sample_scratch;      /* llm_sample_scratch_bytes(n_vocab) */
+    int has_logits;
     char error[256];
 };
 
@@ -1103,7 +1184,7 @@ static void llm__ctx_free(llm_ctx *c) {
     llm__free(&a, c->k_cache); llm__free(&a, c->v_cache);
     llm__free(&a, c->x); llm__free(&a, c->xb); llm__free(&a, c->q); llm__free(&a, c->k); llm__free(&a, c->v);
     llm__free(&a, c->att_out); llm__free(&a, c->hb); llm__free(&a, c->hb2); llm__free(&a, c->scores);
-    llm__free(&a, c->logits);
+    llm__free(&a, c->logits); llm__free(&a, c->tokens); llm__free(&a, c->sample_scratch);
     llm__free(&a, c);
 }
 
@@ -1153,7 +1234,9 @@ LLMDEF llm_result llm_ctx_open(llm_ctx **out, const llm_model *model, const llm_
     c->hb2 = (float *)llm__calloc(&c->alloc, B * (size_t)h->n_ff, 4);
     c->scores = (float *)llm__calloc(&c->alloc, (size_t)h->n_head * (size_t)d.n_ctx, 4);
     c->logits = (float *)llm__calloc(&c->alloc, (size_t)h->n_vocab, 4);
-    if (!c->k_cache || !c->v_cache || !c->x || !c->xb || !c->q || !c->k || !c->v || !c->att_out || !c->hb ||
+    c->tokens = (int32_t *)llm__calloc(&c->alloc, (size_t)d.n_ctx, 4);
+    c->sample_scratch = llm__alloc(&c->alloc, llm_sample_scratch_bytes(h->n_vocab));
+    if (!c->tokens || !c->sample_scratch || !c->k_cache || !c->v_cache || !c->x || !c->xb || !c->q || !c->k || !c->v || !c->att_out || !c->hb ||
         !c->hb2 || !c->scores || !c->logits) {
         llm__ctx_free(c);
         return LLM_ERR_OUT_OF_MEMORY;
@@ -1168,6 +1251,7 @@ LLMDEF const float *llm_logits(const llm_ctx *c) { return c ? c->logits : NULL; 
 LLMDEF int32_t llm_ctx_pos(const llm_ctx *c) { return c ? c->pos : 0; }
 LLMDEF int32_t llm_ctx_size(const llm_ctx *c) { return c ? c->n_ctx : 0; }
 LLMDEF size_t llm_ctx_kv_bytes(const llm_ctx *c) { return c ? c->kv_bytes : 0; }
+LLMDEF const int32_t *llm_ctx_tokens(const llm_ctx *c) { return c ? c->tokens : NULL; }
 
 LLMDEF llm_result llm_ctx_rewind(llm_ctx *c, int32_t pos) {
     if (!c) return LLM_ERR_INVALID_ARGUMENT;
@@ -1176,6 +1260,7 @@ LLMDEF llm_result llm_ctx_rewind(llm_ctx *c, int32_t pos) {
         return LLM_ERR_INVALID_ARGUMENT;
     }
     c->pos = pos;
+    c->has_logits = 0; /* the logits belong to a token that is gone */
     return LLM_OK;
 }
 
@@ -1296,11 +1381,13 @@ static void llm__forward_chunk(llm_ctx *c, const int32_t *tokens, int n_tok, int
     const llm_model_info *h = &m->info;
     int b, layer, D = h->n_embd;
     for (b = 0; b < n_tok; b++) llm__get_row(m->tok_embd, tokens[b], c->x + (size_t)b * D, D);
+    memcpy(c->tokens + c->pos, tokens, (size_t)n_tok * sizeof *tokens);
     for (layer = 0; layer < h->n_layer; layer++) llm__block(c, layer, n_tok);
     c->pos += n_tok;
     if (!want_logits) return;
     llm__rmsnorm(c->xb, c->x + (size_t)(n_tok - 1) * D, (const float *)m->norm->data, D, h->rms_eps);
     llm__matmul(c->logits, m->output, NULL, c->xb, 1, D, h->n_vocab, c->n_threads);
+    c->has_logits = 1;
 }
 
 LLMDEF llm_result llm_eval(llm_ctx *c, const int32_t *tokens, size_t n) {
@@ -1331,8 +1418,672 @@ LLMDEF llm_result llm_eval(llm_ctx *c, const int32_t *tokens, size_t n) {
 /* ---- llm: tokenizer ------------------------------------------------------------------------ */
 
 /* ---- llm: sampler -------------------------------------------------------------------------- */
+typedef struct llm__cand {
+    float z;    /* logit / temperature */
+    int32_t id;
+} llm__cand;
+
+/* splitmix64 (Steele, Lea, Flood 2014): any state is valid, the sequence is the same everywhere. */
+static uint64_t llm__rng_next(uint64_t *state) {
+    uint64_t z = (*state += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+static double llm__rng_uniform(llm_sampler *s) {
+    if (s->state == 0) {
+        uint64_t t = s->seed;
+        s->state = llm__rng_next(&t) | 1;
+    }
+    return (double)(llm__rng_next(&s->state) >> 11) * (1.0 / 9007199254740992.0); /* [0, 1), 53 bits */
+}
+
+/* exp(x) for x <= 0 from IEEE additions and multiplications only, one per statement (no
+   fused multiply-add), so draws do not depend on the platform's libm. Relative error ~1e-16. */
+static double llm__exp_neg(double x) {
+    static const double inv_fact[13] = { 1.0, 1.0, 1.0 / 2, 1.0 / 6, 1.0 / 24, 1.0 / 120, 1.0 / 720, 1.0 / 5040,
+                                         1.0 / 40320, 1.0 / 362880, 1.0 / 3628800, 1.0 / 39916800, 1.0 / 479001600 };
+    double k, r, p;
+    int i;
+    if (!(x > -740.0)) return 0.0;
+    k = floor(x * 1.4426950408889634 + 0.5);  /* x = k ln2 + r, |r| <= ln2 / 2 */
+    r = x - k * 0.6931471803691238;           /* ln2 in two parts (fdlibm): k * hi is exact */
+    r = r - k * 1.9082149292705877e-10;
+    p = inv_fact[12];                         /* Taylor series to r^12, Horner form */
+    for (i = 11; i >= 1; i--) {
+        p = p * r;
+        p = p + inv_fact[i];
+    }
+    p = p * r;
+    p = p + 1.0;
+    return ldexp(p, (int)k);
+}
+
+/* Penalties on the window's distinct ids; counts live in the candidate array meanwhile. */
+static void llm__apply_penalties(const llm_sampler *s, float *v, int32_t n, const int32_t *recent, size_t n_recent,
+                                 int32_t *count) {
+    size_t i;
+    float rp = s->repeat_penalty > 0.0f ? s->repeat_penalty : 1.0f;
+    if (rp == 1.0f && s->frequency_penalty == 0.0f && s->presence_penalty == 0.0f) return;
+    for (i = 0; i < n_recent; i++)
+        if (recent[i] >= 0 && recent[i] < n) count[recent[i]] = 0;
+    for (i = 0; i < n_recent; i++)
+        if (recent[i] >= 0 && recent[i] < n) count[recent[i]]++;
+    for (i = 0; i < n_recent; i++) {
+        int32_t t = recent[i], c;
+        if (t < 0 || t >= n || (c = count[t]) == 0) continue;
+        count[t] = 0; /* once per distinct id */
+        v[t] = v[t] > 0.0f ? v[t] / rp : v[t] * rp;
+        v[t] -= (float)c * s->frequency_penalty + s->presence_penalty;
+    }
+}
+
+static int32_t llm__argmax(const float *v, int32_t n) {
+    int32_t i, best = 0;
+    for (i = 1; i < n; i++) if (v[i] > v[best]) best = i;
+    return best;
+}
+
+static int llm__cand_cmp(const void *a, const void *b) {
+    const llm__cand *x = (const llm__cand *)a, *y = (const llm__cand *)b;
+    if (x->z != y->z) return x->z > y->z ? -1 : 1;
+    return x->id < y->id ? -1 : x->id > y->id;
+}
+
+/* Candidate selection for top-k/top-p: a histogram of each id's distance below the largest
+   scaled logit (LLM__BUCKETS buckets of 1/8, then a tail) finds the first bucket by which
+   the candidates surely hold the top-k set (with top-k) or the top-p set (without: a lower
+   bound of their mass against the exact total, *total). Only those candidates are sorted. */
+#define LLM__BUCKETS 256
+
+static int llm__bucket(double dist) { return dist < LLM__BUCKETS / 8.0 ? (int)(dist * 8.0) : LLM__BUCKETS; }
+
+static int llm__cutoff_bucket(const llm_sampler *s, const float *v, int32_t n, double inv_t, double zmax, double *total) {
+    int64_t count[LLM__BUCKETS + 1], seen = 0;
+    double mass = 0.0, t = 0.0;
+    int32_t i;
+    int b;
+    memset(count, 0, sizeof count);
+    for (i = 0; i < n; i++) {
+        double d = zmax - (double)v[i] * inv_t;
+        count[llm__bucket(d)]++;
+        t += llm__exp_neg(-d);
+    }
+    *total = t;
+    for (b = 0; b < LLM__BUCKETS; b++) {
+        seen += count[b];
+        mass += (double)count[b] * llm__exp_neg(-(b + 1) / 8.0);
+        if (s->top_k > 0 ? seen >= s->top_k : mass >= (double)s->top_p * t) break;
+    }
+    return b;
+}
+
+LLMDEF size_t llm_sample_scratch_bytes(int32_t n_vocab) {
+    return n_vocab > 0 ? (size_t)n_vocab * (sizeof(float) + sizeof(llm__cand)) : 0;
+}
+
+/* Keeps the first ids of the sorted candidates that top-k and top-p allow; returns how many.
+   Top-p measures against the top-k set's mass, or the total without top-k. */
+static int32_t llm__top_k_top_p(const llm_sampler *s, const llm__cand *c, int32_t k, double zmax, double total) {
+    double mass = total, acc = 0.0;
+    int32_t i;
+    if (s->top_k > 0 && s->top_k < k) k = s->top_k;
+    if (!(s->top_p > 0.0f && s->top_p < 1.0f)) return k;
+    if (s->top_k > 0)
+        for (mass = 0.0, i = 0; i < k; i++) mass += llm__exp_neg((double)c[i].z - zmax);
+    for (i = 0; i < k; i++) {
+        acc += llm__exp_neg((double)c[i].z - zmax);
+        if (acc >= (double)s->top_p * mass) return i + 1;
+    }
+    return k;
+}
+
+LLMDEF int32_t llm_sample_logits(llm_sampler *s, const float *logits, int32_t n, const int32_t *recent, size_t n_recent,
+                                 void *scratch) {
+    float *v = (float *)scratch;
+    llm__cand *c;
+    double inv_t, zmax, mass, r, acc, total = 0.0;
+    int32_t i, k = 0, keep;
+    int sorted, last_bucket = LLM__BUCKETS;
+    if (!s || !logits || n < 1 || !scratch) return -1;
+    c = (llm__cand *)(v + n);
+    memcpy(v, logits, (size_t)n * sizeof *v);
+    llm__apply_penalties(s, v, n, recent, recent ? n_recent : 0, (int32_t *)c);
+    if (!(s->temperature > 0.0f)) return llm__argmax(v, n);
+    inv_t = 1.0 / (double)s->temperature;
+    zmax = (double)v[llm__argmax(v, n)] * inv_t;
+    sorted = (s->top_k > 0 && s->top_k < n) || (s->top_p > 0.0f && s->top_p < 1.0f);
+    if (sorted) last_bucket = llm__cutoff_bucket(s, v, n, inv_t, zmax, &total);
+    for (i = 0; i < n; i++) {
+        double z = (double)v[i] * inv_t;
+        if (last_bucket < LLM__BUCKETS && llm__bucket(zmax - z) > last_bucket) continue;
+        c[k].z = (float)z;
+        c[k].id = i;
+        k++;
+    }
+    keep = k;
+    if (sorted) {
+        qsort(c, (size_t)k, sizeof *c, llm__cand_cmp);
+        keep = llm__top_k_top_p(s, c, k, zmax, total);
+    }
+    if (s->min_p > 0.0f) { /* the largest always stays: exp(0) = 1 */
+        for (i = k = 0; i < keep; i++)
+            if (llm__exp_neg((double)c[i].z - zmax) >= (double)s->min_p || (double)c[i].z == zmax) c[k++] = c[i];
+        keep = k;
+    }
+    for (mass = 0.0, i = 0; i < keep; i++) mass += llm__exp_neg((double)c[i].z - zmax);
+    r = llm__rng_uniform(s) * mass;
+    for (acc = 0.0, i = 0; i < keep; i++) {
+        acc += llm__exp_neg((double)c[i].z - zmax);
+        if (r < acc) return c[i].id;
+    }
+    return c[keep - 1].id; /* r rounded up to the mass */
+}
+
+LLMDEF int32_t llm_sample(llm_ctx *ctx, llm_sampler *s) {
+    int32_t n_recent, first;
+    if (!ctx || !s || !ctx->has_logits) return -1;
+    n_recent = s->repeat_last_n < 0 ? ctx->pos : s->repeat_last_n == 0 ? 64 : s->repeat_last_n;
+    if (n_recent > ctx->pos) n_recent = ctx->pos;
+    first = ctx->pos - n_recent;
+    return llm_sample_logits(s, ctx->logits, ctx->model->info.n_vocab, ctx->tokens + first, (size_t)n_recent,
+                             ctx->sample_scratch);
+}
 
 /* ---- llm: chat templates ------------------------------------------------------------------- */
+enum {
+    LLM__T_RAW, LLM__T_ZEPHYR, LLM__T_LLAMA2, LLM__T_MISTRAL_V1, LLM__T_MISTRAL_V3, LLM__T_MISTRAL_LEGACY_SPACE,
+    LLM__T_MISTRAL_LEGACY, LLM__T_CHATML, LLM__T_SMOLLM2, LLM__T_QWEN25, LLM__T_QWEN3, LLM__T_GEMMA2, LLM__T_GEMMA3,
+    LLM__T_LLAMA3, LLM__T_LLAMA3_BASE, LLM__T_LLAMA31, LLM__T_LLAMA32, LLM__T_COUNT
+};
+
+/* name, family, end-of-turn token text (NULL: the model's eos token) */
+static const char *const llm__templates[LLM__T_COUNT][3] = {
+    { "raw", "raw", NULL }, { "zephyr", "zephyr", "" }, { "llama2", "llama2", "" },
+    { "mistral-v1", "mistral", "" }, { "mistral-v3", "mistral", "" }, { "mistral-v0.1-legacy", "mistral", "" },
+    { "mistral-v0.2-legacy", "mistral", "" }, { "chatml", "chatml", "<|im_end|>" }, { "smollm2", "chatml", "<|im_end|>" },
+    { "qwen2.5", "chatml", "<|im_end|>" }, { "qwen3", "chatml", "<|im_end|>" }, { "gemma2", "gemma", "<end_of_turn>" },
+    { "gemma3", "gemma", "<end_of_turn>" }, { "llama3", "llama3", "<|eot_id|>" }, { "llama3-base", "llama3", "<|eot_id|>" },
+    { "llama3.1", "llama3", "<|eot_id|>" }, { "llama3.2", "llama3", "<|eot_id|>" },
+};
+
+/* The templates' own messages (raise_exception), and Jinja's for messages[0] of an empty list. */
+#define LLM__E_EMPTY "list object has no element 0"
+#define LLM__E_ALTERNATE "Conversation roles must alternate user/assistant/user/assistant/..."
+#define LLM__E_ALTERNATE_SYS "After the optional system message, conversation roles must alternate user/assistant/user/assistant/..."
+#define LLM__E_ONLY_UA_SYS "Only user and assistant roles are supported, with the exception of an initial optional system message!"
+#define LLM__E_ONLY_UA "Only user and assistant roles are supported!"
+#define LLM__E_TOOL_IDS "Tool call IDs should be alphanumeric strings with length 9!"
+#define LLM__E_SYSTEM "System role not supported"
+
+typedef struct llm__str {
+    const char *p;
+    size_t n;
+} llm__str;
+
+typedef struct llm__chat {
+    char *out;
+    size_t cap, n;                     /* n counts past cap, to report the size needed */
+    const llm_chat_message *m;
+    size_t n_msg;
+    int agp, no_thinking;
+    llm__str bos, eos, default_system, date;
+    const char *error;
+} llm__chat;
+
+static llm__str llm__s(const char *p) { llm__str s; s.p = p; s.n = strlen(p); return s; }
+
+static void llm__emit(llm__chat *c, llm__str s) {
+    if (c->n < c->cap) memcpy(c->out + c->n, s.p, s.n < c->cap - c->n ? s.n : c->cap - c->n);
+    c->n += s.n;
+}
+
+static void llm__emits(llm__chat *c, const char *s) { llm__emit(c, llm__s(s)); }
+
+static int llm__fail_chat(llm__chat *c, const char *msg) { c->error = msg; return -1; }
+
+static int llm__role_is(const llm_chat_message *m, const char *role) { return strcmp(m->role, role) == 0; }
+
+/* Python str.isspace() for the UTF-8 character at p (n bytes left): its length, or 0. */
+static size_t llm__space_len(const unsigned char *p, size_t n) {
+    if ((p[0] >= 9 && p[0] <= 13) || (p[0] >= 0x1c && p[0] <= 0x20)) return 1;
+    if (n >= 2 && p[0] == 0xc2 && (p[1] == 0x85 || p[1] == 0xa0)) return 2;
+    if (n < 3) return 0;
+    if (p[0] == 0xe1 && p[1] == 0x9a && p[2] == 0x80) return 3;                       /* U+1680 */
+    if (p[0] == 0xe2 && p[1] == 0x80 && ((p[2] >= 0x80 && p[2] <= 0x8a) || p[2] == 0xa8 || p[2] == 0xa9 || p[2] == 0xaf))
+        return 3;                                                                      /* U+2000-200A, 2028, 2029, 202F */
+    if (p[0] == 0xe2 && p[1] == 0x81 && p[2] == 0x9f) return 3;                       /* U+205F */
+    if (p[0] == 0xe3 && p[1] == 0x80 && p[2] == 0x80) return 3;                       /* U+3000 */
+    return 0;
+}
+
+static llm__str llm__lstrip(llm__str s) {
+    size_t k;
+    while (s.n && (k = llm__space_len((const unsigned char *)s.p, s.n)) > 0) { s.p += k; s.n -= k; }
+    return s;
+}
+
+static llm__str llm__rstrip(llm__str s) {
+    for (;;) {
+        size_t k, back = 0;
+        for (k = 1; k <= 3 && k <= s.n && !back; k++)
+            if (llm__space_len((const unsigned char *)s.p + s.n - k, k) == k) back = k;
+        if (!back) return s;
+        s.n -= back;
+    }
+}
+
+/* Python str.strip() (Jinja's trim filter). */
+static llm__str llm__strip(llm__str s) { return llm__rstrip(llm__lstrip(s)); }
+
+static llm__str llm__lstrip_nl(llm__str s) { while (s.n && s.p[0] == '\n') { s.p++; s.n--; } return s; }
+static llm__str llm__rstrip_nl(llm__str s) { while (s.n && s.p[s.n - 1] == '\n') s.n--; return s; }
+
+static const char *llm__find(llm__str s, const char *needle) {
+    size_t k = strlen(needle), i;
+    for (i = 0; i + k <= s.n; i++)
+        if (memcmp(s.p + i, needle, k) == 0) return s.p + i;
+    return NULL;
+}
+
+static const char *llm__find_last(llm__str s, const char *needle) {
+    size_t k = strlen(needle), i;
+    for (i = s.n + 1; i-- > 0;)
+        if (i + k <= s.n && memcmp(s.p + i, needle, k) == 0) return s.p + i;
+    return NULL;
+}
+
+static llm__str llm__content(const llm__chat *c, size_t i) { return llm__s(c->m[i].content); }
+
+/* "<open>" + role + "<close>" + content + "<end>": the turn shape most templates share. */
+static void llm__turn(llm__chat *c, const char *open, const char *role, const char *close, llm__str content, const char *end) {
+    llm__emits(c, open); llm__emits(c, role); llm__emits(c, close); llm__emit(c, content); llm__emits(c, end);
+}
+
+/* Python json.dumps(s, ensure_ascii=False) (transformers' tojson filter). */
+static void llm__emit_json_string(llm__chat *c, llm__str s) {
+    size_t i;
+    llm__emits(c, "\"");
+    for (i = 0; i < s.n; i++) {
+        unsigned char ch = (unsigned char)s.p[i];
+        char esc[8];
+        const char *e = NULL;
+        switch (ch) {
+        case '"': e = "\\\""; break;
+        case '\\': e = "\\\\"; break;
+        case '\n': e = "\\n"; break;
+        case '\r': e = "\\r"; break;
+        case '\t': e = "\\t"; break;
+        case '\b': e = "\\b"; break;
+        case '\f': e = "\\f"; break;
+        default:
+            if (ch < 0x20) { snprintf(esc, sizeof esc, "\\u%04x", ch); e = esc; }
+        }
+        if (e) llm__emits(c, e);
+        else { llm__str one; one.p = s.p + i; one.n = 1; llm__emit(c, one); }
+    }
+    llm__emits(c, "\"");
+}
+
+/* Roles alternate user/assistant from the first looped message (index j). */
+static int llm__alternates(const llm_chat_message *m, size_t j) { return llm__role_is(m, "user") == (j % 2 == 0); }
+
+static int llm__render_zephyr(llm__chat *c) {
+    size_t i;
+    for (i = 0; i < c->n_msg; i++) {
+        const char *r = c->m[i].role;
+        if (!strcmp(r, "user") || !strcmp(r, "system") || !strcmp(r, "assistant")) {
+            llm__turn(c, "<|", r, "|>\n", llm__content(c, i), "");
+            llm__emit(c, c->eos);
+            llm__emits(c, "\n");
+        }
+        if (i + 1 == c->n_msg && c->agp) llm__emits(c, "<|assistant|>\n");
+    }
+    return 0;
+}
+
+/* The system text joins the first user turn; .strip() applies to that whole string. */
+static int llm__render_llama2(llm__chat *c) {
+    size_t i, first;
+    if (c->n_msg == 0) return llm__fail_chat(c, LLM__E_EMPTY);
+    first = llm__role_is(&c->m[0], "system");
+    for (i = first; i < c->n_msg; i++) {
+        size_t j = i - first;
+        int user = llm__role_is(&c->m[i], "user");
+        llm__str text = llm__content(c, i);
+        if (!llm__alternates(&c->m[i], j)) return llm__fail_chat(c, LLM__E_ALTERNATE);
+        if (!user && !llm__role_is(&c->m[i], "assistant")) continue;
+        if (user) { llm__emit(c, c->bos); llm__emits(c, "[INST] "); }
+        else llm__emits(c, " ");
+        if (j == 0 && first) {
+            llm__emits(c, "<<SYS>>\n"); llm__emit(c, llm__content(c, 0)); llm__emits(c, "\n<</SYS>>");
+            text = llm__rstrip(text);
+            if (text.n) llm__emits(c, "\n\n");
+            llm__emit(c, text);
+        } else {
+            llm__emit(c, llm__strip(text));
+        }
+        if (user) llm__emits(c, " [/INST]");
+        else { llm__emits(c, " "); llm__emit(c, c->eos); }
+    }
+    return 0;
+}
+
+static int llm__render_mistral_v1(llm__chat *c) {
+    size_t i, first;
+    if (c->n_msg == 0) return llm__fail_chat(c, LLM__E_EMPTY);
+    first = llm__role_is(&c->m[0], "system");
+    llm__emit(c, c->bos);
+    for (i = first; i < c->n_msg; i++) {
+        size_t j = i - first;
+        if (!llm__alternates(&c->m[i], j)) return llm__fail_chat(c, LLM__E_ALTERNATE_SYS);
+        if (llm__role_is(&c->m[i], "user")) {
+            llm__emits(c, " [INST] ");
+            if (j == 0 && first) { llm__emit(c, llm__content(c, 0)); llm__emits(c, "\n\n"); }
+            llm__emit(c, llm__content(c, i));
+            llm__emits(c, " [/INST]");
+        } else if (llm__role_is(&c->m[i], "assistant")) {
+            llm__emits(c, " "); llm__emit(c, llm__content(c, i)); llm__emit(c, c->eos);
+        } else {
+            return llm__fail_chat(c, LLM__E_ONLY_UA_SYS);
+        }
+    }
+    return 0;
+}
+
+static int llm__render_mistral_legacy(llm__chat *c, int space_after_eos) {
+    size_t i;
+    llm__emit(c, c->bos);
+    for (i = 0; i < c->n_msg; i++) {
+        if (!llm__alternates(&c->m[i], i)) return llm__fail_chat(c, LLM__E_ALTERNATE);
+        if (llm__role_is(&c->m[i], "user")) {
+            llm__turn(c, "[INST] ", "", "", llm__content(c, i), " [/INST]");
+        } else if (llm__role_is(&c->m[i], "assistant")) {
+            llm__emit(c, llm__content(c, i)); llm__emit(c, c->eos);
+            if (space_after_eos) llm__emits(c, " ");
+        } else {
+            return llm__fail_chat(c, LLM__E_ONLY_UA);
+        }
+    }
+    return 0;
+}
+
+/* v3: alternation is checked first (tool messages skipped); the system text goes into the
+   last message when it is a user turn. */
+static int llm__render_mistral_v3(llm__chat *c) {
+    size_t i, first, j = 0;
+    if (c->n_msg == 0) return llm__fail_chat(c, LLM__E_EMPTY);
+    first = llm__role_is(&c->m[0], "system");
+    for (i = first; i < c->n_msg; i++) {
+        if (llm__role_is(&c->m[i], "tool") || llm__role_is(&c->m[i], "tool_results")) continue;
+        if (!llm__alternates(&c->m[i], j++)) return llm__fail_chat(c, LLM__E_ALTERNATE_SYS);
+    }
+    llm__emit(c, c->bos);
+    for (i = first; i < c->n_msg; i++) {
+        if (llm__role_is(&c->m[i], "user")) {
+            llm__emits(c, "[INST] ");
+            if (i + 1 == c->n_msg && first) { llm__emit(c, llm__content(c, 0)); llm__emits(c, "\n\n"); }
+            llm__emit(c, llm__content(c, i));
+            llm__emits(c, "[/INST]");
+        } else if (llm__role_is(&c->m[i], "assistant")) {
+            llm__emits(c, " "); llm__emit(c, llm__strip(llm__content(c, i))); llm__emit(c, c->eos);
+        } else if (llm__role_is(&c->m[i], "tool") || llm__role_is(&c->m[i], "tool_results")) {
+            return llm__fail_chat(c, LLM__E_TOOL_IDS); /* our messages carry no tool_call_id */
+        } else {
+            return llm__fail_chat(c, LLM__E_ONLY_UA_SYS);
+        }
+    }
+    return 0;
+}
+
+static void llm__chatml_turn(llm__chat *c, const char *role, llm__str content) {
+    llm__turn(c, "<|im_start|>", role, "\n", content, "<|im_end|>\n");
+}
+
+/* Qwen: consecutive tool messages share one user turn of <tool_response> blocks. */
+static void llm__qwen_tool(llm__chat *c, size_t i) {
+    if (i == 0 || !llm__role_is(&c->m[i - 1], "tool")) llm__emits(c, "<|im_start|>user");
+    llm__turn(c, "\n<tool_response>\n", "", "", llm__content(c, i), "\n</tool_response>");
+    if (i + 1 == c->n_msg || !llm__role_is(&c->m[i + 1], "tool")) llm__emits(c, "<|im_end|>\n");
+}
+
+static int llm__render_chatml(llm__chat *c, int kind) {
+    size_t i;
+    if (kind == LLM__T_QWEN25 && c->n_msg == 0) return llm__fail_chat(c, LLM__E_EMPTY);
+    if (kind == LLM__T_QWEN25)
+        llm__chatml_turn(c, "system", llm__role_is(&c->m[0], "system") ? llm__content(c, 0) : c->default_system);
+    for (i = 0; i < c->n_msg; i++) {
+        const char *r = c->m[i].role;
+        if (kind == LLM__T_SMOLLM2 && i == 0 && !llm__role_is(&c->m[0], "system")) llm__chatml_turn(c, "system", c->default_system);
+        if (kind != LLM__T_QWEN25) llm__chatml_turn(c, r, llm__content(c, i));
+        else if (!strcmp(r, "user") || (!strcmp(r, "system") && i > 0) || !strcmp(r, "assistant")) llm__chatml_turn(c, r, llm__content(c, i));
+        else if (!strcmp(r, "tool")) llm__qwen_tool(c, i);
+    }
+    if (c->agp) llm__emits(c, "<|im_start|>assistant\n");
+    return 0;
+}
+
+/* Qwen3: reasoning is split off at </think>; assistant turns after the last real user
+   query show a think block (an empty one on the last message). */
+static void llm__qwen3_assistant(llm__chat *c, size_t i, size_t last_query) {
+    llm__str content = llm__content(c, i), reasoning = llm__s("");
+    const char *end = llm__find(content, "</think>");
+    if (end) {
+        llm__str before, after;
+        const char *open, *last_end = llm__find_last(content, "</think>");
+        before.p = content.p; before.n = (size_t)(end - content.p);
+        after.p = last_end + 8; after.n = (size_t)(content.p + content.n - after.p);
+        before = llm__rstrip_nl(before);
+        if ((open = llm__find_last(before, "<think>")) != NULL) {
+            reasoning.p = open + 7;
+            reasoning.n = (size_t)(before.p + before.n - reasoning.p);
+        } else {
+            reasoning = before;
+        }
+        reasoning = llm__lstrip_nl(reasoning);
+        content = llm__lstrip_nl(after);
+    }
+    llm__emits(c, "<|im_start|>assistant\n");
+    if (i > last_query && (i + 1 == c->n_msg || reasoning.n)) {
+        llm__emits(c, "<think>\n");
+        llm__emit(c, llm__rstrip_nl(llm__lstrip_nl(reasoning)));
+        llm__emits(c, "\n</think>\n\n");
+        content = llm__lstrip_nl(content);
+    }
+    llm__emit(c, content);
+    llm__emits(c, "<|im_end|>\n");
+}
+
+static int llm__render_qwen3(llm__chat *c) {
+    size_t i, last_query;
+    if (c->n_msg == 0) return llm__fail_chat(c, LLM__E_EMPTY);
+    if (llm__role_is(&c->m[0], "system")) llm__chatml_turn(c, "system", llm__content(c, 0));
+    last_query = c->n_msg - 1;
+    for (i = c->n_msg; i-- > 0;) {
+        llm__str t = llm__content(c, i);
+        int tool = t.n >= 15 && !memcmp(t.p, "<tool_response>", 15) && t.n >= 16 && !memcmp(t.p + t.n - 16, "</tool_response>", 16);
+        if (llm__role_is(&c->m[i], "user") && !tool) { last_query = i; break; }
+    }
+    for (i = 0; i < c->n_msg; i++) {
+        const char *r = c->m[i].role;
+        if (!strcmp(r, "user") || (!strcmp(r, "system") && i > 0)) llm__chatml_turn(c, r, llm__content(c, i));
+        else if (!strcmp(r, "assistant")) llm__qwen3_assistant(c, i, last_query);
+        else if (!strcmp(r, "tool")) llm__qwen_tool(c, i);
+    }
+    if (c->agp) llm__emits(c, c->no_thinking ? "<|im_start|>assistant\n<think>\n\n</think>\n\n" : "<|im_start|>assistant\n");
+    return 0;
+}
+
+/* Gemma: assistant is "model"; Gemma 2 rejects a system message, Gemma 3 puts it before
+   the first user text (only that text is trimmed). */
+static int llm__render_gemma(llm__chat *c, int gemma3) {
+    size_t i, first;
+    llm__emit(c, c->bos);
+    if (c->n_msg == 0) return llm__fail_chat(c, LLM__E_EMPTY);
+    first = llm__role_is(&c->m[0], "system");
+    if (first && !gemma3) return llm__fail_chat(c, LLM__E_SYSTEM);
+    for (i = first; i < c->n_msg; i++) {
+        const char *r = llm__role_is(&c->m[i], "assistant") ? "model" : c->m[i].role;
+        if (!llm__alternates(&c->m[i], i - first)) return llm__fail_chat(c, LLM__E_ALTERNATE);
+        llm__turn(c, "<start_of_turn>", r, "\n", llm__s(""), "");
+        if (i == first && first) { llm__emit(c, llm__content(c, 0)); llm__emits(c, "\n\n"); }
+        llm__emit(c, llm__strip(llm__content(c, i)));
+        llm__emits(c, "<end_of_turn>\n");
+    }
+    if (c->agp) llm__emits(c, "<start_of_turn>model\n");
+    return 0;
+}
+
+static void llm__llama3_turn(llm__chat *c, const char *role, llm__str content) {
+    llm__turn(c, "<|start_header_id|>", role, "<|end_header_id|>\n\n", llm__strip(content), "<|eot_id|>");
+}
+
+static int llm__render_llama3(llm__chat *c, int always_prompt) {
+    size_t i;
+    for (i = 0; i < c->n_msg; i++) {
+        if (i == 0) llm__emit(c, c->bos);
+        llm__llama3_turn(c, c->m[i].role, llm__content(c, i));
+    }
+    if (c->agp || always_prompt) llm__emits(c, "<|start_header_id|>assistant<|end_header_id|>\n\n");
+    return 0;
+}
+
+/* Llama 3.1/3.2: a system header with the knowledge cutoff and the date always comes
+   first; tool results are "ipython" turns whose content goes through tojson. */
+static int llm__render_llama31(llm__chat *c) {
+    size_t i, first;
+    llm__emit(c, c->bos);
+    if (c->n_msg == 0) return llm__fail_chat(c, LLM__E_EMPTY);
+    first = llm__role_is(&c->m[0], "system");
+    llm__emits(c, "<|start_header_id|>system<|end_header_id|>\n\nCutting Knowledge Date: December 2023\nToday Date: ");
+    llm__emit(c, c->date);
+    llm__emits(c, "\n\n");
+    if (first) llm__emit(c, llm__strip(llm__content(c, 0)));
+    llm__emits(c, "<|eot_id|>");
+    for (i = first; i < c->n_msg; i++) {
+        if (llm__role_is(&c->m[i], "tool") || llm__role_is(&c->m[i], "ipython")) {
+            llm__emits(c, "<|start_header_id|>ipython<|end_header_id|>\n\n");
+            llm__emit_json_string(c, llm__content(c, i)); /* a string "is iterable" in Jinja */
+            llm__emits(c, "<|eot_id|>");
+        } else {
+            llm__llama3_turn(c, c->m[i].role, llm__content(c, i));
+        }
+    }
+    if (c->agp) llm__emits(c, "<|start_header_id|>assistant<|end_header_id|>\n\n");
+    return 0;
+}
+
+static int llm__render_raw(llm__chat *c) {
+    size_t i;
+    for (i = 0; i < c->n_msg; i++) llm__emit(c, llm__content(c, i));
+    return 0;
+}
+
+static int llm__template_index(const char *name, size_t len) {
+    int i;
+    for (i = 0; i < LLM__T_COUNT; i++)
+        if (strlen(llm__templates[i][0]) == len && memcmp(llm__templates[i][0], name, len) == 0) return i;
+    for (i = 0; i < LLM__T_COUNT; i++)
+        if (strlen(llm__templates[i][1]) == len && memcmp(llm__templates[i][1], name, len) == 0) return i;
+    return -1;
+}
+
+static int llm__model_template(const llm_model *m) {
+    size_t len;
+    const char *v = llm_model_meta_string(m, "chat.variant", &len);
+    int t = v ? llm__template_index(v, len) : -1;
+    if (t < 0 && (v = llm_model_meta_string(m, "chat.family", &len)) != NULL) t = llm__template_index(v, len);
+    return t < 0 ? LLM__T_RAW : t;
+}
+
+static llm__str llm__meta_str(const llm_model *m, const char *key, const char *dflt) {
+    llm__str s;
+    s.p = llm_model_meta_string(m, key, &s.n);
+    if (!s.p) s = llm__s(dflt);
+    return s;
+}
+
+/* Days since 1970-01-01 to a civil date (Howard Hinnant's algorithm), as "%d %b %Y". */
+static void llm__format_date(int64_t days, char *buf, size_t size) {
+    static const char *const months[12] = { "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec" };
+    int64_t z = days + 719468, era = (z >= 0 ? z : z - 146096) / 146097, doe = z - era * 146097;
+    int64_t yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365, doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    int64_t mp = (5 * doy + 2) / 153, d = doy - (153 * mp + 2) / 5 + 1, mo = mp < 10 ? mp + 3 : mp - 9;
+    snprintf(buf, size, "%02d %s %lld", (int)d, months[mo - 1], (long long)(yoe + era * 400 + (mo <= 2)));
+}
+
+/* strftime_now("%d %b %Y"), with SOURCE_DATE_EPOCH (reproducible builds) taking precedence. */
+static void llm__today(char *buf, size_t size) {
+    const char *e = getenv("SOURCE_DATE_EPOCH");
+    char *end;
+    long long t = e ? strtoll(e, &end, 10) : 0;
+    if (!e || !*e || *end) t = (long long)time(NULL);
+    llm__format_date((t >= 0 ? t : t - 86399) / 86400, buf, size);
+}
+
+LLMDEF llm_result llm_chat_render(const llm_model *m, const llm_chat_message *msgs, size_t n, int add_generation_prompt,
+                                  const llm_chat_desc *desc, char *out, size_t cap, size_t *n_out, const char **error) {
+    llm__chat c;
+    char today[32];
+    size_t i;
+    int t, rc;
+    if (error) *error = NULL;
+    if (!m || (!msgs && n) || (!out && cap) || !n_out) return LLM_ERR_INVALID_ARGUMENT;
+    for (i = 0; i < n; i++)
+        if (!msgs[i].role || !msgs[i].content) return LLM_ERR_INVALID_ARGUMENT;
+    t = desc && desc->template_name ? llm__template_index(desc->template_name, strlen(desc->template_name)) : llm__model_template(m);
+    if (t < 0) {
+        if (error) *error = "unknown chat template name";
+        return LLM_ERR_UNSUPPORTED;
+    }
+    memset(&c, 0, sizeof c);
+    c.out = out; c.cap = cap; c.m = msgs; c.n_msg = n;
+    c.agp = add_generation_prompt; c.no_thinking = desc ? desc->no_thinking : 0;
+    c.bos = llm__meta_str(m, "chat.bos_token", "");
+    c.eos = llm__meta_str(m, "chat.eos_token", "");
+    c.default_system = llm__meta_str(m, "chat.default_system", "");
+    if (desc && desc->date) c.date = llm__s(desc->date);
+    else if (t == LLM__T_LLAMA31) c.date = llm__meta_str(m, "chat.date", "26 Jul 2024");
+    else { llm__today(today, sizeof today); c.date = llm__s(today); }
+    switch (t) {
+    case LLM__T_ZEPHYR: rc = llm__render_zephyr(&c); break;
+    case LLM__T_LLAMA2: rc = llm__render_llama2(&c); break;
+    case LLM__T_MISTRAL_V1: rc = llm__render_mistral_v1(&c); break;
+    case LLM__T_MISTRAL_V3: rc = llm__render_mistral_v3(&c); break;
+    case LLM__T_MISTRAL_LEGACY_SPACE: rc = llm__render_mistral_legacy(&c, 1); break;
+    case LLM__T_MISTRAL_LEGACY: rc = llm__render_mistral_legacy(&c, 0); break;
+    case LLM__T_CHATML: case LLM__T_SMOLLM2: case LLM__T_QWEN25: rc = llm__render_chatml(&c, t); break;
+    case LLM__T_QWEN3: rc = llm__render_qwen3(&c); break;
+    case LLM__T_GEMMA2: case LLM__T_GEMMA3: rc = llm__render_gemma(&c, t == LLM__T_GEMMA3); break;
+    case LLM__T_LLAMA3: case LLM__T_LLAMA3_BASE: rc = llm__render_llama3(&c, t == LLM__T_LLAMA3_BASE); break;
+    case LLM__T_LLAMA31: case LLM__T_LLAMA32: rc = llm__render_llama31(&c); break;
+    default: rc = llm__render_raw(&c); break;
+    }
+    if (rc) {
+        if (error) *error = c.error;
+        *n_out = 0;
+        if (cap) out[0] = 0;
+        return LLM_ERR_TEMPLATE;
+    }
+    *n_out = c.n;
+    if (c.n >= cap) return LLM_ERR_BUFFER_TOO_SMALL;
+    out[c.n] = 0;
+    return LLM_OK;
+}
+
+LLMDEF const char *llm_chat_template(const llm_model *m) { return m ? llm__templates[llm__model_template(m)][0] : NULL; }
+
+LLMDEF const char *llm_chat_template_name(size_t i) { return i < LLM__T_COUNT ? llm__templates[i][0] : NULL; }
+
+LLMDEF const char *llm_chat_end_of_turn(const llm_model *m, const char *name, size_t *len) {
+    int t = name ? llm__template_index(name, strlen(name)) : m ? llm__model_template(m) : -1;
+    const char *e;
+    if (t < 0 || !llm__templates[t][2]) return NULL;
+    e = llm__templates[t][2];
+    if (*e) { if (len) *len = strlen(e); return e; }
+    return m ? llm_model_meta_string(m, "chat.eos_token", len) : NULL; /* the eos token ends the turn */
+}
 
 /* ---- llm: generation ----------------------------------------------------------------------- */
 

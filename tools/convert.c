@@ -13,6 +13,7 @@
 #include "../llm.h"
 #define JSON_IMPLEMENTATION
 #include "json.h"
+#include "convert_chat.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -546,7 +547,7 @@ static int plan_tensors(const source *src, const hparams *h, int has_dtype, llm_
     return check_complete(src, h);
 }
 
-static int write_model(const char *tmp, const source *src, const plan *p, const hparams *h, uint64_t *out_bytes) {
+static int write_model(const char *tmp, const char *dir, const source *src, const plan *p, const hparams *h, uint64_t *out_bytes) {
     llm_builder *b = NULL;
     FILE *out = NULL, *in = NULL;
     const void *hdr;
@@ -554,7 +555,7 @@ static int write_model(const char *tmp, const source *src, const plan *p, const 
     void *inbuf = NULL, *outbuf = NULL;
     int i, cur_file = -1, rc = -1;
     uint64_t pos;
-    if (llm_builder_create(&b) != LLM_OK || set_hparams(b, h)) goto done;
+    if (llm_builder_create(&b) != LLM_OK || set_hparams(b, h) || convert_chat(b, dir, g_err, sizeof g_err)) goto done;
     for (i = 0; i < p->n; i++)
         if (llm_builder_add_tensor(b, p->src[i]->name, p->dst[i], p->src[i]->n_dims, p->src[i]->shape, &idx) != LLM_OK)
             { fail("cannot add tensor '%s'", p->src[i]->name); goto done; }
@@ -655,7 +656,7 @@ int main(int argc, char **argv) {
     if (!(p = (plan *)malloc(sizeof *p))) { fail("out of memory"); goto failed; }
     if (plan_tensors(&src, &h, has_dtype, want, p)) goto failed;
     snprintf(tmp, sizeof tmp, "%s.tmp", out);
-    if (write_model(tmp, &src, p, &h, &bytes) || validate(tmp, &info)) { remove(tmp); goto failed; }
+    if (write_model(tmp, dir, &src, p, &h, &bytes) || validate(tmp, &info)) { remove(tmp); goto failed; }
     if (rename(tmp, out) != 0) { fail("cannot rename %s to %s: %s", tmp, out, strerror(errno)); remove(tmp); goto failed; }
     printf("convert: wrote %s: %s, %d layers, hidden %d, heads %d/%d, vocab %d, %.2fM parameters, %.1f MB, %.2f s\n",
            out, info.arch_name, info.n_layer, info.n_embd, info.n_head, info.n_head_kv, info.n_vocab,
