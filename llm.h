@@ -226,7 +226,9 @@ LLMDEF uint64_t llm_kv_cache_bytes(int64_t n_layer, int64_t n_head_kv, int64_t h
    The cost is O(n_vocab): only tokens above an adaptive cutoff are sorted. The same sampler
    state and logits give the same token on every platform and thread count (the sampler
    uses its own exp and RNG, and sums in a fixed order). Keep the sampler in a variable:
-   its RNG state advances with every draw. Nothing is allocated. */
+   its RNG state advances with every draw. Nothing is allocated. Any logits give a valid id:
+   NaN never wins, an infinite largest logit wins outright (the first one, as in step 2), all
+   -inf gives id 0, and a temperature above 1e30 counts as 1e30. */
 typedef struct llm_sampler {
     float temperature;        /* 0: greedy */
     int32_t top_k;            /* 0: off */
@@ -1447,6 +1449,7 @@ static double llm__exp_neg(double x) {
     double k, r, p;
     int i;
     if (!(x > -740.0)) return 0.0;
+    if (x > 709.0) return HUGE_VAL; /* x > 0 only through float rounding of huge scaled logits */
     k = floor(x * 1.4426950408889634 + 0.5);  /* x = k ln2 + r, |r| <= ln2 / 2 */
     r = x - k * 0.6931471803691238;           /* ln2 in two parts (fdlibm): k * hi is exact */
     r = r - k * 1.9082149292705877e-10;
@@ -1544,15 +1547,19 @@ LLMDEF int32_t llm_sample_logits(llm_sampler *s, const float *logits, int32_t n,
     float *v = (float *)scratch;
     llm__cand *c;
     double inv_t, zmax, mass, r, acc, total = 0.0;
-    int32_t i, k = 0, keep;
+    int32_t i, k = 0, keep, best;
     int sorted, last_bucket = LLM__BUCKETS;
     if (!s || !logits || n < 1 || !scratch) return -1;
     c = (llm__cand *)(v + n);
     memcpy(v, logits, (size_t)n * sizeof *v);
     llm__apply_penalties(s, v, n, recent, recent ? n_recent : 0, (int32_t *)c);
-    if (!(s->temperature > 0.0f)) return llm__argmax(v, n);
-    inv_t = 1.0 / (double)s->temperature;
-    zmax = (double)v[llm__argmax(v, n)] * inv_t;
+    for (i = 0; i < n; i++)
+        if (v[i] != v[i]) v[i] = -INFINITY; /* a NaN logit (or penalty) never wins */
+    best = llm__argmax(v, n);
+    if (!(s->temperature > 0.0f)) return best;
+    inv_t = s->temperature < 1e30f ? 1.0 / (double)s->temperature : 1e-30;
+    zmax = (double)v[best] * inv_t;
+    if (!(fabs(zmax) <= 3.4028234663852886e38)) return best; /* an infinite largest logit wins outright */
     sorted = (s->top_k > 0 && s->top_k < n) || (s->top_p > 0.0f && s->top_p < 1.0f);
     if (sorted) last_bucket = llm__cutoff_bucket(s, v, n, inv_t, zmax, &total);
     for (i = 0; i < n; i++) {
@@ -1571,6 +1578,7 @@ LLMDEF int32_t llm_sample_logits(llm_sampler *s, const float *logits, int32_t n,
         for (i = k = 0; i < keep; i++)
             if (llm__exp_neg((double)c[i].z - zmax) >= (double)s->min_p || (double)c[i].z == zmax) c[k++] = c[i];
         keep = k;
+        if (keep == 0) return best; /* min_p > 1, and the largest rounded below zmax as a float */
     }
     for (mass = 0.0, i = 0; i < keep; i++) mass += llm__exp_neg((double)c[i].z - zmax);
     r = llm__rng_uniform(s) * mass;
