@@ -1500,7 +1500,11 @@ static int llm__cand_cmp(const void *a, const void *b) {
    bound of their mass against the exact total, *total). Only those candidates are sorted. */
 #define LLM__BUCKETS 256
 
-static int llm__bucket(double dist) { return dist < LLM__BUCKETS / 8.0 ? (int)(dist * 8.0) : LLM__BUCKETS; }
+/* dist >= 0 but for rounding (a fused multiply-add in zmax - v * inv_t can make it slightly
+   negative, hugely so for huge logits); NaN goes to the tail. */
+static int llm__bucket(double dist) {
+    return dist < LLM__BUCKETS / 8.0 ? (dist > 0.0 ? (int)(dist * 8.0) : 0) : LLM__BUCKETS;
+}
 
 static int llm__cutoff_bucket(const llm_sampler *s, const float *v, int32_t n, double inv_t, double zmax, double *total) {
     int64_t count[LLM__BUCKETS + 1], seen = 0;
