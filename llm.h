@@ -1475,10 +1475,15 @@ static void llm__apply_penalties(const llm_sampler *s, float *v, int32_t n, cons
         if (recent[i] >= 0 && recent[i] < n) count[recent[i]]++;
     for (i = 0; i < n_recent; i++) {
         int32_t t = recent[i], c;
+        float pen;
         if (t < 0 || t >= n || (c = count[t]) == 0) continue;
         count[t] = 0; /* once per distinct id */
         v[t] = v[t] > 0.0f ? v[t] / rp : v[t] * rp;
-        v[t] -= (float)c * s->frequency_penalty + s->presence_penalty;
+        /* one operation per statement: each result is rounded to float on every FPU (x87
+           included) and no compiler fuses them into a multiply-add */
+        pen = (float)c * s->frequency_penalty;
+        pen += s->presence_penalty;
+        v[t] -= pen;
     }
 }
 

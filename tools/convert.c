@@ -36,6 +36,17 @@ static void path_join(char *out, size_t n, const char *dir, const char *file) {
     snprintf(out, n, "%s/%s", dir, file);
 }
 
+/* rename() that replaces an existing file on Windows too (where rename refuses to). */
+static int replace_file(const char *from, const char *to) {
+#if defined(_WIN32)
+    if (MoveFileExA(from, to, MOVEFILE_REPLACE_EXISTING)) return 0;
+    errno = EEXIST;
+    return -1;
+#else
+    return rename(from, to);
+#endif
+}
+
 static int file_exists(const char *path) {
     FILE *f = fopen(path, "rb");
     if (f) fclose(f);
@@ -657,7 +668,7 @@ int main(int argc, char **argv) {
     if (plan_tensors(&src, &h, has_dtype, want, p)) goto failed;
     snprintf(tmp, sizeof tmp, "%s.tmp", out);
     if (write_model(tmp, dir, &src, p, &h, &bytes) || validate(tmp, &info)) { remove(tmp); goto failed; }
-    if (rename(tmp, out) != 0) { fail("cannot rename %s to %s: %s", tmp, out, strerror(errno)); remove(tmp); goto failed; }
+    if (replace_file(tmp, out) != 0) { fail("cannot rename %s to %s: %s", tmp, out, strerror(errno)); remove(tmp); goto failed; }
     printf("convert: wrote %s: %s, %d layers, hidden %d, heads %d/%d, vocab %d, %.2fM parameters, %.1f MB, %.2f s\n",
            out, info.arch_name, info.n_layer, info.n_embd, info.n_head, info.n_head_kv, info.n_vocab,
            (double)info.n_params / 1e6, (double)bytes / 1e6, (double)(clock() - t0) / CLOCKS_PER_SEC);
