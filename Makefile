@@ -24,7 +24,7 @@ LDLIBS   = -lm
 B       ?= build
 EXE     ?=
 
-PROGRAMS = $(B)/convert$(EXE) $(B)/generate$(EXE)
+PROGRAMS = $(B)/convert$(EXE) $(B)/generate$(EXE) $(B)/tokenize$(EXE) $(B)/bench_tokenize$(EXE)
 TEST_SRCS = $(wildcard tests/test_*.c)
 TEST_BINS = $(patsubst tests/%.c,$(B)/tests/%$(EXE),$(TEST_SRCS))
 TOOL_BINS = $(patsubst tests/%.c,$(B)/tests/%$(EXE),$(wildcard tests/tool_*.c))
@@ -33,14 +33,14 @@ FUZZ_REPLAY = $(patsubst %,$(B)/tests/%$(EXE),$(FUZZ_NAMES))
 
 all: $(PROGRAMS)
 
-$(B)/convert$(EXE): tools/convert.c tools/json.h tools/convert_chat.h llm.h | $(B)
+$(B)/convert$(EXE): tools/convert.c tools/json.h tools/convert_chat.h tools/convert_tokenizer.h llm.h | $(B)
 	$(CC) $(ALL_CFLAGS) -o $@ tools/convert.c $(LDLIBS)
 
-$(B)/%$(EXE): examples/%.c llm.h | $(B)
+$(B)/%$(EXE): examples/%.c llm.h tools/json.h | $(B)
 	$(CC) $(ALL_CFLAGS) -o $@ $< $(LDLIBS)
 
 # The fuzz targets, built with a main() that replays files (tests/test_fuzz_replay.sh).
-$(B)/tests/fuzz_%$(EXE): tests/fuzz/fuzz_%.c tests/fuzz/replay.c llm.h tools/json.h tools/convert.c tools/convert_chat.h | $(B)/tests
+$(B)/tests/fuzz_%$(EXE): tests/fuzz/fuzz_%.c tests/fuzz/replay.c llm.h tools/json.h tools/convert.c tools/convert_chat.h tools/convert_tokenizer.h | $(B)/tests
 	$(CC) $(ALL_CFLAGS) -o $@ $< tests/fuzz/replay.c $(LDLIBS)
 
 $(B)/tests/%$(EXE): tests/%.c llm.h tools/json.h tools/convert_chat.h $(wildcard tests/*.h) | $(B)/tests
@@ -87,7 +87,7 @@ test-platforms:
 # build/fuzz/corpus/NAME, crashes to build/fuzz/crashes/NAME).
 FUZZ_SECONDS ?= 60
 FUZZ_CFLAGS = -g -O1 -fno-omit-frame-pointer -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
-build/fuzz/%: tests/fuzz/%.c llm.h tools/json.h tools/convert.c tools/convert_chat.h
+build/fuzz/%: tests/fuzz/%.c llm.h tools/json.h tools/convert.c tools/convert_chat.h tools/convert_tokenizer.h
 	@mkdir -p build/fuzz
 	clang $(FUZZ_CFLAGS) -o $@ $< -lm
 

@@ -1,7 +1,11 @@
 /* generate: one-shot generation from token ids.
 
-   build/generate -m model.llm [--ids "1 2 3" | --ids-file F] [-n N] [--temp T] [--seed S]
+   build/generate -m model.llm [-p TEXT | --ids "1 2 3" | --ids-file F] [-n N] [--temp T] [--seed S]
                   [-t threads] [-c n_ctx] [--print-ids] [--dump-logits F]
+
+   With -p the text is tokenized by the model's tokenizer (BOS/EOS as it adds them, special
+   tokens written in the text parsed) and, unless --print-ids, the prompt and the generated
+   text are printed.
 
    With --temp 0 (the default) decoding is greedy; ties go to the lowest id. */
 #define LLM_IMPLEMENTATION
@@ -21,6 +25,7 @@ static void usage(FILE *f) {
     fprintf(f,
             "usage: generate -m model.llm [options]\n"
             "  -m FILE          model file (.llm)\n"
+            "  -p TEXT          prompt text, tokenized by the model's tokenizer\n"
             "  --ids \"1 2 3\"    prompt token ids (default: the model's BOS)\n"
             "  --ids-file F     read prompt token ids from a file\n"
             "  -n N             tokens to generate (default 64)\n"
@@ -93,7 +98,7 @@ static int32_t sample_temp(const float *logits, int n, float temp, uint64_t *rng
 }
 
 int main(int argc, char **argv) {
-    const char *model_path = NULL, *ids_str = NULL, *ids_file = NULL, *dump = NULL;
+    const char *model_path = NULL, *ids_str = NULL, *ids_file = NULL, *dump = NULL, *prompt = NULL;
     int n_gen = 64, print_ids = 0, i;
     float temp = 0.0f;
     uint64_t seed = 1;
@@ -122,6 +127,7 @@ int main(int argc, char **argv) {
         i++;
         if (!strcmp(a, "-m")) model_path = v;
         else if (!strcmp(a, "--ids")) ids_str = v;
+        else if (!strcmp(a, "-p")) prompt = v;
         else if (!strcmp(a, "--ids-file")) ids_file = v;
         else if (!strcmp(a, "-n")) n_gen = atoi(v);
         else if (!strcmp(a, "--temp")) temp = (float)atof(v);
@@ -138,7 +144,16 @@ int main(int argc, char **argv) {
         return 1;
     }
     info = llm_model_info_get(model);
-    if (ids_file) {
+    if (prompt) { /* the count first, then the ids */
+        llm_tokenize(model, prompt, strlen(prompt), LLM_TOKENIZE_ADD_SPECIAL | LLM_TOKENIZE_PARSE_SPECIAL, NULL, 0, &cap);
+        ids = (int32_t *)malloc((cap + 1) * sizeof *ids);
+        if (!ids || (r = llm_tokenize(model, prompt, strlen(prompt), LLM_TOKENIZE_ADD_SPECIAL | LLM_TOKENIZE_PARSE_SPECIAL, ids,
+                                      cap + 1, &n_ids)) != LLM_OK) {
+            fprintf(stderr, "generate: cannot tokenize the prompt: %s\n", ids ? llm_result_string(r) : "out of memory");
+            return 1;
+        }
+        cap++;
+    } else if (ids_file) {
         char *text = read_file(ids_file);
         if (!text) { fprintf(stderr, "generate: cannot read %s\n", ids_file); return 1; }
         if (parse_ids(text, &ids, &n_ids, &cap)) { fprintf(stderr, "generate: bad ids in %s\n", ids_file); return 1; }
@@ -187,6 +202,16 @@ int main(int argc, char **argv) {
     if (print_ids) {
         size_t k;
         for (k = 0; k < n_ids; k++) printf(k ? " %d" : "%d", ids[k]);
+        printf("\n");
+    } else if (prompt) { /* the whole sequence through the streaming detokenizer */
+        llm_decoder dec;
+        char piece[4096];
+        size_t k, got;
+        llm_decoder_init(&dec, model);
+        dec.flags = LLM_DETOKENIZE_SKIP_SPECIAL;
+        for (k = 0; k < n_ids; k++)
+            if (llm_decoder_push(&dec, ids[k], piece, sizeof piece, &got) == LLM_OK) fwrite(piece, 1, got, stdout);
+        if (llm_decoder_flush(&dec, piece, sizeof piece, &got) == LLM_OK) fwrite(piece, 1, got, stdout);
         printf("\n");
     }
     fprintf(stderr, "generate: prompt %lu tokens (%.1f tok/s), generated %d tokens (%.1f tok/s), KV cache %.1f MB\n",

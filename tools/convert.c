@@ -1,10 +1,13 @@
 /* convert: a HuggingFace model directory -> one .llm file.
 
-   build/convert MODEL_DIR OUT.llm [--dtype f32|f16|bf16]
+   build/convert MODEL_DIR OUT.llm [--dtype f32|f16|bf16] [--vocab-only]
 
    Reads config.json, generation_config.json, model.safetensors (or the shards named by
-   model.safetensors.index.json). Every number comes from those files; what the library
-   cannot run is refused here with a message that names the field. The file is written
+   model.safetensors.index.json) and tokenizer.json (tools/convert_tokenizer.h). Every
+   number comes from those files; what the library cannot run is refused here with a
+   message that names the field. --vocab-only writes the tokenizer (and the token ids of
+   config.json / generation_config.json when present) without tensors: such a file opens
+   with llm_model_desc.vocab_only, for tokenizing only. The file is written
    through llm.h's builder to OUT.llm.tmp, opened and validated with llm.h, then renamed,
    so a failed run leaves no partial file. */
 #define _FILE_OFFSET_BITS 64
@@ -52,6 +55,8 @@ static int file_exists(const char *path) {
     if (f) fclose(f);
     return f != NULL;
 }
+
+#include "convert_tokenizer.h"
 
 /* ---- config.json ---------------------------------------------------------------------- */
 typedef struct hparams {
@@ -558,7 +563,30 @@ static int plan_tensors(const source *src, const hparams *h, int has_dtype, llm_
     return check_complete(src, h);
 }
 
-static int write_model(const char *tmp, const char *dir, const source *src, const plan *p, const hparams *h, uint64_t *out_bytes) {
+/* A vocab-only file: the tokenizer and what config.json / generation_config.json say of ids. */
+static int set_vocab_only(llm_builder *b, const char *dir) {
+    char path[4096], err[512];
+    json_value *cfg = NULL, *gen = NULL;
+    hparams h;
+    int r = 0, vocab = 0;
+    memset(&h, 0, sizeof h);
+    h.bos_id = -1;
+    path_join(path, sizeof path, dir, "config.json");
+    if (file_exists(path) && !(cfg = json_parse_file(path, err, sizeof err))) return fail("%s", err);
+    path_join(path, sizeof path, dir, "generation_config.json");
+    if (file_exists(path) && !(gen = json_parse_file(path, err, sizeof err))) { json_free(cfg); return fail("%s", err); }
+    if (read_token_ids(gen, cfg, &h) || cfg_int(cfg, "vocab_size", 0, 0, &vocab)) { json_free(cfg); json_free(gen); return -1; }
+    json_free(cfg);
+    json_free(gen);
+    r |= llm_builder_set_i32(b, "general.vocab_only", 1);
+    if (vocab > 0) r |= llm_builder_set_i32(b, "llm.vocab_size", vocab);
+    r |= llm_builder_set_i32(b, "llm.bos_token_id", h.bos_id);
+    r |= llm_builder_set_i32_array(b, "llm.eos_token_ids", h.eos, (size_t)h.n_eos);
+    return r ? fail("cannot build metadata (out of memory)") : 0;
+}
+
+static int write_model(const char *tmp, const char *dir, const source *src, const plan *p, const hparams *h,
+                       const tok_data *td, uint64_t *out_bytes) {
     llm_builder *b = NULL;
     FILE *out = NULL, *in = NULL;
     const void *hdr;
@@ -566,7 +594,9 @@ static int write_model(const char *tmp, const char *dir, const source *src, cons
     void *inbuf = NULL, *outbuf = NULL;
     int i, cur_file = -1, rc = -1;
     uint64_t pos;
-    if (llm_builder_create(&b) != LLM_OK || set_hparams(b, h) || convert_chat(b, dir, g_err, sizeof g_err)) goto done;
+    if (llm_builder_create(&b) != LLM_OK || (h ? set_hparams(b, h) : set_vocab_only(b, dir)) || (td && tok_write(b, td)) ||
+        convert_chat(b, dir, g_err, sizeof g_err))
+        goto done;
     for (i = 0; i < p->n; i++)
         if (llm_builder_add_tensor(b, p->src[i]->name, p->dst[i], p->src[i]->n_dims, p->src[i]->shape, &idx) != LLM_OK)
             { fail("cannot add tensor '%s'", p->src[i]->name); goto done; }
@@ -615,11 +645,12 @@ static void log_to_err(void *user, const char *msg) {
     snprintf(g_err, sizeof g_err, "the written file does not validate: %s", msg);
 }
 
-static int validate(const char *path, llm_model_info *info) {
+static int validate(const char *path, int vocab_only, llm_model_info *info) {
     llm_model *m;
     llm_model_desc d;
     memset(&d, 0, sizeof d);
     d.log = log_to_err;
+    d.vocab_only = vocab_only;
     if (llm_model_open(&m, path, &d) != LLM_OK) return -1;
     *info = *llm_model_info_get(m);
     llm_model_close(m);
@@ -628,9 +659,10 @@ static int validate(const char *path, llm_model_info *info) {
 
 static void usage(void) {
     fprintf(stderr,
-            "usage: convert MODEL_DIR OUT.llm [--dtype f32|f16|bf16]\n"
-            "  MODEL_DIR  a HuggingFace model directory (config.json, *.safetensors)\n"
-            "  --dtype    type of the weight matrices (default: as stored); norms and biases stay f32\n");
+            "usage: convert MODEL_DIR OUT.llm [--dtype f32|f16|bf16] [--vocab-only]\n"
+            "  MODEL_DIR     a HuggingFace model directory (config.json, *.safetensors, tokenizer.json)\n"
+            "  --dtype       type of the weight matrices (default: as stored); norms and biases stay f32\n"
+            "  --vocab-only  write only the tokenizer (needs only tokenizer.json)\n");
 }
 
 #ifdef CONVERT_NO_MAIN /* included by the fuzz targets, which call the readers above */
@@ -641,10 +673,11 @@ int main(int argc, char **argv) {
     const char *dir = NULL, *out = NULL;
     char tmp[4096];
     llm_dtype want = LLM_DTYPE_F32;
-    int has_dtype = 0, i, rc = 1;
+    int has_dtype = 0, vocab_only = 0, has_tok = 1, i, rc = 1;
     hparams h;
     source src;
     plan *p = NULL;
+    tok_data td;
     uint64_t bytes = 0;
     llm_model_info info;
     clock_t t0 = clock();
@@ -653,6 +686,8 @@ int main(int argc, char **argv) {
         if (!strcmp(argv[i], "--dtype") && i + 1 < argc) {
             if (parse_dtype_arg(argv[++i], &want)) { fprintf(stderr, "convert: unknown --dtype '%s'\n", argv[i]); return 2; }
             has_dtype = 1;
+        } else if (!strcmp(argv[i], "--vocab-only")) {
+            vocab_only = 1;
         } else if (argv[i][0] == '-') {
             fprintf(stderr, "convert: unknown option '%s'\n", argv[i]); usage(); return 2;
         } else if (!dir) dir = argv[i];
@@ -663,20 +698,30 @@ int main(int argc, char **argv) {
     memset(&h, 0, sizeof h);
     memset(&src, 0, sizeof src);
     printf("convert: reading %s\n", dir);
-    if (read_hparams(dir, &h) || open_source(dir, &src)) goto failed;
-    if (!(p = (plan *)malloc(sizeof *p))) { fail("out of memory"); goto failed; }
-    if (plan_tensors(&src, &h, has_dtype, want, p)) goto failed;
+    memset(&td, 0, sizeof td);
+    if ((has_tok = tok_read(dir, &td)) < 0) goto failed;
+    if (vocab_only && has_tok) { fail("--vocab-only needs %s/tokenizer.json", dir); goto failed; }
+    if (!has_tok) tok_describe(&td);
+    if (!(p = (plan *)calloc(1, sizeof *p))) { fail("out of memory"); goto failed; }
+    if (!vocab_only && (read_hparams(dir, &h) || open_source(dir, &src) || plan_tensors(&src, &h, has_dtype, want, p))) goto failed;
     snprintf(tmp, sizeof tmp, "%s.tmp", out);
-    if (write_model(tmp, dir, &src, p, &h, &bytes) || validate(tmp, &info)) { remove(tmp); goto failed; }
+    if (write_model(tmp, dir, &src, p, vocab_only ? NULL : &h, has_tok ? NULL : &td, &bytes) || validate(tmp, vocab_only, &info)) {
+        remove(tmp);
+        goto failed;
+    }
     if (replace_file(tmp, out) != 0) { fail("cannot rename %s to %s: %s", tmp, out, strerror(errno)); remove(tmp); goto failed; }
-    printf("convert: wrote %s: %s, %d layers, hidden %d, heads %d/%d, vocab %d, %.2fM parameters, %.1f MB, %.2f s\n",
-           out, info.arch_name, info.n_layer, info.n_embd, info.n_head, info.n_head_kv, info.n_vocab,
-           (double)info.n_params / 1e6, (double)bytes / 1e6, (double)(clock() - t0) / CLOCKS_PER_SEC);
+    if (vocab_only)
+        printf("convert: wrote %s: tokenizer only, %.1f MB, %.2f s\n", out, (double)bytes / 1e6, (double)(clock() - t0) / CLOCKS_PER_SEC);
+    else
+        printf("convert: wrote %s: %s, %d layers, hidden %d, heads %d/%d, vocab %d, %.2fM parameters, %.1f MB, %.2f s\n",
+               out, info.arch_name, info.n_layer, info.n_embd, info.n_head, info.n_head_kv, info.n_vocab,
+               (double)info.n_params / 1e6, (double)bytes / 1e6, (double)(clock() - t0) / CLOCKS_PER_SEC);
     rc = 0;
     goto done;
 failed:
     fprintf(stderr, "convert: %s\n", g_err);
 done:
+    tok_data_free(&td);
     free(p);
     free_source(&src);
     free(h.window);

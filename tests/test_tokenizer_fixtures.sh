@@ -1,0 +1,54 @@
+#!/bin/sh
+# Tokenizers that need nothing outside the repository: small tokenizer.json files cut from
+# real ones, with the ids and text HuggingFace tokenizers gives (tests/data/tokenizers/README.md),
+# through build/convert --vocab-only and build/tokenize. Then tokenizer.json files that must
+# be refused, each with a message that quotes what is not supported.
+b=${BUILD:-build}
+out=$b/tests/tok; mkdir -p $out
+cmp=$b/tests/tool_jsoncmp
+fail=0
+for dir in tests/data/tokenizers/*/; do
+  name=$(basename "$dir")
+  if ! $b/convert --vocab-only "$dir" $out/$name.llm >$out/$name.log 2>&1; then
+    echo "$name: convert failed:"; cat $out/$name.log; fail=1; continue
+  fi
+  tok="$b/tokenize -m $out/$name.llm"
+  v=$dir/vectors.jsonl; d=$dir/decode.jsonl
+  $tok <$v >$out/$name.a; $cmp $v ids $out/$name.a ids "$name encode" || fail=1
+  $tok --no-special <$v >$out/$name.b; $cmp $v ids_nospecial $out/$name.b ids "$name encode --no-special" || fail=1
+  $tok --split-special <$v >$out/$name.c; $cmp $v ids_split_special $out/$name.c ids "$name encode --split-special" || fail=1
+  $tok --decode <$v >$out/$name.d; $cmp $v decoded $out/$name.d text "$name decode" || fail=1
+  $tok --decode --skip-special <$v >$out/$name.e; $cmp $v decoded_skip_special $out/$name.e text "$name decode --skip-special" || fail=1
+  $tok --decode <$d >$out/$name.f; $cmp $d decoded $out/$name.f text "$name decode (ids)" || fail=1
+  $tok --decode --skip-special <$d >$out/$name.g; $cmp $d decoded_skip_special $out/$name.g text "$name decode --skip-special (ids)" || fail=1
+done
+
+# refuse DIR FROM TO EXPECTED: the fixture with FROM replaced by TO must not convert, and the
+# message must contain EXPECTED.
+refuse() {
+  mkdir -p $out/refuse
+  sed "s/$2/$3/" tests/data/tokenizers/$1/tokenizer.json >$out/refuse/tokenizer.json
+  if grep -q "$3" $out/refuse/tokenizer.json && ! $b/convert --vocab-only $out/refuse $out/refuse.llm >$out/refuse.log 2>&1 &&
+     grep -qF -- "$4" $out/refuse.log; then
+    echo "refused: $(grep 'convert: tokenizer.json' $out/refuse.log | cut -c1-150)"
+  else
+    echo "FAIL: '$3' in $1 was not refused with a message containing '$4':"; cat $out/refuse.log; fail=1
+  fi
+}
+refuse bl_llama3 '\\\\p{N}{1,3}' '\\\\p{N}{1,4}' 'split pattern {"Regex":'
+refuse bl_gpt2 '"normalizer":null' '"normalizer":{"type":"Lowercase"}' 'normalizer {"type":"Lowercase"}'
+refuse bl_qwen2 '{"type":"NFC"}' '{"type":"NFKC"}' 'normalizer {"type":"NFKC"}'
+refuse spm_legacy '"type":"BPE"' '"type":"WordPiece"' 'model type "WordPiece"'
+refuse spm_legacy '{"type":"Fuse"},' '' 'decoder {"type":"Sequence"'
+refuse spm_legacy '"type":"ByteFallback"' '"type":"CTC"' 'not supported'
+refuse bl_gpt2 '"post_processor":{"type":"ByteLevel"' '"post_processor":{"type":"BertProcessing"' 'post_processor {"type":"BertProcessing"'
+refuse bl_digits '"type":"Digits"' '"type":"Punctuation"' 'pre_tokenizer {"type":"Punctuation"'
+refuse spm_metaspace '"replacement":"▁"' '"replacement":"_"' 'Metaspace replacement "_"'
+refuse spm_legacy '"dropout":null' '"dropout":0.1' 'dropout 0.1'
+
+# a directory without tokenizer.json: --vocab-only has nothing to write
+mkdir -p $out/empty
+if $b/convert --vocab-only $out/empty $out/empty.llm >$out/empty.log 2>&1 || ! grep -q "tokenizer.json" $out/empty.log; then
+  echo "FAIL: --vocab-only without tokenizer.json"; fail=1
+fi
+exit $fail

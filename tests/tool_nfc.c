@@ -1,0 +1,90 @@
+/* nfc: checks llm.h's NFC against Unicode's NormalizationTest.txt.
+
+   tool_nfc NormalizationTest.txt
+
+   For every test line c1;c2;c3;c4;c5: c2 == NFC(c1) == NFC(c2) == NFC(c3) and
+   c4 == NFC(c4) == NFC(c5). Also every code point not listed in part 1 is its own NFC.
+   Prints the failures (the first 10) and a count; exits 1 on any failure. */
+#define LLM_IMPLEMENTATION
+#include "../llm.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static size_t parse_field(const char *s, uint8_t *out) {
+    size_t n = 0;
+    char *end;
+    for (;;) {
+        unsigned long cp;
+        while (*s == ' ') s++;
+        cp = strtoul(s, &end, 16);
+        if (end == s) break;
+        n += llm__utf8_put(out + n, (uint32_t)cp);
+        s = end;
+    }
+    return n;
+}
+
+static int failures;
+
+static void check(llm__tk *k, const uint8_t *want, size_t want_n, const uint8_t *in, size_t in_n, long line) {
+    size_t n;
+    const uint8_t *got = llm__nfc(k, in, in_n, &n);
+    if (n == want_n && memcmp(got, want, n) == 0) return;
+    if (failures++ < 10) {
+        size_t i;
+        printf("line %ld: NFC(", line);
+        for (i = 0; i < in_n; i++) printf("%02X", in[i]);
+        printf(") = ");
+        for (i = 0; i < n; i++) printf("%02X", got[i]);
+        printf(", expected ");
+        for (i = 0; i < want_n; i++) printf("%02X", want[i]);
+        printf("\n");
+    }
+}
+
+int main(int argc, char **argv) {
+    FILE *f;
+    char line[4096];
+    static uint8_t c[5][1024];
+    static unsigned char listed[0x110000];
+    size_t n[5];
+    long lineno = 0, tests = 0;
+    int part = 0, i;
+    uint32_t cp;
+    llm__tk k;
+    if (argc != 2 || !(f = fopen(argv[1], "r"))) { fprintf(stderr, "usage: tool_nfc NormalizationTest.txt\n"); return 2; }
+    memset(&k, 0, sizeof k);
+    while (fgets(line, sizeof line, f)) {
+        char *field[5], *p = line;
+        lineno++;
+        if (line[0] == '@') { part = atoi(line + 5); continue; }
+        if (line[0] == '#' || line[0] == '\n') continue;
+        for (i = 0; i < 5; i++) {
+            field[i] = p;
+            p = strchr(p, ';');
+            if (!p) break;
+            *p++ = 0;
+        }
+        if (i < 5) continue;
+        for (i = 0; i < 5; i++) n[i] = parse_field(field[i], c[i]);
+        if (part == 1) listed[strtoul(field[0], NULL, 16)] = 1;
+        check(&k, c[1], n[1], c[0], n[0], lineno);
+        check(&k, c[1], n[1], c[1], n[1], lineno);
+        check(&k, c[1], n[1], c[2], n[2], lineno);
+        check(&k, c[3], n[3], c[3], n[3], lineno);
+        check(&k, c[3], n[3], c[4], n[4], lineno);
+        tests++;
+    }
+    fclose(f);
+    for (cp = 0; cp < 0x110000; cp++) {
+        size_t len;
+        if (listed[cp] || (cp >= 0xD800 && cp < 0xE000)) continue;
+        len = llm__utf8_put(c[0], cp);
+        check(&k, c[0], len, c[0], len, 0);
+    }
+    llm__tk_free(&k);
+    printf("NFC: %ld test lines and every other code point, %d failures\n", tests, failures);
+    return failures != 0;
+}

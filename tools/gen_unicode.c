@@ -1,0 +1,169 @@
+/* gen_unicode: prints the Unicode tables at the end of llm.h.
+
+   cc -O2 -o build/gen_unicode tools/gen_unicode.c && build/gen_unicode [DIR]
+
+   DIR (default /usr/share/unicode, Debian's unicode-data package) must hold UnicodeData.txt,
+   PropList.txt, DerivedCoreProperties.txt and DerivedNormalizationProps.txt. The output is
+   the text between the "unicode tables" banner of llm.h and the line
+   "end of generated unicode tables"; tests/test_unicode.sh checks that the two agree.
+
+   Tables (every range table lists the start of each run; a run ends where the next starts):
+     llm__uprop_ranges  start << 4 | flags: 1 \p{L}, 2 \p{N}, 4 \w (Alphabetic, marks, Nd, Pc,
+                        Join_Control, as Rust's regex), 8 White_Space (\s of Oniguruma and Rust)
+     llm__ccc_ranges    start << 8 | canonical combining class
+     llm__nfcqc_ranges  start << 2 | NFC_Quick_Check (0 yes, 1 maybe, 2 no)
+     llm__decomp        canonical decompositions {code point, first, second or 0}, by code point
+     llm__comp          primary composites {first, second, composite}, by (first, second)
+   Hangul syllables are left to the algorithm in llm.h. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <stdint.h>
+
+#define NCP 0x110000
+
+static uint8_t props[NCP], ccc[NCP], qc[NCP], excluded[NCP];
+static uint32_t dec[NCP][2];
+static char version[64] = "unknown";
+
+static FILE *open_data(const char *dir, const char *name) {
+    char path[1024];
+    FILE *f;
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    f = fopen(path, "r");
+    if (!f) { fprintf(stderr, "gen_unicode: cannot open %s\n", path); exit(1); }
+    return f;
+}
+
+static int is_cat(const char *gc, const char *set) {
+    return strstr(set, gc) != NULL && strlen(gc) == 2;
+}
+
+/* UnicodeData.txt: general category, combining class, decomposition. "First>"/"Last>"
+   pairs give ranges. */
+static void read_unicode_data(const char *dir) {
+    FILE *f = open_data(dir, "UnicodeData.txt");
+    char line[1024];
+    uint32_t range_start = 0;
+    while (fgets(line, sizeof line, f)) {
+        char *field[15];
+        int n = 0;
+        char *p = line;
+        uint32_t cp, lo, c;
+        uint8_t flags = 0;
+        field[n++] = p;
+        while (*p && n < 15) { if (*p == ';') { *p = 0; field[n++] = p + 1; } p++; }
+        if (n < 6) continue;
+        cp = (uint32_t)strtoul(field[0], NULL, 16);
+        if (is_cat(field[2], "Lu Ll Lt Lm Lo")) flags |= 1 | 4;
+        if (is_cat(field[2], "Nd Nl No")) flags |= 2;
+        if (is_cat(field[2], "Mn Mc Me Nd Pc")) flags |= 4;
+        lo = cp;
+        if (strstr(field[1], ", First>")) { range_start = cp; continue; }
+        if (strstr(field[1], ", Last>")) lo = range_start;
+        for (c = lo; c <= cp; c++) { props[c] |= flags; ccc[c] = (uint8_t)atoi(field[3]); }
+        if (field[5][0] && field[5][0] != '<') { /* canonical: no <tag> */
+            char *e;
+            dec[cp][0] = (uint32_t)strtoul(field[5], &e, 16);
+            dec[cp][1] = (uint32_t)strtoul(e, NULL, 16);
+        }
+    }
+    fclose(f);
+}
+
+/* Lines "XXXX[..YYYY] ; Property[; value]"; calls set for each code point in the range. */
+static void read_property(const char *dir, const char *file, const char *prop, const char *value,
+                          void (*set)(uint32_t cp, int v), int v) {
+    FILE *f = open_data(dir, file);
+    char line[1024];
+    while (fgets(line, sizeof line, f)) {
+        char name[128] = "", val[64] = "";
+        uint32_t lo, hi, c;
+        char *p = line, *e;
+        if (strncmp(line, "# ", 2) == 0 && strstr(line, ".txt") && version[0] == 'u') {
+            const char *dash = strrchr(line, '-'), *dot = strstr(line, ".txt");
+            if (dash && dot > dash && dot - dash < 60) { memcpy(version, dash + 1, (size_t)(dot - dash - 1)); version[dot - dash - 1] = 0; }
+        }
+        if (*p == '#' || *p == '\n') continue;
+        lo = hi = (uint32_t)strtoul(p, &e, 16);
+        if (e[0] == '.' && e[1] == '.') hi = (uint32_t)strtoul(e + 2, &e, 16);
+        if (sscanf(e, " ; %127[A-Za-z_] ; %63[A-Za-z_]", name, val) < 1) continue;
+        if (strcmp(name, prop) != 0 || (value && strcmp(val, value) != 0)) continue;
+        for (c = lo; c <= hi; c++) set(c, v);
+    }
+    fclose(f);
+}
+
+static void set_prop(uint32_t cp, int v) { props[cp] |= (uint8_t)v; }
+static void set_qc(uint32_t cp, int v) { qc[cp] = (uint8_t)v; }
+static void set_excluded(uint32_t cp, int v) { excluded[cp] = (uint8_t)v; }
+
+static int col;
+static void emit(const char *s) {
+    size_t n = strlen(s);
+    if (col + (int)n > 100) { printf("\n"); col = 0; }
+    if (col == 0) { printf("   "); col = 3; }
+    printf(" %s", s);
+    col += (int)n + 1;
+}
+
+static void end_table(void) { printf("\n};\n"); col = 0; }
+
+static void range_table(const char *name, const char *what, const uint8_t *v, int shift) {
+    uint32_t c, n = 0;
+    char buf[32];
+    for (c = 0; c < NCP; c++) if (c == 0 || v[c] != v[c - 1]) n++;
+    printf("/* %s */\nstatic const uint32_t %s[%u] = {\n", what, name, n);
+    for (c = 0; c < NCP; c++)
+        if (c == 0 || v[c] != v[c - 1]) { snprintf(buf, sizeof buf, "0x%X,", c << shift | v[c]); emit(buf); }
+    end_table();
+}
+
+static int cmp_pair(const void *a, const void *b) {
+    const uint32_t *x = (const uint32_t *)a, *y = (const uint32_t *)b;
+    if (x[0] != y[0]) return x[0] < y[0] ? -1 : 1;
+    if (x[1] != y[1]) return x[1] < y[1] ? -1 : 1;
+    return 0;
+}
+
+int main(int argc, char **argv) {
+    const char *dir = argc > 1 ? argv[1] : "/usr/share/unicode";
+    static uint32_t comp[NCP / 16][3];
+    uint32_t c, n_dec = 0, n_comp = 0, i;
+    char buf[64];
+    read_unicode_data(dir);
+    read_property(dir, "PropList.txt", "White_Space", NULL, set_prop, 8);
+    read_property(dir, "PropList.txt", "Join_Control", NULL, set_prop, 4);
+    read_property(dir, "DerivedCoreProperties.txt", "Alphabetic", NULL, set_prop, 4);
+    read_property(dir, "DerivedNormalizationProps.txt", "NFC_QC", "M", set_qc, 1);
+    read_property(dir, "DerivedNormalizationProps.txt", "NFC_QC", "N", set_qc, 2);
+    read_property(dir, "DerivedNormalizationProps.txt", "Full_Composition_Exclusion", NULL, set_excluded, 1);
+    printf("/* Unicode %s. Regenerate with tools/gen_unicode.c; do not edit by hand. */\n", version);
+    range_table("llm__uprop_ranges", "start << 4 | 1 letter, 2 number, 4 word, 8 white space", props, 4);
+    range_table("llm__ccc_ranges", "start << 8 | canonical combining class", ccc, 8);
+    range_table("llm__nfcqc_ranges", "start << 2 | NFC_Quick_Check: 0 yes, 1 maybe, 2 no", qc, 2);
+    for (c = 0; c < NCP; c++) if (dec[c][0]) n_dec++;
+    printf("/* canonical decompositions: code point, first, second (0: a singleton) */\n");
+    printf("static const uint32_t llm__decomp[%u][3] = {\n", n_dec);
+    for (c = 0; c < NCP; c++) {
+        if (!dec[c][0]) continue;
+        snprintf(buf, sizeof buf, "{0x%X,0x%X,0x%X},", c, dec[c][0], dec[c][1]);
+        emit(buf);
+        /* A primary composite: a pair decomposition not excluded from composition. */
+        if (dec[c][1] && !excluded[c]) {
+            comp[n_comp][0] = dec[c][0]; comp[n_comp][1] = dec[c][1]; comp[n_comp][2] = c;
+            n_comp++;
+        }
+    }
+    end_table();
+    qsort(comp, n_comp, sizeof comp[0], cmp_pair);
+    printf("/* primary composites: first, second, composite */\n");
+    printf("static const uint32_t llm__comp[%u][3] = {\n", n_comp);
+    for (i = 0; i < n_comp; i++) {
+        snprintf(buf, sizeof buf, "{0x%X,0x%X,0x%X},", comp[i][0], comp[i][1], comp[i][2]);
+        emit(buf);
+    }
+    end_table();
+    printf("/* end of generated unicode tables */\n");
+    return 0;
+}
