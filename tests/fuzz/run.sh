@@ -8,6 +8,11 @@ name=$1; secs=${2:-60}
 cd "$(dirname "$0")/../.." || exit 1
 mkdir -p build/fuzz/corpus/$name build/fuzz/crashes/$name build/fuzz/logs
 log=build/fuzz/logs/$name.log
+if [ "$name" = fuzz_tokenizer ]; then  # the tokenizers it runs on
+  make --no-print-directory -s build/convert || exit 1
+  LLM_FUZZ_TOKENIZERS=$(sh tests/fuzz/tok_models.sh build build/fuzz/tok) || exit 1
+  export LLM_FUZZ_TOKENIZERS
+fi
 build/fuzz/$name build/fuzz/corpus/$name tests/fuzz/corpus/$name \
   -max_total_time="$secs" -timeout=20 -rss_limit_mb=2560 -max_len=65536 -print_final_stats=1 \
   -artifact_prefix=build/fuzz/crashes/$name/ >"$log" 2>&1
