@@ -1,6 +1,8 @@
-/* Fuzz target: tools/json.h on arbitrary bytes; when the text parses, the converter reads it
-   as config.json and generation_config.json (hparams_from_json), and json_get/json_is_int
-   walk the tree. Seeds: tests/fuzz/corpus/fuzz_json (real config files). */
+/* Fuzz target: tools/json.h on arbitrary bytes; when the text parses, json_get/json_is_int
+   walk the tree and the converter reads it as config.json and generation_config.json
+   (hparams_from_json); a JSON object with a "model" member is also read as tokenizer.json
+   (tok_read, which takes a directory: LLM_FUZZ_TMPDIR names an empty one to write it in;
+   without it that part is skipped). Seeds: tests/fuzz/corpus/fuzz_json (real files). */
 #define CONVERT_NO_MAIN
 #include "../../tools/convert.c"
 
@@ -16,6 +18,16 @@ static void walk(const json_value *v, int depth) {
     if (v->type == JSON_STRING && v->str[v->len] != 0) abort(); /* strings are NUL-terminated */
 }
 
+static void read_as_tokenizer(const uint8_t *data, size_t size, const char *dir) {
+    char path[1024];
+    FILE *f;
+    tok_data td;
+    snprintf(path, sizeof path, "%s/tokenizer.json", dir);
+    if (!(f = fopen(path, "wb"))) abort();
+    if (fwrite(data, 1, size, f) != size || fclose(f) != 0) abort();
+    if (tok_read(dir, &td) == 0) tok_data_free(&td);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     char err[256];
     hparams h;
@@ -26,6 +38,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         (void)json_get(v, "model_type");
         (void)hparams_from_json(v, v, &h);
         free(h.window);
+        if (json_get(v, "model") && getenv("LLM_FUZZ_TMPDIR")) read_as_tokenizer(data, size, getenv("LLM_FUZZ_TMPDIR"));
     }
     json_free(v);
     return 0;

@@ -8,6 +8,9 @@ name=$1; secs=${2:-60}
 cd "$(dirname "$0")/../.." || exit 1
 mkdir -p build/fuzz/corpus/$name build/fuzz/crashes/$name build/fuzz/logs
 log=build/fuzz/logs/$name.log
+if [ "$name" = fuzz_json ]; then  # where it writes tokenizer.json for the converter to read
+  mkdir -p build/fuzz/tmp-json; LLM_FUZZ_TMPDIR=build/fuzz/tmp-json; export LLM_FUZZ_TMPDIR
+fi
 if [ "$name" = fuzz_tokenizer ]; then  # the tokenizers it runs on
   make --no-print-directory -s build/convert || exit 1
   LLM_FUZZ_TOKENIZERS=$(sh tests/fuzz/tok_models.sh build build/fuzz/tok) || exit 1
