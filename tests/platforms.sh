@@ -7,10 +7,10 @@ cd "$(dirname "$0")/.." || exit 1
 P=build/platforms
 mkdir -p $P
 host_only="test_cmake.sh test_install.sh"   # they build with the host compiler themselves
-failed=""; summary=""
+rm -f $P/*.result
 want() { [ -z "$only" ] || case " $only " in *" $1 "*) return 0;; *) return 1;; esac; }
-note() { summary="$summary$(printf '%-10s %s' "$1" "$2")
-"; printf '%-10s %s\n' "$1" "$2"; }
+# note NAME TEXT [DETAILS]: the platform's one-line result (FAILED... marks a failure)
+note() { { printf '%-10s %s\n' "$1" "$2"; [ -n "$3" ] && printf '%s\n' "$3"; } > $P/$1.result; }
 
 # Cross-built programs are NAME.bin or NAME.exe; NAME becomes a script that runs them.
 wrap() {
@@ -27,36 +27,21 @@ suite() {
   want "$name" || return 0
   b=$P/$name; start=$(date +%s)
   if ! make --no-print-directory -j2 B=$b EXE=$suffix "$@" test-build >$P/$name.build.log 2>&1; then
-    failed="$failed $name"; note "$name" "FAILED to build (see $P/$name.build.log)"
-    tail -n 15 $P/$name.build.log | sed 's/^/    /'; return 0
+    note "$name" "FAILED to build (see $P/$name.build.log)" "$(tail -n 15 $P/$name.build.log | sed 's/^/    /')"; return 0
   fi
   [ -n "$runner" ] && wrap $b "$runner" "$suffix"
   BUILD=$b SKIP_TESTS="$host_only" sh tests/run_all.sh >$P/$name.log 2>&1; rc=$?
   result="$(tail -n 1 $P/$name.log) ($(( $(date +%s) - start )) s)"
-  if [ $rc -ne 0 ]; then failed="$failed $name"; note "$name" "FAILED: $result"; grep -A12 '^FAIL' $P/$name.log | sed 's/^/    /'
+  if [ $rc -ne 0 ]; then note "$name" "FAILED: $result" "$(grep -A12 '^FAIL' $P/$name.log | sed 's/^/    /')"
   else note "$name" "$result"; fi
 }
 
-only="$*"
 STRICT="-O2 -Werror"
-suite gcc      "" "" CC=gcc "CFLAGS=$STRICT"
-suite clang    "" "" CC=clang "CFLAGS=$STRICT"
-suite g++      "" "" "CC=g++ -x c++" "WARN=-std=c++11 -Wall -Wextra -Wpedantic" "CFLAGS=$STRICT"
-suite clang++  "" "" "CC=clang++ -x c++" "WARN=-std=c++11 -Wall -Wextra -Wpedantic" "CFLAGS=$STRICT"
-# gcc-multilib conflicts with the aarch64 cross compiler in Debian; libc6-dev-i386 and
-# lib32gcc-12-dev make gcc -m32 work, given the kernel's asm headers (the same for both).
-mkdir -p $P/m32-include && ln -sfn /usr/include/x86_64-linux-gnu/asm $P/m32-include/asm
-suite m32      "" "" "CC=gcc -m32 -isystem $P/m32-include" PORTABLE=1 "CFLAGS=$STRICT"
-suite aarch64  "qemu-aarch64 -L /usr/aarch64-linux-gnu" .bin CC=aarch64-linux-gnu-gcc PORTABLE=1 "CFLAGS=$STRICT"
-suite windows  "env WINEDEBUG=-all wine" .exe CC=x86_64-w64-mingw32-gcc PORTABLE=1 "CFLAGS=$STRICT -static"
-suite no-mmap  "" "" "CFLAGS=$STRICT -DLLM_NO_MMAP"
-suite no-simd  "" "" "CFLAGS=$STRICT -DLLM_NO_SIMD"
-suite no-thread "" "" "CFLAGS=$STRICT -DLLM_NO_THREADS" OPENMP=0
-
 # OpenMP on and off, 1 to 3 threads: bitwise identical logits for every prompt position.
-if want openmp; then
+check_openmp() {
+  want openmp || return 0
   start=$(date +%s); ok=1
-  make --no-print-directory -s B=$P/openmp build/convert $P/openmp/generate >$P/openmp.build.log 2>&1 &&
+  make --no-print-directory -s B=$P/openmp $P/openmp/generate >$P/openmp.build.log 2>&1 &&
   make --no-print-directory -s B=$P/no-openmp OPENMP=0 $P/no-openmp/generate >>$P/openmp.build.log 2>&1 &&
   build/convert models/kjv-tiny $P/kjv.llm >/dev/null || ok=0
   ids=tests/data/kjv-tiny-golden/greedy_ids.txt
@@ -66,31 +51,62 @@ if want openmp; then
       cmp -s $P/logits-1.f32 $P/logits-omp$t.f32 || ok=0
   done
   if [ $ok = 1 ]; then note openmp "logits of $(wc -w < $ids) positions identical without OpenMP and with 1, 2, 3 threads ($(( $(date +%s) - start )) s)"
-  else failed="$failed openmp"; note openmp "FAILED: logits differ or a run failed (see $P/openmp.build.log)"; fi
-fi
+  else note openmp "FAILED: logits differ or a run failed (see $P/openmp.build.log)"; fi
+}
 
 # WebAssembly: the example built by emscripten, run by node on the kjv-tiny model. (NODE_PATH:
 # emcc's JS optimizer needs Debian's node-acorn, which a node not from Debian does not see.)
-if want wasm; then
+check_wasm() {
+  want wasm || return 0
   start=$(date +%s); b=$P/wasm; mkdir -p $b
   example=examples/simple.c; [ -f $example ] || example=examples/generate.c
   prog=$(basename $example .c)
   ids=tests/data/kjv-tiny-golden
   if ! command -v emcc >/dev/null 2>&1 || ! command -v node >/dev/null 2>&1; then
-    failed="$failed wasm"; note wasm "FAILED: emcc or node is not installed (.ci/run installs them)"
-  elif ! { make --no-print-directory -s build/convert && build/convert models/kjv-tiny $b/kjv.llm >/dev/null &&
+    note wasm "FAILED: emcc or node is not installed (.ci/run installs them)"
+  elif ! { build/convert models/kjv-tiny $b/kjv.llm >/dev/null &&
            NODE_PATH=/usr/share/nodejs emcc -std=c99 -Wall -Wextra -Wpedantic -Werror -O2 -sNODERAWFS=1 -sALLOW_MEMORY_GROWTH=1 -sEXIT_RUNTIME=1 \
                 -o $b/$prog.js $example -lm; } >$b/build.log 2>&1; then
-    failed="$failed wasm"; note wasm "FAILED to build (see $b/build.log)"; tail -n 5 $b/build.log | sed 's/^/    /'
+    note wasm "FAILED to build (see $b/build.log)" "$(tail -n 5 $b/build.log | sed 's/^/    /')"
   else
     # node 18+ has a fetch() that emscripten's loader mistakes for a browser's
     node --no-experimental-fetch $b/$prog.js -m $b/kjv.llm --ids-file $ids/prompt_ids.txt -n 16 --print-ids >$b/ids.txt 2>$b/run.log
     n=$(wc -w < $b/ids.txt)
     expect=$(tr ' ' '\n' < $ids/greedy_ids.txt | head -n $n | tr '\n' ' ' | sed 's/ $//')
     if [ "$n" -gt 5 ] && [ "$(cat $b/ids.txt)" = "$expect" ]; then note wasm "$prog.js in node: $n ids equal the golden ($(( $(date +%s) - start )) s)"
-    else failed="$failed wasm"; note wasm "FAILED: $prog.js in node gave other ids (see $b/run.log)"; fi
+    else note wasm "FAILED: $prog.js in node gave other ids (see $b/run.log)"; fi
   fi
-fi
+}
 
+only="$*"
+make --no-print-directory -s build/convert || exit 1   # the openmp and wasm checks convert with it
+# gcc-multilib conflicts with the aarch64 cross compiler in Debian; libc6-dev-i386 and
+# lib32gcc-12-dev make gcc -m32 work, given the kernel's asm headers (the same for both).
+mkdir -p $P/m32-include && ln -sfn /usr/include/x86_64-linux-gnu/asm $P/m32-include/asm
+# Two lanes at once (most tests use one core), balanced by their usual run time.
+{
+  suite gcc      "" "" CC=gcc "CFLAGS=$STRICT"
+  suite g++      "" "" "CC=g++ -x c++" "WARN=-std=c++11 -Wall -Wextra -Wpedantic" "CFLAGS=$STRICT"
+  suite m32      "" "" "CC=gcc -m32 -isystem $P/m32-include" PORTABLE=1 "CFLAGS=$STRICT"
+  suite windows  "env WINEDEBUG=-all wine" .exe CC=x86_64-w64-mingw32-gcc PORTABLE=1 "CFLAGS=$STRICT -static"
+  suite no-simd  "" "" "CFLAGS=$STRICT -DLLM_NO_SIMD"
+  check_openmp
+} &
+{
+  suite clang    "" "" CC=clang "CFLAGS=$STRICT"
+  suite clang++  "" "" "CC=clang++ -x c++" "WARN=-std=c++11 -Wall -Wextra -Wpedantic" "CFLAGS=$STRICT"
+  suite aarch64  "qemu-aarch64 -L /usr/aarch64-linux-gnu" .bin CC=aarch64-linux-gnu-gcc PORTABLE=1 "CFLAGS=$STRICT"
+  suite no-mmap  "" "" "CFLAGS=$STRICT -DLLM_NO_MMAP"
+  suite no-thread "" "" "CFLAGS=$STRICT -DLLM_NO_THREADS" OPENMP=0
+  check_wasm
+} &
+wait
+
+failed=""
+for name in gcc clang g++ clang++ m32 aarch64 windows no-mmap no-simd no-thread openmp wasm; do
+  [ -f $P/$name.result ] || continue
+  cat $P/$name.result
+  head -n 1 $P/$name.result | grep -q ' FAILED' && failed="$failed $name"
+done
 echo "platforms:${failed:- all passed}"
 [ -z "$failed" ]
