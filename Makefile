@@ -24,7 +24,8 @@ LDLIBS   = -lm
 B       ?= build
 EXE     ?=
 
-PROGRAMS = $(B)/convert$(EXE) $(B)/generate$(EXE) $(B)/tokenize$(EXE) $(B)/bench_tokenize$(EXE)
+PROGRAMS = $(B)/convert$(EXE) $(B)/generate$(EXE) $(B)/chat$(EXE) $(B)/simple$(EXE) $(B)/tokenize$(EXE) \
+           $(B)/bench_tokenize$(EXE) $(B)/gen_model$(EXE)
 TEST_SRCS = $(wildcard tests/test_*.c)
 TEST_BINS = $(patsubst tests/%.c,$(B)/tests/%$(EXE),$(TEST_SRCS))
 TOOL_BINS = $(patsubst tests/%.c,$(B)/tests/%$(EXE),$(wildcard tests/tool_*.c))
@@ -36,7 +37,12 @@ all: $(PROGRAMS)
 $(B)/convert$(EXE): tools/convert.c tools/json.h tools/convert_chat.h tools/convert_tokenizer.h llm.h | $(B)
 	$(CC) $(ALL_CFLAGS) -o $@ tools/convert.c $(LDLIBS)
 
-$(B)/%$(EXE): examples/%.c llm.h tools/json.h | $(B)
+$(B)/gen_model$(EXE): tools/gen_model.c llm.h | $(B)
+	$(CC) $(ALL_CFLAGS) -o $@ tools/gen_model.c $(LDLIBS)
+
+$(B)/chat$(EXE): examples/chat.c tools/json.h
+
+$(B)/%$(EXE): examples/%.c llm.h tools/json.h $(wildcard examples/*.h) | $(B)
 	$(CC) $(ALL_CFLAGS) -o $@ $< $(LDLIBS)
 
 # The fuzz targets, built with a main() that replays files (tests/test_fuzz_replay.sh).
@@ -66,7 +72,7 @@ test-asan:
 	@echo "== suite under ASan + UBSan (build/asan)"
 	@$(MAKE) --no-print-directory -s B=build/asan CC=clang CFLAGS="$(SAN_FLAGS)" test-build
 	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1 \
-	  BUILD=build/asan SKIP_TESTS="test_cmake.sh test_install.sh" sh tests/run_all.sh
+	  BUILD=build/asan SKIP_TESTS="test_build.sh test_cmake.sh test_install.sh" sh tests/run_all.sh
 
 # One end-to-end conversion and generation under valgrind memcheck: no errors, no leaks.
 test-valgrind:
@@ -103,7 +109,7 @@ fuzz-run-%: build/fuzz/%
 # make install PREFIX=/usr/local DESTDIR=...: llm.h, the programs as llm-NAME, llm.pc.
 PREFIX  ?= /usr/local
 VERSION  = 0.1.0
-INSTALL_PROGRAMS = $(filter-out build/simple,$(PROGRAMS))
+INSTALL_PROGRAMS = $(filter-out build/simple build/gen_model build/bench_tokenize,$(PROGRAMS))
 ifeq ($(OPENMP),1)
   PC_OMP = -fopenmp
 endif

@@ -14,6 +14,16 @@
        ... pick a token, llm_eval(ctx, &token, 1), repeat ...
        llm_ctx_close(ctx); llm_model_close(model);
 
+   CHAT (examples/simple.c is the whole program)
+       llm_chat_message msg = { "user", "Hello!" };
+       char prompt[4096]; size_t len;                 (or ask llm_chat_render the size first)
+       llm_chat_render(model, &msg, 1, 1, NULL, prompt, sizeof prompt, &len, NULL);
+       llm_generate_desc gen = { 0 };
+       gen.on_token = print_piece;                    (int print_piece(void *user, const char *piece,
+                                                                         size_t len, int32_t id))
+       llm_generate(ctx, prompt, len, &gen, NULL);    (streams the reply; render and call again
+                                                       for the next turn: the cache is reused)
+
    A model file (.llm) is made from a HuggingFace model directory by tools/convert.c; its
    layout is in docs/FORMAT.md. Supported families: llama, mistral, qwen2, qwen3.
 
@@ -55,6 +65,8 @@
        llm_chat_template     the name of the model's chat template ("llama3.2", ..., "raw")
        llm_chat_template_name  the known template names, one by one
        llm_chat_end_of_turn  the text of the token that ends an assistant turn
+       llm_generate          prompt text -> streamed reply, reusing the KV cache
+       llm_generate_tokens   the same from prompt ids
        llm_f32_to_f16 ...    number conversions (round to nearest even)
        llm_tokenize          text -> token ids, as HuggingFace tokenizers does
        llm_detokenize        token ids -> text (UTF-8, U+FFFD for invalid byte runs)
@@ -78,7 +90,9 @@
 #define LLM_VERSION_PATCH 0
 
 #ifndef LLMDEF
-#  if defined(LLM_STATIC)
+#  if defined(LLM_STATIC) && (defined(__GNUC__) || defined(__clang__))
+#    define LLMDEF static __attribute__((unused)) /* a program uses only some of the functions */
+#  elif defined(LLM_STATIC)
 #    define LLMDEF static
 #  elif defined(LLM_DLL) && defined(_WIN32) && defined(LLM_IMPLEMENTATION)
 #    define LLMDEF __declspec(dllexport)
@@ -183,7 +197,9 @@ typedef struct llm_tensor {
     size_t size;
 } llm_tensor;
 
+#if !defined(LLM_NO_STDIO)
 LLMDEF llm_result llm_model_open(llm_model **out, const char *path, const llm_model_desc *desc);
+#endif
 LLMDEF llm_result llm_model_open_memory(llm_model **out, const void *data, size_t size,
                                         const llm_model_desc *desc);
 LLMDEF void llm_model_close(llm_model *model);
@@ -345,7 +361,61 @@ LLMDEF const char *llm_chat_template_name(size_t i);              /* the i-th kn
    e.g. "<|eot_id|>"; NULL for raw or an unknown name. Not NUL-terminated: see len. */
 LLMDEF const char *llm_chat_end_of_turn(const llm_model *m, const char *template_name, size_t *len);
 
-/* ---- llm: generation --------------------------------------------------------------------- */
+/* ---- llm: generation ---------------------------------------------------------------------
+   llm_generate_tokens makes the context hold the prompt, then samples tokens until a stop
+   token, max_tokens, the callback's request or the end of the context. The KV cache is
+   reused: only the prompt's tokens after its common prefix with llm_ctx_tokens are
+   evaluated, so a chat that passes its whole conversation each turn evaluates only the new
+   turn. Stop tokens (never passed to the callback, never evaluated): the model's eos ids
+   (generation_config.json), the template's end-of-turn token, and stop_ids. The last token
+   sampled is not evaluated either: the next call evaluates what it needs. */
+typedef enum llm_stop {
+    LLM_STOP_NONE = 0,         /* an error, or max_tokens -1 */
+    LLM_STOP_TOKEN = 1,        /* a stop token came (stats.stop_id) */
+    LLM_STOP_MAX = 2,          /* max_tokens were generated */
+    LLM_STOP_CALLBACK = 3,     /* the callback returned nonzero */
+    LLM_STOP_CONTEXT_FULL = 4  /* the context has no room for another token */
+} llm_stop;
+
+/* Called for each generated token with its id and the text it adds to the decoded prompt
+   (complete UTF-8 only, so piece may be empty; special tokens add none; NULL when the model
+   has no tokenizer). Return nonzero to stop. A last call with id -1 brings the bytes of a
+   character the reply left unfinished (as U+FFFD), if any. */
+typedef int (*llm_token_fn)(void *user, const char *piece, size_t len, int32_t id);
+
+typedef struct llm_generate_desc {
+    llm_sampler *sampler;      /* NULL: greedy. Its RNG state advances */
+    int32_t max_tokens;        /* 0: no limit but the context; -1: only evaluate the prompt */
+    int32_t n_reserve;         /* positions the prompt must leave free, else LLM_ERR_CONTEXT_FULL
+                                  before anything is evaluated */
+    const char *template_name; /* whose end-of-turn token stops (NULL: the model's template) */
+    const int32_t *stop_ids;   /* more stop tokens */
+    size_t n_stop_ids;
+    int ignore_eos;            /* only stop_ids stop: not the eos ids nor the end-of-turn token */
+    llm_token_fn on_token;     /* may be NULL */
+    void *user;
+} llm_generate_desc;
+
+typedef struct llm_generate_stats {
+    int32_t n_prompt;          /* prompt tokens */
+    int32_t n_reused;          /* of those, found in the KV cache */
+    int32_t n_evaluated;       /* prompt tokens evaluated (n_prompt - n_reused) */
+    int32_t n_generated;       /* tokens generated, the stop token not counted */
+    int32_t stop_id;           /* the stop token, or -1 */
+    llm_stop stop;
+    double prompt_seconds, prompt_tokens_per_s;  /* evaluating the prompt */
+    double gen_seconds, gen_tokens_per_s;        /* sampling and evaluating, callbacks excluded */
+} llm_generate_stats;
+
+/* prompt holds every token the context should hold before the reply; stats may be NULL.
+   LLM_ERR_CONTEXT_FULL (stats->n_prompt set) leaves the context unchanged. */
+LLMDEF llm_result llm_generate_tokens(llm_ctx *ctx, const int32_t *prompt, size_t n, const llm_generate_desc *desc,
+                                      llm_generate_stats *stats);
+/* The same from text, such as llm_chat_render's: tokenized with special tokens parsed
+   (LLM_TOKENIZE_PARSE_SPECIAL) and the tokenizer's BOS put first unless the text begins
+   with it; no EOS is added. LLM_ERR_UNSUPPORTED when the model has no tokenizer. */
+LLMDEF llm_result llm_generate(llm_ctx *ctx, const char *prompt, size_t len, const llm_generate_desc *desc,
+                               llm_generate_stats *stats);
 
 /* ---- llm: model file writer ------------------------------------------------------------
    The converter describes metadata and tensors, then writes llm_builder_header() followed
@@ -431,6 +501,30 @@ static uint32_t llm__rd32(const uint8_t *p) {
 }
 
 static uint64_t llm__rd64(const uint8_t *p) { return (uint64_t)llm__rd32(p) | (uint64_t)llm__rd32(p + 4) << 32; }
+
+/* Wall-clock seconds from an arbitrary origin, for the generation statistics (clock()
+   counts the CPU time of every thread). */
+#if defined(_WIN32)
+#ifndef WIN32_LEAN_AND_MEAN
+#define WIN32_LEAN_AND_MEAN
+#endif
+#include <windows.h>
+static double llm__seconds(void) {
+    LARGE_INTEGER t, f;
+    QueryPerformanceCounter(&t);
+    QueryPerformanceFrequency(&f);
+    return (double)t.QuadPart / (double)f.QuadPart;
+}
+#elif defined(__unix__) || defined(__APPLE__)
+#include <sys/time.h>
+static double llm__seconds(void) {
+    struct timeval tv;
+    gettimeofday(&tv, NULL);
+    return (double)tv.tv_sec + (double)tv.tv_usec * 1e-6;
+}
+#else
+static double llm__seconds(void) { return (double)clock() / CLOCKS_PER_SEC; }
+#endif
 
 #if !defined(LLM_NO_STDIO)
 #if defined(_WIN32)
@@ -845,6 +939,8 @@ static llm_result llm__parse_header(llm_model *m, uint64_t *meta_off, uint64_t *
                                     char *err, size_t es) {
     const uint8_t *h = m->data;
     uint64_t fsize;
+    if (m->size < 4 && (m->size == 0 || memcmp(h, LLM__MAGIC, (size_t)m->size) == 0))
+        return llm__fail(err, es, LLM_ERR_TRUNCATED, "file ends inside the magic (%llu bytes)", (unsigned long long)m->size);
     if (m->size < 4 || memcmp(h, LLM__MAGIC, 4) != 0)
         return llm__fail(err, es, LLM_ERR_BAD_MAGIC, "not a .llm model file (magic is not \"LLMF\")");
     if (m->size < 8) return llm__fail(err, es, LLM_ERR_TRUNCATED, "file ends inside the header (%llu bytes)", (unsigned long long)m->size);
@@ -871,6 +967,9 @@ static llm_result llm__parse_header(llm_model *m, uint64_t *meta_off, uint64_t *
     if (*data_off > fsize || *data_off % LLM__ALIGN != 0)
         return llm__fail(err, es, LLM_ERR_BAD_FILE, "tensor data offset %llu is outside the file or not %u-aligned",
                          (unsigned long long)*data_off, LLM__ALIGN);
+    if (*data_off < *meta_off + *meta_size || *data_off < *tab_off + *tab_size)
+        return llm__fail(err, es, LLM_ERR_BAD_FILE, "tensor data at offset %llu overlaps the metadata or the tensor table",
+                         (unsigned long long)*data_off);
     if (*n_tensors > *tab_size / 24) /* an entry takes at least 24 bytes */
         return llm__fail(err, es, LLM_ERR_BAD_FILE, "%llu tensors cannot fit in a %llu-byte table",
                          (unsigned long long)*n_tensors, (unsigned long long)*tab_size);
@@ -902,7 +1001,7 @@ static llm_result llm__parse_meta(llm_model *m, uint64_t off, uint64_t size, cha
 static llm_result llm__parse_tensors(llm_model *m, uint64_t off, uint64_t size, uint64_t n, uint64_t data_off,
                                      char *err, size_t es) {
     llm__reader r;
-    uint64_t i;
+    uint64_t i, prev_end = 0;
     char *names;
     size_t names_cap = (size_t)size; /* every name is stored in the table, so this bounds their total */
     r.p = m->data; r.pos = off; r.end = off + size; r.bad = 0;
@@ -949,6 +1048,10 @@ static llm_result llm__parse_tensors(llm_model *m, uint64_t off, uint64_t size, 
         if (toff % LLM__ALIGN != 0 || toff > m->size - data_off || tsize > m->size - data_off - toff)
             return llm__fail(err, es, LLM_ERR_BAD_FILE, "tensor '%s': data [%llu, +%llu) is outside the file or unaligned",
                              t->name, (unsigned long long)(data_off + toff), (unsigned long long)tsize);
+        if (toff < prev_end) /* tensors are stored in table order, each after the one before */
+            return llm__fail(err, es, LLM_ERR_BAD_FILE, "tensor '%s': data at %llu overlaps the tensor before it (which ends at %llu)",
+                             t->name, (unsigned long long)(data_off + toff), (unsigned long long)(data_off + prev_end));
+        prev_end = toff + tsize;
         t->data = m->data + data_off + toff;
         t->size = (size_t)tsize;
     }
@@ -3503,6 +3606,191 @@ LLMDEF const char *llm_chat_end_of_turn(const llm_model *m, const char *name, si
 }
 
 /* ---- llm: generation ----------------------------------------------------------------------- */
+static int llm__is_stop(const int32_t *stops, size_t n, int32_t id) {
+    size_t i;
+    for (i = 0; i < n; i++) if (stops[i] == id) return 1;
+    return 0;
+}
+
+/* The model's eos ids and the template's end-of-turn token, unless ignore_eos. */
+static size_t llm__default_stops(const llm_ctx *c, const llm_generate_desc *d, int32_t *out) {
+    const llm_model_info *h = &c->model->info;
+    size_t n = 0;
+    int32_t i;
+    const char *eot;
+    size_t len;
+    if (d->ignore_eos) return 0;
+    for (i = 0; i < h->n_stop_ids; i++) out[n++] = h->stop_ids[i];
+    if ((eot = llm_chat_end_of_turn(c->model, d->template_name, &len)) != NULL && (i = llm_token_find(c->model, eot, len)) >= 0)
+        out[n++] = i;
+    return n;
+}
+
+/* A decoder that continues the prompt: the pieces are what the reply adds to the decoded
+   prompt (as HF pipelines slice the decoded sequence), so the SentencePiece leading space
+   is dropped only at the start of a sequence, never at the start of a reply. */
+static void llm__decoder_after(llm_decoder *d, const llm_model *m, const int32_t *ids, size_t n) {
+    char tmp[256];
+    size_t i, got;
+    llm_decoder_init(d, m);
+    d->flags = LLM_DETOKENIZE_SKIP_SPECIAL;
+    for (i = n > 8 ? n - 8 : 0; i < n; i++) llm_decoder_push(d, ids[i], tmp, sizeof tmp, &got);
+    llm_decoder_flush(d, tmp, sizeof tmp, &got);
+}
+
+/* Room for any piece: the longest token's text and 32 bytes (the decoder's bound). */
+static char *llm__piece_buffer(llm_ctx *c, size_t *cap) {
+    const llm_tokenizer_info *ti = llm_tokenizer_info_get(c->model);
+    size_t longest = 0, len;
+    int32_t i;
+    for (i = 0; ti && i < ti->n_tokens; i++)
+        if (llm_token_text(c->model, i, &len) && len > longest) longest = len;
+    *cap = longest + 32;
+    return (char *)llm__alloc(&c->alloc, *cap);
+}
+
+/* Rewinds the context to its longest common prefix with the prompt, keeping at least one
+   prompt token to evaluate unless the context already holds exactly the prompt and its
+   logits. Returns how many prompt tokens stay in the cache. */
+static int32_t llm__reuse_prefix(llm_ctx *c, const int32_t *ids, int32_t n) {
+    int32_t keep = 0;
+    while (keep < c->pos && keep < n && c->tokens[keep] == ids[keep]) keep++;
+    if (keep == n && !(c->pos == n && c->has_logits)) keep = n - 1;
+    if (keep < c->pos) llm_ctx_rewind(c, keep);
+    return keep;
+}
+
+static int32_t llm__clamp32(size_t n) { return n > 0x7fffffff ? 0x7fffffff : (int32_t)n; }
+
+/* Checks what llm_generate_tokens is given before the context is touched. */
+static llm_result llm__check_prompt(llm_ctx *c, const int32_t *ids, size_t n, const llm_generate_desc *d) {
+    size_t i;
+    if ((int64_t)n + d->n_reserve > (int64_t)c->n_ctx) {
+        snprintf(c->error, sizeof c->error, "the prompt's %llu tokens%s do not fit in the context (%d)", (unsigned long long)n,
+                 d->n_reserve ? " and the room reserved for the reply" : "", c->n_ctx);
+        return LLM_ERR_CONTEXT_FULL;
+    }
+    for (i = 0; i < n; i++)
+        if (ids[i] < 0 || ids[i] >= c->model->info.n_vocab) {
+            snprintf(c->error, sizeof c->error, "prompt token %d at index %llu is outside the vocabulary (%d)", ids[i],
+                     (unsigned long long)i, c->model->info.n_vocab);
+            return LLM_ERR_BAD_TOKEN;
+        }
+    return LLM_OK;
+}
+
+/* Sample, stop or pass the token on, evaluate it; the prompt's logits are there. */
+static llm_result llm__generate_loop(llm_ctx *c, const llm_generate_desc *d, llm_sampler *s, llm_decoder *dec, char *piece,
+                                     size_t piece_cap, llm_generate_stats *st) {
+    int32_t stops[LLM_MAX_STOP_IDS + 1];
+    size_t n_stops = llm__default_stops(c, d, stops), len = 0;
+    llm_result r = LLM_OK;
+    while (r == LLM_OK && d->max_tokens >= 0) {
+        double t = llm__seconds();
+        int32_t id = llm_sample(c, s);
+        if (id < 0) return LLM_ERR_INVALID_ARGUMENT;
+        if (llm__is_stop(stops, n_stops, id) || llm__is_stop(d->stop_ids, d->n_stop_ids, id)) {
+            st->stop = LLM_STOP_TOKEN;
+            st->stop_id = id;
+            st->gen_seconds += llm__seconds() - t;
+            break;
+        }
+        st->n_generated++;
+        st->gen_seconds += llm__seconds() - t;
+        if (d->on_token) {
+            if (piece && llm_decoder_push(dec, id, piece, piece_cap, &len) != LLM_OK) len = 0;
+            if (d->on_token(d->user, piece, len, id)) { st->stop = LLM_STOP_CALLBACK; break; }
+        }
+        if (d->max_tokens && st->n_generated == d->max_tokens) { st->stop = LLM_STOP_MAX; break; }
+        if (c->pos == c->n_ctx) { st->stop = LLM_STOP_CONTEXT_FULL; break; }
+        t = llm__seconds();
+        r = llm_eval(c, &id, 1);
+        st->gen_seconds += llm__seconds() - t;
+    }
+    if (r == LLM_OK && d->on_token && piece && llm_decoder_flush(dec, piece, piece_cap, &len) == LLM_OK && len)
+        d->on_token(d->user, piece, len, -1); /* the bytes of an unfinished character */
+    return r;
+}
+
+LLMDEF llm_result llm_generate_tokens(llm_ctx *c, const int32_t *ids, size_t n, const llm_generate_desc *desc,
+                                      llm_generate_stats *stats) {
+    llm_generate_desc d;
+    llm_generate_stats st;
+    llm_sampler greedy;
+    llm_decoder dec;
+    char *piece = NULL;
+    size_t piece_cap = 0;
+    llm_result r;
+    double t;
+    memset(&d, 0, sizeof d);
+    memset(&st, 0, sizeof st);
+    memset(&greedy, 0, sizeof greedy);
+    if (desc) d = *desc;
+    st.stop_id = -1;
+    st.n_prompt = llm__clamp32(n);
+    if (stats) *stats = st;
+    if (!c || !ids || n == 0 || d.max_tokens < -1 || d.n_reserve < 0 || (!d.stop_ids && d.n_stop_ids)) return LLM_ERR_INVALID_ARGUMENT;
+    if ((r = llm__check_prompt(c, ids, n, &d)) != LLM_OK) return r;
+    if (d.on_token && c->model->tok) {
+        if (!(piece = llm__piece_buffer(c, &piece_cap))) return LLM_ERR_OUT_OF_MEMORY;
+        llm__decoder_after(&dec, c->model, ids, n);
+    }
+    t = llm__seconds();
+    st.n_reused = llm__reuse_prefix(c, ids, (int32_t)n);
+    st.n_evaluated = (int32_t)n - st.n_reused;
+    r = st.n_evaluated > 0 ? llm_eval(c, ids + st.n_reused, (size_t)st.n_evaluated) : LLM_OK;
+    st.prompt_seconds = llm__seconds() - t;
+    if (r == LLM_OK) r = llm__generate_loop(c, &d, d.sampler ? d.sampler : &greedy, &dec, piece, piece_cap, &st);
+    llm__free(&c->alloc, piece);
+    st.prompt_tokens_per_s = st.prompt_seconds > 0.0 ? st.n_evaluated / st.prompt_seconds : 0.0;
+    st.gen_tokens_per_s = st.gen_seconds > 0.0 ? st.n_generated / st.gen_seconds : 0.0;
+    if (stats) *stats = st;
+    return r;
+}
+
+/* The prompt's ids with one BOS: the tokenizer's prefix (what LLM_TOKENIZE_ADD_SPECIAL puts
+   first) unless the text's own tokens begin with it. Allocated from the context's allocator. */
+static llm_result llm__prompt_ids(llm_ctx *c, const char *text, size_t len, int32_t **ids, size_t *n) {
+    const llm_tokenizer_info *ti = llm_tokenizer_info_get(c->model);
+    size_t np = ti ? (size_t)ti->n_prefix : 0, cap = (size_t)c->n_ctx + 1, got = 0;
+    llm_result r;
+    *ids = NULL;
+    *n = 0;
+    if (!ti) return LLM_ERR_UNSUPPORTED;
+    if (!(*ids = (int32_t *)llm__alloc(&c->alloc, (cap + np) * sizeof **ids))) return LLM_ERR_OUT_OF_MEMORY;
+    r = llm_tokenize(c->model, text, len, LLM_TOKENIZE_PARSE_SPECIAL, *ids + np, cap, &got);
+    if (r == LLM_ERR_BUFFER_TOO_SMALL) r = LLM_OK; /* too long for the context: reported by the caller */
+    if (r != LLM_OK) return r;
+    if (got >= np && np && memcmp(*ids + np, ti->prefix, np * sizeof **ids) == 0) {
+        memmove(*ids, *ids + np, (got < cap ? got : cap) * sizeof **ids);
+        np = 0;
+    }
+    memcpy(*ids, ti->prefix, np * sizeof **ids);
+    *n = got + np;
+    return LLM_OK;
+}
+
+LLMDEF llm_result llm_generate(llm_ctx *c, const char *text, size_t len, const llm_generate_desc *desc,
+                               llm_generate_stats *stats) {
+    int32_t *ids;
+    size_t n;
+    llm_result r;
+    if (stats) memset(stats, 0, sizeof *stats);
+    if (!c || (!text && len)) return LLM_ERR_INVALID_ARGUMENT;
+    if ((r = llm__prompt_ids(c, text, len, &ids, &n)) == LLM_OK) {
+        if (n > (size_t)c->n_ctx) { /* only the first n_ctx + 1 ids were written */
+            snprintf(c->error, sizeof c->error, "the prompt's %llu tokens do not fit in the context (%d)", (unsigned long long)n, c->n_ctx);
+            if (stats) { stats->n_prompt = llm__clamp32(n); stats->stop_id = -1; }
+            r = LLM_ERR_CONTEXT_FULL;
+        } else {
+            r = llm_generate_tokens(c, ids, n, desc, stats);
+        }
+    } else if (r == LLM_ERR_UNSUPPORTED) {
+        snprintf(c->error, sizeof c->error, "the model has no tokenizer");
+    }
+    llm__free(&c->alloc, ids);
+    return r;
+}
 
 /* ---- llm: model file writer ---------------------------------------------------------------- */
 typedef struct llm__bytes {

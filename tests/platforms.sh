@@ -6,7 +6,7 @@
 cd "$(dirname "$0")/.." || exit 1
 P=build/platforms
 mkdir -p $P
-host_only="test_cmake.sh test_install.sh"   # they build with the host compiler themselves
+host_only="test_build.sh test_cmake.sh test_install.sh"   # they build with the host compiler themselves
 rm -f $P/*.result
 want() { [ -z "$only" ] || case " $only " in *" $1 "*) return 0;; *) return 1;; esac; }
 # note NAME TEXT [DETAILS]: the platform's one-line result (FAILED... marks a failure)

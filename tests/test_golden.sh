@@ -28,3 +28,20 @@ for m in llama3 qwen2; do
   vocab=$(grep -o '"vocab_size": *[0-9]*' $data/$m-mini-hf/config.json | grep -o '[0-9]*$')
   printf "%s-mini: " $m; $b/tests/tool_compare $out/$m.f32 $gd/logits.f32 2e-4 $vocab $gd/vocab_ids.txt
 done
+
+# The same llama3-mini checkpoint with its config in the transformers 5 spelling
+# (rope_parameters instead of rope_theta + rope_scaling) must give the same logits.
+m=$out/llama3-v5; mkdir -p $m
+for f in model.safetensors tokenizer.json tokenizer_config.json generation_config.json; do ln -sf "$(cd $data/llama3-mini-hf && pwd)/$f" $m/$f; done
+cat > $m/config.json <<'EOT'
+{"architectures": ["LlamaForCausalLM"], "model_type": "llama", "hidden_act": "silu",
+ "hidden_size": 64, "intermediate_size": 192, "num_hidden_layers": 2, "num_attention_heads": 4,
+ "num_key_value_heads": 2, "head_dim": 16, "max_position_embeddings": 131072, "rms_norm_eps": 1e-05,
+ "tie_word_embeddings": true, "vocab_size": 128256, "bos_token_id": 128000, "eos_token_id": 128001,
+ "rope_parameters": {"rope_type": "llama3", "rope_theta": 500000.0, "factor": 32.0, "low_freq_factor": 1.0,
+                     "high_freq_factor": 4.0, "original_max_position_embeddings": 8192}}
+EOT
+build/convert $m $out/llama3-v5.llm >/dev/null
+build/generate -m $out/llama3-v5.llm -n 0 --ids-file $data/llama3-mini-golden/ids.txt --dump-logits $out/llama3-v5.f32 2>/dev/null
+printf "llama3-mini, rope_parameters spelling: "
+build/tests/tool_compare $out/llama3-v5.f32 $data/llama3-mini-golden/logits.f32 2e-4 128256 $data/llama3-mini-golden/vocab_ids.txt

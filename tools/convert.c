@@ -124,6 +124,11 @@ static int read_rope_scaling(const json_value *cfg, hparams *h) {
     const json_value *rs = json_get(cfg, "rope_scaling"), *type;
     h->rope_scaling = LLM_ROPE_NONE;
     h->rope_factor = 1.0; h->rope_low = 1.0; h->rope_high = 4.0; h->rope_orig = 0;
+    /* transformers 5 writes theta and the scaling rule together as rope_parameters. */
+    if (!rs || rs->type == JSON_NULL) {
+        rs = json_get(cfg, "rope_parameters");
+        if (rs && rs->type == JSON_OBJECT && json_get(rs, "rope_theta") && cfg_num(rs, "rope_theta", 0.0, &h->rope_theta)) return -1;
+    }
     if (!rs || rs->type == JSON_NULL) return 0;
     if (rs->type != JSON_OBJECT) return fail("config.json: 'rope_scaling' must be an object or null");
     type = json_get(rs, "rope_type");
@@ -149,12 +154,13 @@ static int read_windows(const json_value *cfg, hparams *h) {
     int window = 0, use = 1, max_window_layers = 0, i;
     h->window = (int *)calloc((size_t)h->n_layer, sizeof(int));
     if (!h->window) return fail("out of memory");
+    if (!sw && h->arch != LLM_ARCH_LLAMA) window = 4096; /* the config classes' default; null means none */
     if (sw && sw->type != JSON_NULL) {
         if (!json_is_int(sw) || sw->number < 0 || sw->number > 2147483647.0) return fail("config.json: 'sliding_window' must be an integer or null");
         window = (int)sw->number;
     }
     if (h->arch == LLM_ARCH_QWEN2 || h->arch == LLM_ARCH_QWEN3) {
-        if (cfg_bool(cfg, "use_sliding_window", 0, &use) || cfg_int(cfg, "max_window_layers", 0, h->n_layer, &max_window_layers)) return -1;
+        if (cfg_bool(cfg, "use_sliding_window", 0, &use) || cfg_int(cfg, "max_window_layers", 0, 28, &max_window_layers)) return -1;
     } else if (h->arch == LLM_ARCH_LLAMA) {
         use = 0;
     }
@@ -219,9 +225,12 @@ static int hparams_from_json(const json_value *cfg, const json_value *gen, hpara
         cfg_bool(cfg, "attention_bias", 0, &attn_bias))
         return -1;
     if (h->n_head <= 0 || h->n_layer <= 0 || h->n_layer > LLM_MAX_LAYERS) return fail("config.json: num_attention_heads/num_hidden_layers out of range");
-    if (cfg_int(cfg, "head_dim", 0, h->n_embd / h->n_head, &h->head_dim)) return -1;
+    /* Qwen3Config defaults head_dim to 128; the others derive it from hidden_size. */
+    if (cfg_int(cfg, "head_dim", 0, h->arch == LLM_ARCH_QWEN3 ? 128 : h->n_embd / h->n_head, &h->head_dim)) return -1;
     if (mlp_bias) return fail("config.json: mlp_bias true is not supported");
-    /* Which projections carry a bias, as each family's modeling code builds them. */
+    /* Which projections carry a bias, as each family's modeling code builds them: qwen2
+       always on q/k/v, mistral never, llama and qwen3 on all four when attention_bias. */
+    if (h->arch == LLM_ARCH_MISTRAL) attn_bias = 0;
     h->attn_bias_qkv = h->arch == LLM_ARCH_QWEN2 || attn_bias;
     h->attn_bias_o = h->arch != LLM_ARCH_QWEN2 && attn_bias;
     h->qk_norm = h->arch == LLM_ARCH_QWEN3;
@@ -373,11 +382,11 @@ static int open_source(const char *dir, source *src) {
     for (i = 0; i < map->len; i++) {
         const json_value *fv = &map->items[i];
         char shard[4096];
-        if (fv->type != JSON_STRING || strchr(fv->str, '/')) { json_free(idx); return fail("%s: weight_map entry '%s' is not a file name", path, fv->key); }
+        if (fv->type != JSON_STRING || strchr(fv->str, '/')) { fail("%s: weight_map entry '%s' is not a file name", path, fv->key); json_free(idx); return -1; }
         path_join(shard, sizeof shard, dir, fv->str);
         for (k = 0; k < src->n_files; k++) if (strcmp(src->files[k], shard) == 0) break;
         if (k < src->n_files) continue;
-        if (!file_exists(shard)) { json_free(idx); return fail("%s: names shard '%s', which is missing", path, fv->str); }
+        if (!file_exists(shard)) { fail("%s: names shard '%s', which is missing", path, fv->str); json_free(idx); return -1; }
         src->files[src->n_files++] = strdup(shard);
     }
     json_free(idx);
@@ -673,7 +682,7 @@ int main(int argc, char **argv) {
     const char *dir = NULL, *out = NULL;
     char tmp[4096];
     llm_dtype want = LLM_DTYPE_F32;
-    int has_dtype = 0, vocab_only = 0, has_tok = 1, i, rc = 1;
+    int has_dtype = 0, vocab_only = 0, has_tok, i, rc = 1;
     hparams h;
     source src;
     plan *p = NULL;
@@ -695,21 +704,22 @@ int main(int argc, char **argv) {
         else { usage(); return 2; }
     }
     if (!dir || !out) { usage(); return 2; }
+    printf("convert: reading %s\n", dir);
     memset(&h, 0, sizeof h);
     memset(&src, 0, sizeof src);
-    printf("convert: reading %s\n", dir);
     memset(&td, 0, sizeof td);
-    if ((has_tok = tok_read(dir, &td)) < 0) goto failed;
-    if (vocab_only && has_tok) { fail("--vocab-only needs %s/tokenizer.json", dir); goto failed; }
+    if ((has_tok = tok_read(dir, &td)) < 0) goto done;
+    if (vocab_only && has_tok) { fail("--vocab-only needs %s/tokenizer.json", dir); goto done; }
     if (!has_tok) tok_describe(&td);
-    if (!(p = (plan *)calloc(1, sizeof *p))) { fail("out of memory"); goto failed; }
-    if (!vocab_only && (read_hparams(dir, &h) || open_source(dir, &src) || plan_tensors(&src, &h, has_dtype, want, p))) goto failed;
+    p = (plan *)calloc(1, sizeof *p);
+    if (!p) { fail("out of memory"); goto done; }
+    if (!vocab_only && (read_hparams(dir, &h) || open_source(dir, &src) || plan_tensors(&src, &h, has_dtype, want, p))) goto done;
     snprintf(tmp, sizeof tmp, "%s.tmp", out);
     if (write_model(tmp, dir, &src, p, vocab_only ? NULL : &h, has_tok ? NULL : &td, &bytes) || validate(tmp, vocab_only, &info)) {
         remove(tmp);
-        goto failed;
+        goto done;
     }
-    if (replace_file(tmp, out) != 0) { fail("cannot rename %s to %s: %s", tmp, out, strerror(errno)); remove(tmp); goto failed; }
+    if (replace_file(tmp, out) != 0) { fail("cannot rename %s to %s: %s", tmp, out, strerror(errno)); remove(tmp); goto done; }
     if (vocab_only)
         printf("convert: wrote %s: tokenizer only, %.1f MB, %.2f s\n", out, (double)bytes / 1e6, (double)(clock() - t0) / CLOCKS_PER_SEC);
     else
@@ -717,13 +727,11 @@ int main(int argc, char **argv) {
                out, info.arch_name, info.n_layer, info.n_embd, info.n_head, info.n_head_kv, info.n_vocab,
                (double)info.n_params / 1e6, (double)bytes / 1e6, (double)(clock() - t0) / CLOCKS_PER_SEC);
     rc = 0;
-    goto done;
-failed:
-    fprintf(stderr, "convert: %s\n", g_err);
 done:
+    if (rc) fprintf(stderr, "convert: %s\n", g_err);
     tok_data_free(&td);
     free(p);
-    free_source(&src);
     free(h.window);
+    free_source(&src);
     return rc;
 }

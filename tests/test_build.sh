@@ -1,0 +1,75 @@
+#!/bin/sh
+# Build checks: llm.h compiles with no warnings (-Werror) as C99 under gcc and clang
+# (-std=c99 -Wall -Wextra -Wpedantic), with and without OpenMP, as C++11 under g++ and
+# clang++, and with LLM_NO_MMAP, LLM_NO_STDIO and LLM_STATIC; a C++ program links against
+# the implementation compiled as C (extern "C"), two files link with one implementation,
+# and the implementation may be included twice. Last, tools/gen_model writes the same bytes
+# when built by gcc and by clang.
+out=build/tests/build
+mkdir -p $out
+fail=0; pass=0
+
+cat > $out/impl.c <<'SRC'
+#define LLM_IMPLEMENTATION
+#include "../../../llm.h"
+#include "../../../llm.h"
+int main(int argc, char **argv) {
+    llm_model *m = 0;
+    llm_result r = llm_model_open_memory(&m, argv[0], (size_t)argc, 0);
+    llm_model_close(m);
+    return llm_result_string(r)[0] == 0;
+}
+SRC
+cat > $out/user.c <<'SRC'
+#include "../../../llm.h"
+int user_call(void);
+int user_call(void) { return llm_result_string(LLM_OK)[0] == 'o' && llm_f32_to_bf16(1.0f) == 0x3f80; }
+SRC
+cat > $out/lib.c <<'SRC'
+#define LLM_IMPLEMENTATION
+#include "../../../llm.h"
+SRC
+cat > $out/main.cc <<'SRC'
+#include "../../../llm.h"
+int main() { return llm_f16_to_f32(llm_f32_to_f16(2.0f)) == 2.0f ? 0 : 1; }
+SRC
+
+run() { # description, command...
+  desc=$1; shift
+  if "$@" >$out/log 2>&1; then pass=$((pass+1)); echo "ok   $desc"
+  else fail=$((fail+1)); echo "FAIL $desc: $*"; sed 's/^/    /' $out/log | head -20; fi
+}
+
+W="-Wall -Wextra -Wpedantic -Werror"
+CONFIGS="-fopenmp -DLLM_NO_MMAP -DLLM_NO_STDIO -DLLM_STATIC -DLLM_STATIC,-DLLM_NO_STDIO,-DLLM_NO_MMAP"
+# The plain build once at -O1 (gcc's maybe-uninitialized needs the optimiser), the
+# configurations at -O0 (unused-function and the rest need no optimiser; clang's warnings
+# all come from its front end).
+for compiler in "gcc -std=c99" "clang -std=c99" "g++ -x c++ -std=c++11" "clang++ -x c++ -std=c++11"; do
+  cc=${compiler%% *}
+  std=$(echo "$compiler" | grep -o -- '-std=[^ ]*')
+  if ! command -v $cc >/dev/null 2>&1; then fail=$((fail+1)); echo "FAIL $cc is not installed"; continue; fi
+  case $cc in clang*) opt="-fsyntax-only"; quick="-fsyntax-only";; *) opt="-O1 -c -o $out/impl.o"; quick="-O0 -c -o $out/impl.o";; esac
+  run "$cc $std" $compiler $W $opt $out/impl.c
+  for cfg in $CONFIGS; do
+    flags=$(echo "$cfg" | tr ',' ' ')
+    run "$cc $std $flags" $compiler $W $quick $flags $out/impl.c
+  done
+done
+run "two C files, one with the implementation, link" sh -c \
+  "gcc -std=c99 $W -c $out/lib.c -o $out/lib.o && gcc -std=c99 $W -c $out/user.c -o $out/user.o &&
+   gcc -std=c99 $W -c $out/impl.c -o $out/impl.o && gcc $out/impl.o $out/user.o -o $out/a -lm && $out/a"
+run "a C++ program linked with the implementation compiled as C" sh -c \
+  "g++ -std=c++11 $W -c $out/main.cc -o $out/main.o && g++ $out/main.o $out/lib.o -o $out/b -lm && $out/b"
+# The test-model generator gives the same bytes whatever the compiler and whether it fuses
+# multiply-adds (gcc -O2 -ffp-contract=fast fuses them; clang -O0 with off does not).
+same_model() {
+  gcc -std=c99 -O2 -ffp-contract=fast $ARCH -o $out/gen_gcc tools/gen_model.c -lm &&
+  clang -std=c99 -O0 -ffp-contract=off $ARCH -o $out/gen_clang tools/gen_model.c -lm &&
+  $out/gen_gcc $out/m_gcc --variant qwen3 --seed 3 >/dev/null && $out/gen_clang $out/m_clang --variant qwen3 --seed 3 >/dev/null &&
+  cmp $out/m_gcc/model.safetensors $out/m_clang/model.safetensors && cmp $out/m_gcc/config.json $out/m_clang/config.json
+}
+ARCH=$(gcc -march=native -E - </dev/null >/dev/null 2>&1 && echo -march=native)
+run "gen_model: the same bytes built by gcc (FMA contraction) and clang (none) $ARCH" same_model
+echo "$pass passed, $fail failed"
+[ $fail -eq 0 ]

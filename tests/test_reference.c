@@ -1,0 +1,535 @@
+/* test_reference: llm.h's forward pass against a slow, obviously correct reference.
+
+   For every variant of build/gen_model: generate the HuggingFace directory, convert it
+   with build/convert (f32, f16 and bf16 weights), run llm.h on a sequence longer than
+   any sliding window (token by token, as whole prefixes in one batch, and in chunks of 7),
+   and compare every logit with a double-precision forward pass written here from
+   transformers' modeling code. The reference reads config.json and model.safetensors
+   itself and shares no code with llm.h's forward pass; for f16/bf16 files it rounds the
+   matrices the way the converter must (tests/refnum.h).
+
+   Tolerance: llm.h computes in float32 (unit roundoff u = 2^-24 = 6e-8). A dot product of
+   n terms accumulated in order is off by at most about n u sum|terms|; with n <= 128 and
+   terms of mixed sign that is ~1e-6 relative to the logit scale per matrix product, and
+   the few dozen products, norms and softmaxes of a 2-3 layer model compound it to a few
+   1e-6 (measured: the worst case is printed). We allow 5e-5 of the logit scale (the
+   largest |logit| of the sequence), an order of magnitude above what float32 gives and
+   far below what a wrong RoPE layout, mask, window, bias, head mapping or scaling does
+   (1e-2 to 1 of the scale; tests/test_reference.c was checked against such breakages).
+
+   With an f16 KV cache each cached element carries a relative error of up to 2^-12;
+   scores of standard deviation ~4 move by ~1e-3 and the logits by a few 1e-3 of their
+   scale (measured up to 4.4e-3), so that check allows 1e-2: it catches a broken f16
+   path, not rounding details. */
+#define _POSIX_C_SOURCE 200809L
+#define LLM_IMPLEMENTATION
+#include "../llm.h"
+#define JSON_IMPLEMENTATION
+#include "../tools/json.h"
+#include "refnum.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define TOL 5e-5            /* of the logit scale, float32 against double (see above) */
+#define TOL_KV_F16 1e-2     /* with an f16 KV cache (see the top comment) */
+#define SEQ 20              /* longer than the windows of the mistral (5) and qwen2-swa (6) variants */
+#define OUT "build/tests/reference"
+
+static int failures;
+
+static void *xcalloc(size_t n, size_t size) {
+    void *p = calloc(n ? n : 1, size);
+    if (!p) { fprintf(stderr, "out of memory\n"); exit(2); }
+    return p;
+}
+
+/* ---- the reference: configuration ------------------------------------------------------ */
+typedef struct ref_config {
+    char model_type[32];
+    int vocab, hidden, ff, layers, heads, kv_heads, head_dim;
+    double eps, theta;
+    int tied, qk_norm, bias_qkv, bias_o;
+    char rope_type[32];
+    double rope_factor, low_freq_factor, high_freq_factor, original_max_pos;
+    int *window; /* per layer; 0: full attention */
+} ref_config;
+
+static const json_value *get(const json_value *o, const char *key) {
+    const json_value *v = json_get(o, key);
+    return v && v->type != JSON_NULL ? v : NULL;
+}
+
+static double num(const json_value *o, const char *key, double dflt) {
+    const json_value *v = get(o, key);
+    return v ? v->number : dflt;
+}
+
+static int flag(const json_value *o, const char *key) {
+    const json_value *v = get(o, key);
+    return v && v->type == JSON_TRUE;
+}
+
+/* The numbers transformers' config classes (LlamaConfig, MistralConfig, Qwen2Config,
+   Qwen3Config) and attention modules derive from config.json, defaults included. */
+static void ref_read_config(const char *dir, ref_config *c) {
+    char path[512], err[256];
+    json_value *j;
+    const json_value *rs, *sw;
+    int i, is_qwen, window = 0, first_window_layer = 0;
+    snprintf(path, sizeof path, "%s/config.json", dir);
+    if (!(j = json_parse_file(path, err, sizeof err))) { fprintf(stderr, "%s\n", err); exit(2); }
+    memset(c, 0, sizeof *c);
+    snprintf(c->model_type, sizeof c->model_type, "%s", get(j, "model_type")->str);
+    is_qwen = !strcmp(c->model_type, "qwen2") || !strcmp(c->model_type, "qwen3");
+    c->vocab = (int)num(j, "vocab_size", 0);
+    c->hidden = (int)num(j, "hidden_size", 0);
+    c->ff = (int)num(j, "intermediate_size", 0);
+    c->layers = (int)num(j, "num_hidden_layers", 0);
+    c->heads = (int)num(j, "num_attention_heads", 0);
+    c->kv_heads = (int)num(j, "num_key_value_heads", c->heads);
+    c->head_dim = (int)num(j, "head_dim", !strcmp(c->model_type, "qwen3") ? 128 : c->hidden / c->heads);
+    c->eps = num(j, "rms_norm_eps", 1e-6);
+    c->theta = num(j, "rope_theta", 10000.0);
+    c->tied = flag(j, "tie_word_embeddings");
+    c->qk_norm = !strcmp(c->model_type, "qwen3");
+    /* q/k/v biases: qwen2 always, llama and qwen3 with attention_bias; o: llama and qwen3. */
+    c->bias_qkv = !strcmp(c->model_type, "qwen2") || (strcmp(c->model_type, "mistral") && flag(j, "attention_bias"));
+    c->bias_o = (!strcmp(c->model_type, "llama") || !strcmp(c->model_type, "qwen3")) && flag(j, "attention_bias");
+    strcpy(c->rope_type, "default");
+    if ((rs = get(j, "rope_scaling")) != NULL) {
+        const json_value *t = get(rs, "rope_type") ? get(rs, "rope_type") : get(rs, "type");
+        snprintf(c->rope_type, sizeof c->rope_type, "%s", t->str);
+        c->rope_factor = num(rs, "factor", 1.0);
+        c->low_freq_factor = num(rs, "low_freq_factor", 0);
+        c->high_freq_factor = num(rs, "high_freq_factor", 0);
+        c->original_max_pos = num(rs, "original_max_position_embeddings", 0);
+    }
+    /* Mistral: one window for every layer. Qwen2/3: only with use_sliding_window, and only
+       from layer max_window_layers on. A missing sliding_window key means 4096, null none. */
+    sw = json_get(j, "sliding_window");
+    window = !sw ? 4096 : sw->type == JSON_NULL ? 0 : (int)sw->number;
+    if (!strcmp(c->model_type, "llama") || (is_qwen && !flag(j, "use_sliding_window"))) window = 0;
+    if (is_qwen) first_window_layer = (int)num(j, "max_window_layers", 28);
+    c->window = (int *)xcalloc((size_t)c->layers, sizeof(int));
+    for (i = 0; i < c->layers; i++) c->window[i] = i >= first_window_layer ? window : 0;
+    json_free(j);
+}
+
+/* ---- the reference: weights ------------------------------------------------------------- */
+typedef struct ref_tensor {
+    char name[128];
+    int n_dims;
+    long shape[2];
+    double *data;
+} ref_tensor;
+
+typedef struct ref_weights {
+    ref_tensor *t;
+    int n;
+} ref_weights;
+
+static void ref_read_safetensors(const char *dir, ref_weights *w) {
+    char path[512], err[256], *hdr;
+    FILE *f;
+    unsigned char lenb[8];
+    uint64_t hlen = 0;
+    json_value *j;
+    size_t i, k;
+    snprintf(path, sizeof path, "%s/model.safetensors", dir);
+    if (!(f = fopen(path, "rb")) || fread(lenb, 1, 8, f) != 8) { fprintf(stderr, "%s: cannot read\n", path); exit(2); }
+    for (i = 0; i < 8; i++) hlen |= (uint64_t)lenb[i] << (8 * i);
+    hdr = (char *)xcalloc((size_t)hlen, 1);
+    if (fread(hdr, 1, (size_t)hlen, f) != hlen || !(j = json_parse(hdr, (size_t)hlen, err, sizeof err))) {
+        fprintf(stderr, "%s: bad header\n", path);
+        exit(2);
+    }
+    w->t = (ref_tensor *)xcalloc(j->len, sizeof *w->t);
+    w->n = 0;
+    for (i = 0; i < j->len; i++) {
+        const json_value *e = &j->items[i], *shape = get(e, "shape"), *offs = get(e, "data_offsets");
+        const char *dt;
+        ref_tensor *t;
+        long count;
+        size_t es;
+        unsigned char *raw;
+        if (!strcmp(e->key, "__metadata__")) continue;
+        t = &w->t[w->n++];
+        snprintf(t->name, sizeof t->name, "%s", e->key);
+        dt = get(e, "dtype")->str;
+        t->n_dims = (int)shape->len;
+        t->shape[0] = (long)shape->items[0].number;
+        t->shape[1] = t->n_dims == 2 ? (long)shape->items[1].number : 1;
+        count = t->shape[0] * t->shape[1];
+        es = !strcmp(dt, "F32") ? 4 : 2;
+        raw = (unsigned char *)xcalloc((size_t)count, es);
+        t->data = (double *)xcalloc((size_t)count, sizeof(double));
+        if (fseek(f, (long)(8 + hlen + (uint64_t)offs->items[0].number), SEEK_SET) != 0 ||
+            fread(raw, es, (size_t)count, f) != (size_t)count) {
+            fprintf(stderr, "%s: cannot read %s\n", path, t->name);
+            exit(2);
+        }
+        for (k = 0; k < (size_t)count; k++) {
+            const unsigned char *b = raw + k * es;
+            if (es == 4) {
+                uint32_t u = (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24;
+                float v;
+                memcpy(&v, &u, 4);
+                t->data[k] = v;
+            } else {
+                uint16_t h = (uint16_t)(b[0] | b[1] << 8);
+                t->data[k] = ref_decode(!strcmp(dt, "F16") ? REF_F16 : REF_BF16, h);
+            }
+        }
+        free(raw);
+    }
+    json_free(j);
+    free(hdr);
+    fclose(f);
+}
+
+/* The weights a --dtype f16/bf16 file holds: every matrix rounded, vectors kept. */
+static void ref_round_matrices(ref_weights *w, const ref_format *fmt) {
+    int i;
+    long k;
+    for (i = 0; i < w->n && fmt; i++)
+        if (w->t[i].n_dims == 2)
+            for (k = 0; k < w->t[i].shape[0] * w->t[i].shape[1]; k++) w->t[i].data[k] = ref_round(*fmt, w->t[i].data[k]);
+}
+
+static void ref_free_weights(ref_weights *w) {
+    int i;
+    for (i = 0; i < w->n; i++) free(w->t[i].data);
+    free(w->t);
+}
+
+static const double *W(const ref_weights *w, const char *fmt, int layer) {
+    char name[128];
+    int i;
+    snprintf(name, sizeof name, fmt, layer);
+    for (i = 0; i < w->n; i++)
+        if (!strcmp(w->t[i].name, name)) return w->t[i].data;
+    fprintf(stderr, "reference: no tensor %s\n", name);
+    exit(2);
+}
+
+/* ---- the reference: forward pass, transformers' LlamaModel / Qwen2Model / Qwen3Model --------- */
+/* y[rows] = A[rows][cols] x[cols] (+ bias): nn.Linear with weight [out, in]. */
+static void linear(double *y, const double *A, const double *bias, const double *x, int rows, int cols) {
+    int r, c;
+    for (r = 0; r < rows; r++) {
+        double s = bias ? bias[r] : 0.0;
+        for (c = 0; c < cols; c++) s += A[(long)r * cols + c] * x[c];
+        y[r] = s;
+    }
+}
+
+/* LlamaRMSNorm: weight * x / sqrt(mean(x^2) + eps). */
+static void rms_norm(double *y, const double *x, const double *weight, int n, double eps) {
+    double ms = 0;
+    int i;
+    for (i = 0; i < n; i++) ms += x[i] * x[i];
+    ms /= n;
+    for (i = 0; i < n; i++) y[i] = weight[i] * (x[i] / sqrt(ms + eps));
+}
+
+/* inv_freq[i] = 1 / theta^(2i/d), then the rope_scaling rule (modeling_rope_utils). */
+static double inv_freq(const ref_config *c, int i) {
+    double f = 1.0 / pow(c->theta, (double)(2 * i) / c->head_dim);
+    if (!strcmp(c->rope_type, "linear")) return f / c->rope_factor;
+    if (!strcmp(c->rope_type, "llama3")) {
+        double low_wl = c->original_max_pos / c->low_freq_factor, high_wl = c->original_max_pos / c->high_freq_factor;
+        double wl = 2 * 3.14159265358979323846 / f, smooth;
+        if (wl < high_wl) return f;
+        if (wl > low_wl) return f / c->rope_factor;
+        smooth = (c->original_max_pos / wl - c->low_freq_factor) / (c->high_freq_factor - c->low_freq_factor);
+        return (1 - smooth) * f / c->rope_factor + smooth * f;
+    }
+    return f;
+}
+
+/* apply_rotary_pos_emb on one head: x * cos + rotate_half(x) * sin, where
+   rotate_half(x) = cat(-x[d/2:], x[:d/2]) and cos, sin = cos/sin(cat(freqs, freqs)). */
+static void rope(double *x, const ref_config *c, int pos) {
+    int d = c->head_dim, half = d / 2, i;
+    double out[1024];
+    for (i = 0; i < d; i++) {
+        double angle = pos * inv_freq(c, i % half);
+        double rotated = i < half ? -x[i + half] : x[i - half];
+        out[i] = x[i] * cos(angle) + rotated * sin(angle);
+    }
+    memcpy(x, out, (size_t)d * sizeof *x);
+}
+
+static double silu(double x) { return x / (1.0 + exp(-x)); }
+
+/* logits[n][vocab] for tokens[0..n), every position, computed from scratch. */
+static void ref_forward(const ref_config *c, const ref_weights *w, const int32_t *tokens, int n, double *logits) {
+    int D = c->hidden, hd = c->head_dim, QD = c->heads * hd, KVD = c->kv_heads * hd, F = c->ff;
+    int n_rep = c->heads / c->kv_heads, l, i, j, h, k;
+    double *x = (double *)xcalloc((size_t)n * D, sizeof(double)), *h1 = (double *)xcalloc((size_t)D, sizeof(double));
+    double *q = (double *)xcalloc((size_t)n * QD, sizeof(double)), *kk = (double *)xcalloc((size_t)n * KVD, sizeof(double));
+    double *v = (double *)xcalloc((size_t)n * KVD, sizeof(double)), *att = (double *)xcalloc((size_t)n * QD, sizeof(double));
+    double *o = (double *)xcalloc((size_t)D, sizeof(double)), *g = (double *)xcalloc((size_t)F, sizeof(double));
+    double *u = (double *)xcalloc((size_t)F, sizeof(double)), *p = (double *)xcalloc((size_t)n, sizeof(double));
+    const double *embed = W(w, "model.embed_tokens.weight", 0);
+    for (i = 0; i < n; i++) memcpy(x + (long)i * D, embed + (long)tokens[i] * D, (size_t)D * sizeof(double));
+    for (l = 0; l < c->layers; l++) {
+        const double *bq = c->bias_qkv ? W(w, "model.layers.%d.self_attn.q_proj.bias", l) : NULL;
+        const double *bk = c->bias_qkv ? W(w, "model.layers.%d.self_attn.k_proj.bias", l) : NULL;
+        const double *bv = c->bias_qkv ? W(w, "model.layers.%d.self_attn.v_proj.bias", l) : NULL;
+        const double *bo = c->bias_o ? W(w, "model.layers.%d.self_attn.o_proj.bias", l) : NULL;
+        /* self-attention on the input-normalised hidden states */
+        for (i = 0; i < n; i++) {
+            rms_norm(h1, x + (long)i * D, W(w, "model.layers.%d.input_layernorm.weight", l), D, c->eps);
+            linear(q + (long)i * QD, W(w, "model.layers.%d.self_attn.q_proj.weight", l), bq, h1, QD, D);
+            linear(kk + (long)i * KVD, W(w, "model.layers.%d.self_attn.k_proj.weight", l), bk, h1, KVD, D);
+            linear(v + (long)i * KVD, W(w, "model.layers.%d.self_attn.v_proj.weight", l), bv, h1, KVD, D);
+            for (h = 0; h < c->heads; h++) {
+                double *qh = q + (long)i * QD + h * hd;
+                if (c->qk_norm) rms_norm(qh, qh, W(w, "model.layers.%d.self_attn.q_norm.weight", l), hd, c->eps);
+                rope(qh, c, i);
+            }
+            for (h = 0; h < c->kv_heads; h++) {
+                double *kh = kk + (long)i * KVD + h * hd;
+                if (c->qk_norm) rms_norm(kh, kh, W(w, "model.layers.%d.self_attn.k_norm.weight", l), hd, c->eps);
+                rope(kh, c, i);
+            }
+        }
+        for (i = 0; i < n; i++)
+            for (h = 0; h < c->heads; h++) {
+                int kvh = h / n_rep; /* repeat_kv: kv head j serves query heads j*n_rep .. j*n_rep+n_rep-1 */
+                double mx = -INFINITY, sum = 0;
+                for (j = 0; j < n; j++) {
+                    int visible = j <= i && (c->window[l] == 0 || i - j < c->window[l]);
+                    double s = 0;
+                    for (k = 0; k < hd; k++) s += q[(long)i * QD + h * hd + k] * kk[(long)j * KVD + kvh * hd + k];
+                    p[j] = visible ? s / sqrt((double)hd) : -INFINITY;
+                    if (p[j] > mx) mx = p[j];
+                }
+                for (j = 0; j < n; j++) { p[j] = exp(p[j] - mx); sum += p[j]; }
+                for (k = 0; k < hd; k++) {
+                    double s = 0;
+                    for (j = 0; j < n; j++) s += p[j] / sum * v[(long)j * KVD + kvh * hd + k];
+                    att[(long)i * QD + h * hd + k] = s;
+                }
+            }
+        for (i = 0; i < n; i++) {
+            double *xi = x + (long)i * D;
+            linear(o, W(w, "model.layers.%d.self_attn.o_proj.weight", l), bo, att + (long)i * QD, D, QD);
+            for (k = 0; k < D; k++) xi[k] += o[k];
+            /* MLP on the post-attention-normalised hidden states: down(silu(gate(x)) * up(x)) */
+            rms_norm(h1, xi, W(w, "model.layers.%d.post_attention_layernorm.weight", l), D, c->eps);
+            linear(g, W(w, "model.layers.%d.mlp.gate_proj.weight", l), NULL, h1, F, D);
+            linear(u, W(w, "model.layers.%d.mlp.up_proj.weight", l), NULL, h1, F, D);
+            for (k = 0; k < F; k++) g[k] = silu(g[k]) * u[k];
+            linear(o, W(w, "model.layers.%d.mlp.down_proj.weight", l), NULL, g, D, F);
+            for (k = 0; k < D; k++) xi[k] += o[k];
+        }
+    }
+    for (i = 0; i < n; i++) {
+        rms_norm(h1, x + (long)i * D, W(w, "model.norm.weight", 0), D, c->eps);
+        linear(logits + (long)i * c->vocab, c->tied ? embed : W(w, "lm_head.weight", 0), NULL, h1, c->vocab, D);
+    }
+    free(x); free(h1); free(q); free(kk); free(v); free(att); free(o); free(g); free(u); free(p);
+}
+
+/* ---- the comparison -------------------------------------------------------------------- */
+static void check(int ok, const char *fmt, ...) {
+    va_list ap;
+    printf("%s ", ok ? "ok  " : "FAIL");
+    va_start(ap, fmt);
+    vprintf(fmt, ap);
+    va_end(ap);
+    printf("\n");
+    if (!ok) failures++;
+}
+
+static int run(const char *cmd) {
+    int rc = system(cmd);
+    if (rc != 0) { printf("FAIL command failed: %s\n", cmd); failures++; }
+    return rc == 0;
+}
+
+/* Largest |llm - ref| over one position's logits. */
+static double row_diff(const float *got, const double *want, int vocab) {
+    double worst = 0;
+    int k;
+    for (k = 0; k < vocab; k++) {
+        double d = fabs((double)got[k] - want[k]);
+        if (!(d <= worst)) worst = d; /* NaN counts as the worst */
+    }
+    return worst;
+}
+
+static llm_ctx *open_ctx(const llm_model *m, int n_batch, int n_threads, llm_kv_type kv) {
+    llm_ctx_desc d;
+    llm_ctx *c = NULL;
+    memset(&d, 0, sizeof d);
+    d.n_ctx = SEQ;
+    d.n_batch = n_batch;
+    d.n_threads = n_threads;
+    d.kv_type = kv;
+    if (llm_ctx_open(&c, m, &d) != LLM_OK) { fprintf(stderr, "llm_ctx_open failed\n"); exit(2); }
+    return c;
+}
+
+/* Token by token: the logits after each llm_eval of one token. */
+static double diff_token_by_token(const llm_model *m, const int32_t *tokens, const double *ref, int n_threads,
+                                  llm_kv_type kv, float *keep) {
+    llm_ctx *c = open_ctx(m, 0, n_threads, kv);
+    int vocab = llm_model_info_get(m)->n_vocab, i;
+    double worst = 0, d;
+    for (i = 0; i < SEQ; i++) {
+        if (llm_eval(c, &tokens[i], 1) != LLM_OK) { worst = INFINITY; break; }
+        d = row_diff(llm_logits(c), ref + (long)i * vocab, vocab);
+        if (!(d <= worst)) worst = d;
+        if (keep) memcpy(keep + (long)i * vocab, llm_logits(c), (size_t)vocab * sizeof(float));
+    }
+    llm_ctx_close(c);
+    return worst;
+}
+
+/* Every prefix evaluated in one llm_eval call (chunks of n_batch), after a rewind to 0. */
+static double diff_prefixes(const llm_model *m, const int32_t *tokens, const double *ref, int n_batch) {
+    llm_ctx *c = open_ctx(m, n_batch, 1, LLM_KV_F32);
+    int vocab = llm_model_info_get(m)->n_vocab, p;
+    double worst = 0, d;
+    for (p = 1; p <= SEQ; p++) {
+        if (llm_ctx_rewind(c, 0) != LLM_OK || llm_eval(c, tokens, (size_t)p) != LLM_OK || llm_ctx_pos(c) != p) {
+            worst = INFINITY;
+            break;
+        }
+        d = row_diff(llm_logits(c), ref + (long)(p - 1) * vocab, vocab);
+        if (!(d <= worst)) worst = d;
+    }
+    llm_ctx_close(c);
+    return worst;
+}
+
+/* The last position's logits after evaluating the whole sequence in one call. */
+static void batch_logits(const llm_model *m, const int32_t *tokens, int n_threads, float *out) {
+    llm_ctx *c = open_ctx(m, 0, n_threads, LLM_KV_F32);
+    int vocab = llm_model_info_get(m)->n_vocab;
+    if (llm_eval(c, tokens, SEQ) == LLM_OK) memcpy(out, llm_logits(c), (size_t)vocab * sizeof(float));
+    else memset(out, 0xff, (size_t)vocab * sizeof(float));
+    llm_ctx_close(c);
+}
+
+typedef struct variant {
+    const char *name;
+    const char *src_dtype; /* what gen_model writes */
+} variant;
+
+static const variant variants[] = {
+    { "llama", "f32" }, { "llama-gqa-tied", "f32" }, { "llama-mqa", "f32" }, { "llama3-rope", "f32" },
+    { "llama-linear", "f32" }, { "llama-bias", "f32" }, { "mistral", "f32" }, { "mistral-default-window", "f32" },
+    { "qwen2", "f32" }, { "qwen2-swa", "f32" }, { "qwen3", "f32" }, { "qwen3-default-head-dim", "f32" },
+    { "qwen2", "bf16" }, { "llama-gqa-tied", "f16" }, { "qwen3", "bf16" },
+};
+
+/* The model's hyper-parameters as llm.h read them, against the reference's reading. */
+static void check_config(const char *label, const llm_model *m, const ref_config *c) {
+    const llm_model_info *h = llm_model_info_get(m);
+    int i, ok = h->n_vocab == c->vocab && h->n_embd == c->hidden && h->n_ff == c->ff && h->n_layer == c->layers &&
+                h->n_head == c->heads && h->n_head_kv == c->kv_heads && h->head_dim == c->head_dim &&
+                h->tied_embeddings == c->tied && h->qk_norm == c->qk_norm && fabs(h->rms_eps - c->eps) <= 1e-6 * c->eps;
+    for (i = 0; i < c->layers; i++) ok &= m->layers[i].window == c->window[i];
+    ok &= (m->layers[0].bq != NULL) == c->bias_qkv && (m->layers[0].bo != NULL) == c->bias_o;
+    check(ok, "%-34s hyper-parameters, biases and per-layer windows as transformers reads config.json (window[last] %d)",
+          label, c->window[c->layers - 1]);
+}
+
+static void test_variant(const variant *v, const char *conv_dtype, double *worst_all) {
+    char dir[256], file[300], cmd[1024], label[96];
+    ref_config c;
+    ref_weights w;
+    llm_model *m;
+    int32_t tokens[SEQ];
+    double *ref, scale = 0, d_tok, d_batch, d_chunk, d_f16kv, top1 = 0;
+    float *a, *b;
+    size_t i, n;
+    uint64_t s = 0x2545F4914F6CDD1DULL;
+    snprintf(dir, sizeof dir, OUT "/%s-%s", v->name, v->src_dtype);
+    snprintf(file, sizeof file, "%s/model-%s.llm", dir, conv_dtype);
+    snprintf(label, sizeof label, "%s (%s -> %s)", v->name, v->src_dtype, conv_dtype);
+    snprintf(cmd, sizeof cmd, "build/gen_model %s --variant %s --dtype %s --seed 7 >/dev/null && "
+             "build/convert %s %s%s%s >/dev/null", dir, v->name, v->src_dtype, dir, file,
+             strcmp(conv_dtype, "as-stored") ? " --dtype " : "", strcmp(conv_dtype, "as-stored") ? conv_dtype : "");
+    if (!run(cmd)) return;
+    if (llm_model_open(&m, file, NULL) != LLM_OK) { check(0, "%s: llm_model_open", label); return; }
+
+    ref_read_config(dir, &c);
+    ref_read_safetensors(dir, &w);
+    ref_round_matrices(&w, !strcmp(conv_dtype, "f16") ? &REF_F16 : !strcmp(conv_dtype, "bf16") ? &REF_BF16 : NULL);
+    for (i = 0; i < SEQ; i++) { /* a fixed pseudo-random sequence with a repeat */
+        s ^= s << 13; s ^= s >> 7; s ^= s << 17;
+        tokens[i] = i == 11 ? tokens[3] : (int32_t)(s % (uint64_t)c.vocab);
+    }
+    n = (size_t)SEQ * (size_t)c.vocab;
+    ref = (double *)xcalloc(n, sizeof(double));
+    ref_forward(&c, &w, tokens, SEQ, ref);
+    for (i = 0; i < n; i++) if (fabs(ref[i]) > scale) scale = fabs(ref[i]);
+    for (i = 0; i < SEQ; i++) { /* how peaked: the mean top-1 probability */
+        double mx = -INFINITY, sum = 0;
+        int k;
+        for (k = 0; k < c.vocab; k++) if (ref[i * c.vocab + k] > mx) mx = ref[i * c.vocab + k];
+        for (k = 0; k < c.vocab; k++) sum += exp(ref[i * c.vocab + k] - mx);
+        top1 += 1.0 / sum / SEQ;
+    }
+    if (!strcmp(conv_dtype, "f32") || !strcmp(conv_dtype, "as-stored")) check_config(label, m, &c);
+
+    a = (float *)xcalloc(n, sizeof(float));
+    b = (float *)xcalloc(n, sizeof(float));
+    d_tok = diff_token_by_token(m, tokens, ref, 1, LLM_KV_F32, a) / scale;
+    d_batch = diff_prefixes(m, tokens, ref, 0) / scale;
+    d_chunk = diff_prefixes(m, tokens, ref, 7) / scale;
+    d_f16kv = diff_token_by_token(m, tokens, ref, 1, LLM_KV_F16, NULL) / scale;
+    check(d_tok <= TOL && d_batch <= TOL && d_chunk <= TOL,
+          "%-34s max |diff| / %.1f (logit scale): %.1e token by token, %.1e batched, %.1e chunks of 7 (tol %.0e; top-1 p %.2f)",
+          label, scale, d_tok, d_batch, d_chunk, TOL, top1);
+    check(d_f16kv <= TOL_KV_F16, "%-34s f16 KV cache: %.1e (tol %.0e)", label, d_f16kv, TOL_KV_F16);
+    if (d_tok > *worst_all) *worst_all = d_tok;
+    if (d_batch > *worst_all) *worst_all = d_batch;
+    if (d_chunk > *worst_all) *worst_all = d_chunk;
+
+    /* The same logits, bit for bit, with 1 and 2 threads: the whole sequence in one batch
+       for every f32 file, and token by token for two variants (threads are slow to test on
+       a busy machine). */
+    if (!strcmp(conv_dtype, "f32")) {
+        int each = !strcmp(v->name, "mistral") || !strcmp(v->name, "qwen3");
+        float *one = (float *)xcalloc((size_t)c.vocab * 2, sizeof(float)), *two = one + c.vocab;
+        batch_logits(m, tokens, 1, one);
+        batch_logits(m, tokens, 2, two);
+        if (each) diff_token_by_token(m, tokens, ref, 2, LLM_KV_F32, b);
+        check(memcmp(one, two, (size_t)c.vocab * sizeof(float)) == 0 && (!each || memcmp(a, b, n * sizeof(float)) == 0),
+              "%-34s bitwise identical logits with 1 and 2 threads (%s)", label, each ? "batch and token by token" : "batch");
+        free(one);
+    }
+    {
+        llm_ctx *ctx = open_ctx(m, 0, 1, LLM_KV_F32);
+        check(llm_ctx_kv_bytes(ctx) == llm_kv_cache_bytes(c.layers, c.kv_heads, c.head_dim, SEQ, 4),
+              "%-34s llm_ctx_kv_bytes = 2 x layers x kv heads x head_dim x n_ctx x 4", label);
+        llm_ctx_close(ctx);
+    }
+    free(a); free(b); free(ref); free(c.window);
+    ref_free_weights(&w);
+    llm_model_close(m);
+}
+
+int main(void) {
+    static const char *const conv_dtypes[] = { "f32", "f16", "bf16" };
+    double worst = 0;
+    size_t i, k;
+    if (system("mkdir -p " OUT) != 0) return 2;
+    for (i = 0; i < sizeof variants / sizeof variants[0]; i++) {
+        if (strcmp(variants[i].src_dtype, "f32") != 0) { test_variant(&variants[i], "as-stored", &worst); continue; }
+        for (k = 0; k < 3; k++) test_variant(&variants[i], conv_dtypes[k], &worst);
+    }
+    printf("worst difference against the double reference: %.2e of the logit scale (tolerance %.0e)\n", worst, TOL);
+    printf("%s: %d failure%s\n", failures ? "FAIL" : "ok", failures, failures == 1 ? "" : "s");
+    return failures ? 1 : 0;
+}

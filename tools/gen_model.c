@@ -1,0 +1,373 @@
+/* gen_model: writes a HuggingFace model directory with seeded random weights.
+
+   build/gen_model OUT_DIR --variant NAME [--dtype f32|f16|bf16] [--seed S]
+   build/gen_model OUT_DIR --shape NAME   [--dtype f32|f16|bf16] [--seed S]
+   build/gen_model --list
+
+   OUT_DIR gets config.json, generation_config.json and model.safetensors. A variant is a
+   tiny model of one supported configuration (the tests run every one through the
+   converter and compare with a reference forward pass); a shape has the dimensions of a
+   real model (bf16 by default, for benchmarks). The same seed gives the same bytes on
+   every platform: the generator is integer-only and each weight is one exactly rounded
+   product.
+
+   The weight scales make attention far from uniform (q.k / sqrt(head_dim) has a standard
+   deviation of about 4) and the logits peaked, so that mistakes in RoPE, masks or the
+   GQA head mapping change the output visibly. */
+#define _POSIX_C_SOURCE 200809L
+#define LLM_IMPLEMENTATION
+#include "../llm.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+
+typedef struct spec {
+    const char *name, *model_type, *note;
+    int vocab, hidden, ff, layers, heads, kv_heads;
+    int head_dim;            /* written when > 0 */
+    int max_pos;
+    double eps, theta;
+    int tied, attention_bias;
+    const char *rope_scaling; /* JSON object, or NULL for null */
+    int sliding_window;       /* -1: key omitted, 0: null */
+    int use_sliding_window;   /* -1: key omitted */
+    int max_window_layers;    /* -1: key omitted */
+    int bos, eos, eos2;       /* eos2 >= 0: eos_token_id is a list */
+    llm_dtype dtype;
+} spec;
+
+#define TINY 128, 64, 96, 2, 4 /* vocab, hidden, intermediate, layers, heads */
+#define LLAMA3_SCALING "{\"factor\": 8.0, \"high_freq_factor\": 4.0, \"low_freq_factor\": 1.0, " \
+                       "\"original_max_position_embeddings\": 256, \"rope_type\": \"llama3\"}"
+
+static const spec variants[] = {
+    { "llama", "llama", "multi-head attention, untied head",
+      TINY, 4, 0, 2048, 1e-5, 10000.0, 0, 0, NULL, -1, -1, -1, 1, 2, -1, LLM_DTYPE_F32 },
+    { "llama-gqa-tied", "llama", "2 kv heads for 4 query heads, tied head",
+      TINY, 2, 0, 2048, 1e-5, 10000.0, 1, 0, NULL, -1, -1, -1, 1, 2, -1, LLM_DTYPE_F32 },
+    { "llama-mqa", "llama", "one kv head, explicit head_dim",
+      TINY, 1, 16, 2048, 1e-6, 10000.0, 0, 0, NULL, -1, -1, -1, 1, 2, 3, LLM_DTYPE_F32 },
+    { "llama3-rope", "llama", "llama3 rope scaling with all three frequency bands in use",
+      TINY, 2, 16, 131072, 1e-5, 500000.0, 1, 0, LLAMA3_SCALING, -1, -1, -1, 0, 1, 2, LLM_DTYPE_F32 },
+    { "llama-linear", "llama", "linear rope scaling",
+      TINY, 2, 0, 8192, 1e-5, 10000.0, 0, 0, "{\"factor\": 4.0, \"type\": \"linear\"}", -1, -1, -1, 1, 2, -1, LLM_DTYPE_F32 },
+    { "llama-bias", "llama", "attention_bias: q, k, v and o biases",
+      TINY, 2, 0, 2048, 1e-5, 10000.0, 0, 1, NULL, -1, -1, -1, 1, 2, -1, LLM_DTYPE_F32 },
+    { "mistral", "mistral", "sliding_window 5, shorter than the test sequence",
+      128, 64, 96, 3, 4, 2, 0, 32768, 1e-5, 1000000.0, 0, 0, NULL, 5, -1, -1, 1, 2, -1, LLM_DTYPE_F32 },
+    { "mistral-default-window", "mistral", "no sliding_window key: the config class default (4096)",
+      TINY, 2, 0, 32768, 1e-5, 10000.0, 0, 0, NULL, -1, -1, -1, 1, 2, -1, LLM_DTYPE_F32 },
+    { "qwen2", "qwen2", "q/k/v biases, tied head",
+      TINY, 2, 0, 32768, 1e-6, 1000000.0, 1, 0, NULL, 32768, 0, 2, 0, 0, -1, LLM_DTYPE_F32 },
+    { "qwen2-swa", "qwen2", "use_sliding_window: layer 0 full, layers 1-2 window 6",
+      128, 64, 96, 3, 4, 2, 0, 32768, 1e-6, 1000000.0, 0, 0, NULL, 6, 1, 1, 0, 0, -1, LLM_DTYPE_F32 },
+    { "qwen3", "qwen3", "q/k RMSNorm, head_dim 24 != hidden/heads",
+      TINY, 2, 24, 40960, 1e-6, 1000000.0, 1, 0, NULL, 0, 0, 2, 0, 1, -1, LLM_DTYPE_F32 },
+    { "qwen3-default-head-dim", "qwen3", "no head_dim key: the config class default (128)",
+      96, 32, 64, 2, 2, 1, 0, 40960, 1e-6, 1000000.0, 0, 0, NULL, -1, -1, -1, 0, 1, -1, LLM_DTYPE_F32 },
+};
+
+static const spec shapes[] = {
+    { "tinyllama-1.1b", "llama", "TinyLlama-1.1B",
+      32000, 2048, 5632, 22, 32, 4, 0, 2048, 1e-5, 10000.0, 0, 0, NULL, -1, -1, -1, 1, 2, -1, LLM_DTYPE_BF16 },
+    { "smollm2-135m", "llama", "SmolLM2-135M",
+      49152, 576, 1536, 30, 9, 3, 0, 8192, 1e-5, 100000.0, 1, 0, NULL, -1, -1, -1, 0, 0, -1, LLM_DTYPE_BF16 },
+    { "llama3.2-1b", "llama", "Llama-3.2-1B",
+      128256, 2048, 8192, 16, 32, 8, 64, 131072, 1e-5, 500000.0, 1, 0,
+      "{\"factor\": 32.0, \"high_freq_factor\": 4.0, \"low_freq_factor\": 1.0, "
+      "\"original_max_position_embeddings\": 8192, \"rope_type\": \"llama3\"}",
+      -1, -1, -1, 128000, 128001, -1, LLM_DTYPE_BF16 },
+    { "qwen2.5-0.5b", "qwen2", "Qwen2.5-0.5B",
+      151936, 896, 4864, 24, 14, 2, 0, 32768, 1e-6, 1000000.0, 1, 0, NULL, 32768, 0, 24, 151643, 151643, -1,
+      LLM_DTYPE_BF16 },
+};
+
+/* ---- random numbers ------------------------------------------------------------------- */
+/* splitmix64's output function over a counter: integer-only, so the stream is the same
+   on every platform, and any element can be generated without the ones before it. */
+static uint64_t mix64(uint64_t z) {
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    return z ^ (z >> 31);
+}
+
+/* A stream per tensor, from the seed and the name, so tensors do not depend on the order
+   in which they are written. */
+static uint64_t tensor_seed(uint64_t seed, const char *name) {
+    uint64_t h = 0xcbf29ce484222325ULL ^ seed;
+    for (; *name; name++) h = (h ^ (uint8_t)*name) * 0x100000001b3ULL;
+    return h;
+}
+
+/* ---- tensors -------------------------------------------------------------------------- */
+typedef struct gen_tensor {
+    char name[96];
+    int n_dims;
+    int64_t shape[2];
+    float center, half_width; /* uniform in [center - half_width, center + half_width] */
+} gen_tensor;
+
+typedef struct tensor_list {
+    gen_tensor *t;
+    int n, cap;
+} tensor_list;
+
+/* A uniform distribution with standard deviation sd has half-width sd * sqrt(3). */
+static void add(tensor_list *l, const char *name, int64_t d0, int64_t d1, float center, float sd) {
+    gen_tensor *t;
+    if (l->n == l->cap) {
+        l->cap = l->cap ? l->cap * 2 : 64;
+        l->t = (gen_tensor *)realloc(l->t, (size_t)l->cap * sizeof *l->t);
+        if (!l->t) { fprintf(stderr, "gen_model: out of memory\n"); exit(1); }
+    }
+    t = &l->t[l->n++];
+    snprintf(t->name, sizeof t->name, "%s", name);
+    t->n_dims = d1 ? 2 : 1;
+    t->shape[0] = d0;
+    t->shape[1] = d1;
+    t->center = center;
+    t->half_width = (float)(sd * 1.7320508075688772);
+}
+
+static int head_dim_of(const spec *s) { return s->head_dim > 0 ? s->head_dim : !strcmp(s->model_type, "qwen3") ? 128 : s->hidden / s->heads; }
+
+static void plan_tensors(const spec *s, tensor_list *l) {
+    int64_t D = s->hidden, F = s->ff, hd = head_dim_of(s), qd = (int64_t)s->heads * hd, kvd = (int64_t)s->kv_heads * hd;
+    float inv_d = (float)(1.0 / sqrt((double)D));
+    int qwen2 = !strcmp(s->model_type, "qwen2"), qwen3 = !strcmp(s->model_type, "qwen3");
+    int il;
+    char n[96];
+    /* Embeddings: the tied head reads them too, where sd 0.5 gives logits of sd 0.5 sqrt(D). */
+    add(l, "model.embed_tokens.weight", s->vocab, D, 0.0f, 0.5f);
+    for (il = 0; il < s->layers; il++) {
+#define NAME(suffix) (snprintf(n, sizeof n, "model.layers.%d.%s", il, suffix), n)
+        add(l, NAME("input_layernorm.weight"), D, 0, 1.0f, 0.15f);
+        /* q and k elements of sd 2 make q.k / sqrt(head_dim) of sd 4: peaked attention. */
+        add(l, NAME("self_attn.q_proj.weight"), qd, D, 0.0f, 2.0f * inv_d);
+        add(l, NAME("self_attn.k_proj.weight"), kvd, D, 0.0f, 2.0f * inv_d);
+        add(l, NAME("self_attn.v_proj.weight"), kvd, D, 0.0f, inv_d);
+        add(l, NAME("self_attn.o_proj.weight"), D, qd, 0.0f, (float)(1.0 / sqrt((double)qd)));
+        if (qwen2 || s->attention_bias) {
+            add(l, NAME("self_attn.q_proj.bias"), qd, 0, 0.0f, 0.5f);
+            add(l, NAME("self_attn.k_proj.bias"), kvd, 0, 0.0f, 0.5f);
+            add(l, NAME("self_attn.v_proj.bias"), kvd, 0, 0.0f, 0.5f);
+        }
+        if (s->attention_bias) add(l, NAME("self_attn.o_proj.bias"), D, 0, 0.0f, 0.5f);
+        if (qwen3) { /* normalised q and k: weights near 2 keep the scores at sd ~4 */
+            add(l, NAME("self_attn.q_norm.weight"), hd, 0, 2.0f, 0.3f);
+            add(l, NAME("self_attn.k_norm.weight"), hd, 0, 2.0f, 0.3f);
+        }
+        add(l, NAME("post_attention_layernorm.weight"), D, 0, 1.0f, 0.15f);
+        add(l, NAME("mlp.gate_proj.weight"), F, D, 0.0f, 1.5f * inv_d);
+        add(l, NAME("mlp.up_proj.weight"), F, D, 0.0f, 1.5f * inv_d);
+        add(l, NAME("mlp.down_proj.weight"), D, F, 0.0f, (float)(1.0 / sqrt((double)F)));
+#undef NAME
+    }
+    add(l, "model.norm.weight", D, 0, 1.0f, 0.15f);
+    if (!s->tied) add(l, "lm_head.weight", s->vocab, D, 0.0f, 4.0f * inv_d); /* logits of sd ~4 */
+}
+
+/* ---- files ---------------------------------------------------------------------------- */
+static const char *st_dtype(llm_dtype t) { return t == LLM_DTYPE_F32 ? "F32" : t == LLM_DTYPE_F16 ? "F16" : "BF16"; }
+static size_t elem_size(llm_dtype t) { return t == LLM_DTYPE_F32 ? 4 : 2; }
+
+static void die_io(const char *path) {
+    fprintf(stderr, "gen_model: %s: %s\n", path, strerror(errno));
+    exit(1);
+}
+
+/* The shortest decimal that reads back as the same double, as Python's json writes it. */
+static void put_number(FILE *f, double v) {
+    char buf[40];
+    int p;
+    if (v == floor(v) && fabs(v) < 1e15) snprintf(buf, sizeof buf, "%.1f", v);
+    else
+        for (p = 1; p <= 17; p++) {
+            snprintf(buf, sizeof buf, "%.*g", p, v);
+            if (strtod(buf, NULL) == v) break;
+        }
+    if (!strpbrk(buf, ".eEn")) strcat(buf, ".0");
+    fputs(buf, f);
+}
+
+static void write_config(const char *dir, const spec *s) {
+    char path[4096];
+    FILE *f;
+    snprintf(path, sizeof path, "%s/config.json", dir);
+    if (!(f = fopen(path, "w"))) die_io(path);
+    fprintf(f, "{\n  \"architectures\": [\"%sForCausalLM\"],\n", !strcmp(s->model_type, "llama") ? "Llama"
+                                                                : !strcmp(s->model_type, "mistral") ? "Mistral"
+                                                                : !strcmp(s->model_type, "qwen2") ? "Qwen2" : "Qwen3");
+    fprintf(f, "  \"model_type\": \"%s\",\n", s->model_type);
+    fprintf(f, "  \"vocab_size\": %d,\n  \"hidden_size\": %d,\n  \"intermediate_size\": %d,\n", s->vocab, s->hidden, s->ff);
+    fprintf(f, "  \"num_hidden_layers\": %d,\n  \"num_attention_heads\": %d,\n  \"num_key_value_heads\": %d,\n",
+            s->layers, s->heads, s->kv_heads);
+    if (s->head_dim > 0) fprintf(f, "  \"head_dim\": %d,\n", s->head_dim);
+    fprintf(f, "  \"hidden_act\": \"silu\",\n  \"max_position_embeddings\": %d,\n", s->max_pos);
+    fputs("  \"rms_norm_eps\": ", f); put_number(f, s->eps);
+    fputs(",\n  \"rope_theta\": ", f); put_number(f, s->theta);
+    fprintf(f, ",\n  \"rope_scaling\": %s,\n", s->rope_scaling ? s->rope_scaling : "null");
+    if (strcmp(s->model_type, "mistral") != 0 && strcmp(s->model_type, "qwen2") != 0)
+        fprintf(f, "  \"attention_bias\": %s,\n", s->attention_bias ? "true" : "false");
+    if (s->sliding_window > 0) fprintf(f, "  \"sliding_window\": %d,\n", s->sliding_window);
+    else if (s->sliding_window == 0) fputs("  \"sliding_window\": null,\n", f);
+    if (s->use_sliding_window >= 0) fprintf(f, "  \"use_sliding_window\": %s,\n", s->use_sliding_window ? "true" : "false");
+    if (s->max_window_layers >= 0) fprintf(f, "  \"max_window_layers\": %d,\n", s->max_window_layers);
+    fprintf(f, "  \"bos_token_id\": %d,\n  \"eos_token_id\": %d,\n", s->bos, s->eos);
+    fprintf(f, "  \"tie_word_embeddings\": %s,\n  \"torch_dtype\": \"%s\"\n}\n", s->tied ? "true" : "false",
+            s->dtype == LLM_DTYPE_F32 ? "float32" : s->dtype == LLM_DTYPE_F16 ? "float16" : "bfloat16");
+    if (fclose(f) != 0) die_io(path);
+
+    snprintf(path, sizeof path, "%s/generation_config.json", dir);
+    if (!(f = fopen(path, "w"))) die_io(path);
+    fprintf(f, "{\n  \"_from_model_config\": true,\n  \"bos_token_id\": %d,\n", s->bos);
+    if (s->eos2 >= 0) fprintf(f, "  \"eos_token_id\": [%d, %d]\n}\n", s->eos, s->eos2);
+    else fprintf(f, "  \"eos_token_id\": %d\n}\n", s->eos);
+    if (fclose(f) != 0) die_io(path);
+}
+
+/* Fills out[0..n) with elements [first, first + n) of tensor t: 16 random bits each, four
+   to a 64-bit word. (k - 32767.5) * step is one rounding, adding the center another; the
+   volatile keeps any compiler from fusing them into an FMA (-ffp-contract=fast would). */
+static void fill(const gen_tensor *t, uint64_t seed, uint64_t first, size_t n, llm_dtype dtype, void *out) {
+    uint64_t base = tensor_seed(seed, t->name), word = 0;
+    uint8_t *o = (uint8_t *)out;
+    float step = t->half_width / 32768.0f;
+    size_t i;
+    for (i = 0; i < n; i++) {
+        uint64_t e = first + i;
+        int k;
+        volatile float x;
+        float v;
+        if (i == 0 || e % 4 == 0) word = mix64(base + (e / 4 + 1) * 0x9E3779B97F4A7C15ULL);
+        k = (int)((word >> (16 * (e % 4))) & 0xffff);
+        x = ((float)k - 32767.5f) * step;
+        v = t->center + x;
+        if (dtype == LLM_DTYPE_F32) { /* little-endian bytes, as safetensors stores them */
+            uint32_t u;
+            memcpy(&u, &v, 4);
+            o[4 * i] = (uint8_t)u; o[4 * i + 1] = (uint8_t)(u >> 8); o[4 * i + 2] = (uint8_t)(u >> 16); o[4 * i + 3] = (uint8_t)(u >> 24);
+        } else {
+            uint16_t h = dtype == LLM_DTYPE_F16 ? llm_f32_to_f16(v) : llm_f32_to_bf16(v);
+            o[2 * i] = (uint8_t)h; o[2 * i + 1] = (uint8_t)(h >> 8);
+        }
+    }
+}
+
+static void write_safetensors(const char *dir, const tensor_list *l, llm_dtype dtype, uint64_t seed) {
+    char path[4096], *hdr;
+    size_t cap = 256 + (size_t)l->n * 256, len = 0, chunk = (size_t)1 << 20;
+    uint64_t off = 0, hlen;
+    uint8_t lenb[8];
+    void *buf = malloc(chunk * 4);
+    FILE *f;
+    int i, b;
+    hdr = (char *)malloc(cap);
+    if (!hdr || !buf) { fprintf(stderr, "gen_model: out of memory\n"); exit(1); }
+    len += (size_t)snprintf(hdr + len, cap - len, "{\"__metadata__\":{\"format\":\"pt\"}");
+    for (i = 0; i < l->n; i++) {
+        const gen_tensor *t = &l->t[i];
+        uint64_t count = (uint64_t)t->shape[0] * (uint64_t)(t->n_dims == 2 ? t->shape[1] : 1), size = count * elem_size(dtype);
+        len += (size_t)snprintf(hdr + len, cap - len, ",\"%s\":{\"dtype\":\"%s\",\"shape\":[%lld", t->name, st_dtype(dtype),
+                                (long long)t->shape[0]);
+        if (t->n_dims == 2) len += (size_t)snprintf(hdr + len, cap - len, ",%lld", (long long)t->shape[1]);
+        len += (size_t)snprintf(hdr + len, cap - len, "],\"data_offsets\":[%llu,%llu]}", (unsigned long long)off,
+                                (unsigned long long)(off + size));
+        off += size;
+    }
+    len += (size_t)snprintf(hdr + len, cap - len, "}");
+    while (len % 8) hdr[len++] = ' '; /* the data starts 8-byte aligned, as safetensors writes it */
+    hlen = len;
+    for (b = 0; b < 8; b++) lenb[b] = (uint8_t)(hlen >> (8 * b));
+    snprintf(path, sizeof path, "%s/model.safetensors", dir);
+    if (!(f = fopen(path, "wb"))) die_io(path);
+    if (fwrite(lenb, 1, 8, f) != 8 || fwrite(hdr, 1, len, f) != len) die_io(path);
+    for (i = 0; i < l->n; i++) {
+        const gen_tensor *t = &l->t[i];
+        uint64_t count = (uint64_t)t->shape[0] * (uint64_t)(t->n_dims == 2 ? t->shape[1] : 1), done;
+        for (done = 0; done < count; done += chunk) {
+            size_t n = count - done < chunk ? (size_t)(count - done) : chunk;
+            fill(t, seed, done, n, dtype, buf);
+            if (fwrite(buf, elem_size(dtype), n, f) != n) die_io(path);
+        }
+    }
+    if (fclose(f) != 0) die_io(path);
+    free(hdr);
+    free(buf);
+}
+
+/* mkdir -p */
+static void make_dirs(const char *dir) {
+    char p[4096];
+    size_t i;
+    snprintf(p, sizeof p, "%s", dir);
+    for (i = 1; p[i]; i++) {
+        if (p[i] != '/') continue;
+        p[i] = 0;
+        if (mkdir(p, 0777) != 0 && errno != EEXIST) die_io(p);
+        p[i] = '/';
+    }
+    if (mkdir(p, 0777) != 0 && errno != EEXIST) die_io(p);
+}
+
+static const spec *find_spec(const spec *list, size_t n, const char *name) {
+    size_t i;
+    for (i = 0; i < n; i++) if (!strcmp(list[i].name, name)) return &list[i];
+    return NULL;
+}
+
+static void usage(FILE *f) {
+    fprintf(f, "usage: gen_model OUT_DIR (--variant NAME | --shape NAME) [--dtype f32|f16|bf16] [--seed S]\n"
+               "       gen_model --list\n");
+}
+
+int main(int argc, char **argv) {
+    const char *dir = NULL, *variant = NULL, *shape = NULL, *dtype_arg = NULL;
+    uint64_t seed = 1;
+    spec s;
+    const spec *base;
+    tensor_list l;
+    size_t i;
+    int a;
+    for (a = 1; a < argc; a++) {
+        const char *v = a + 1 < argc ? argv[a + 1] : NULL;
+        if (!strcmp(argv[a], "--list")) {
+            for (i = 0; i < sizeof variants / sizeof variants[0]; i++) printf("variant %-24s %s\n", variants[i].name, variants[i].note);
+            for (i = 0; i < sizeof shapes / sizeof shapes[0]; i++) printf("shape   %-24s %s\n", shapes[i].name, shapes[i].note);
+            return 0;
+        }
+        if (!strcmp(argv[a], "-h") || !strcmp(argv[a], "--help")) { usage(stdout); return 0; }
+        if (argv[a][0] != '-') { if (dir) { usage(stderr); return 2; } dir = argv[a]; continue; }
+        if (!v) { fprintf(stderr, "gen_model: %s needs a value\n", argv[a]); return 2; }
+        a++;
+        if (!strcmp(argv[a - 1], "--variant")) variant = v;
+        else if (!strcmp(argv[a - 1], "--shape")) shape = v;
+        else if (!strcmp(argv[a - 1], "--dtype")) dtype_arg = v;
+        else if (!strcmp(argv[a - 1], "--seed")) seed = strtoull(v, NULL, 10);
+        else { fprintf(stderr, "gen_model: unknown option '%s'\n", argv[a - 1]); usage(stderr); return 2; }
+    }
+    if (!dir || !variant == !shape) { usage(stderr); return 2; }
+    base = variant ? find_spec(variants, sizeof variants / sizeof variants[0], variant)
+                   : find_spec(shapes, sizeof shapes / sizeof shapes[0], shape);
+    if (!base) { fprintf(stderr, "gen_model: unknown %s '%s' (see --list)\n", variant ? "variant" : "shape", variant ? variant : shape); return 2; }
+    s = *base;
+    if (dtype_arg) {
+        if (!strcmp(dtype_arg, "f32")) s.dtype = LLM_DTYPE_F32;
+        else if (!strcmp(dtype_arg, "f16")) s.dtype = LLM_DTYPE_F16;
+        else if (!strcmp(dtype_arg, "bf16")) s.dtype = LLM_DTYPE_BF16;
+        else { fprintf(stderr, "gen_model: unknown --dtype '%s'\n", dtype_arg); return 2; }
+    }
+    make_dirs(dir);
+    memset(&l, 0, sizeof l);
+    plan_tensors(&s, &l);
+    write_config(dir, &s);
+    write_safetensors(dir, &l, s.dtype, seed);
+    printf("gen_model: wrote %s (%s, %s, seed %llu)\n", dir, s.name, st_dtype(s.dtype), (unsigned long long)seed);
+    free(l.t);
+    return 0;
+}
