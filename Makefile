@@ -74,10 +74,10 @@ test-asan:
 	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1 \
 	  BUILD=build/asan SKIP_TESTS="test_build.sh test_cmake.sh test_install.sh" sh tests/run_all.sh
 
-# One end-to-end conversion and generation under valgrind memcheck: no errors, no leaks.
+# Conversion, generation and a chat turn under valgrind memcheck: no errors, no leaks.
 test-valgrind:
 	@echo "== convert + generate under valgrind (build/valgrind)"
-	@$(MAKE) --no-print-directory -s B=build/valgrind PORTABLE=1 OPENMP=0 CFLAGS="-O1 -g" build/valgrind/convert build/valgrind/generate
+	@$(MAKE) --no-print-directory -s B=build/valgrind PORTABLE=1 OPENMP=0 CFLAGS="-O1 -g" build/valgrind/convert build/valgrind/generate build/valgrind/simple
 	@sh tests/valgrind.sh build/valgrind
 
 # One model shared by 4 threads, each with its own context, under ThreadSanitizer.

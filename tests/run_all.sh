@@ -6,8 +6,20 @@
 #                   call programs as $BUILD/NAME
 #   SKIP_TESTS="a b"  test names to skip (host-only checks in a cross or sanitizer build)
 cd "$(dirname "$0")/.." || exit 1
-BUILD=${BUILD:-build}; export BUILD
+BUILD=${BUILD:-build}
 mkdir -p "$BUILD/logs"
+if [ "$BUILD" != build ]; then
+  # Tests name build/NAME (C tests shell out to build/convert, ...): run them from a copy of
+  # the top level made of links, where build is $BUILD (and ../shared is ../shared).
+  top=$(pwd); shadow=$BUILD/root
+  rm -rf "$shadow"; mkdir -p "$shadow"
+  for e in "$top"/*; do [ "$(basename "$e")" = build ] || ln -s "$e" "$shadow/$(basename "$e")"; done
+  ln -s "$(cd "$BUILD" && pwd)" "$shadow/build"
+  if [ -d ../shared ]; then ln -sfn "$(cd ../shared && pwd)" "$BUILD/shared"; fi
+  cd "$shadow" || exit 1
+  BUILD=build
+fi
+export BUILD
 pass=0; fail=0; skip=0; failed=""
 for t in "$BUILD"/tests/test_* tests/test_*.sh; do
   [ -f "$t" ] || continue
