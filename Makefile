@@ -4,6 +4,11 @@
 #   make test       build and run every test; prints "N passed, N failed, N skipped"
 #   make PORTABLE=1 baseline x86-64 code, no -march=native
 #   make OPENMP=0   no OpenMP (llm.h's own pthread pool)
+#   make B=DIR EXE=.exe  build into DIR (default build/), programs named NAME$(EXE)
+#   make test-suite the test programs and scripts in $(B) only (make test also runs the
+#                   sanitizer, valgrind and thread checks below)
+#   make test-platforms  every compiler and platform of the README's Portability table
+#   make fuzz FUZZ_SECONDS=60  each libFuzzer target in tests/fuzz for that long (-j2: two at once)
 CC      ?= cc
 CFLAGS  ?= -O2
 WARN     = -std=c99 -Wall -Wextra -Wpedantic
@@ -19,33 +24,90 @@ else
 endif
 ALL_CFLAGS = $(WARN) $(CFLAGS) $(ARCH_FLAGS) $(OMP_FLAGS)
 LDLIBS   = -lm
+B       ?= build
+EXE     ?=
 
-PROGRAMS = build/convert build/generate build/chat build/simple build/tokenize build/bench_tokenize build/gen_model build/bench build/npc build/perplexity
+PROGRAMS = $(B)/convert$(EXE) $(B)/generate$(EXE) $(B)/chat$(EXE) $(B)/simple$(EXE) $(B)/tokenize$(EXE) \
+           $(B)/bench_tokenize$(EXE) $(B)/gen_model$(EXE) $(B)/bench$(EXE) $(B)/npc$(EXE) $(B)/perplexity$(EXE)
 TEST_SRCS = $(wildcard tests/test_*.c)
-TEST_BINS = $(patsubst tests/%.c,build/tests/%,$(TEST_SRCS))
-TOOL_BINS = $(patsubst tests/%.c,build/tests/%,$(wildcard tests/tool_*.c))
+TEST_BINS = $(patsubst tests/%.c,$(B)/tests/%$(EXE),$(TEST_SRCS))
+TOOL_BINS = $(patsubst tests/%.c,$(B)/tests/%$(EXE),$(wildcard tests/tool_*.c))
+FUZZ_NAMES = $(patsubst tests/fuzz/%.c,%,$(wildcard tests/fuzz/fuzz_*.c))
+FUZZ_REPLAY = $(patsubst %,$(B)/tests/%$(EXE),$(FUZZ_NAMES))
 
 all: $(PROGRAMS)
 
-build/convert: tools/convert.c tools/json.h tools/convert_chat.h tools/convert_tokenizer.h llm.h | build
+$(B)/convert$(EXE): tools/convert.c tools/json.h tools/convert_chat.h tools/convert_tokenizer.h llm.h | $(B)
 	$(CC) $(ALL_CFLAGS) -o $@ tools/convert.c $(LDLIBS)
 
-build/gen_model: tools/gen_model.c llm.h | build
+$(B)/gen_model$(EXE): tools/gen_model.c llm.h | $(B)
 	$(CC) $(ALL_CFLAGS) -o $@ tools/gen_model.c $(LDLIBS)
 
-build/chat: examples/chat.c tools/json.h
+$(B)/chat$(EXE): examples/chat.c tools/json.h
 
-build/%: examples/%.c llm.h tools/json.h $(wildcard examples/*.h) | build
+$(B)/%$(EXE): examples/%.c llm.h tools/json.h $(wildcard examples/*.h) | $(B)
 	$(CC) $(ALL_CFLAGS) -o $@ $< $(LDLIBS)
 
-build/tests/%: tests/%.c llm.h tools/json.h tools/convert_chat.h $(wildcard tests/*.h) | build/tests
+# The fuzz targets, built with a main() that replays files (tests/test_fuzz_replay.sh).
+$(B)/tests/fuzz_%$(EXE): tests/fuzz/fuzz_%.c tests/fuzz/replay.c llm.h tools/json.h tools/convert.c tools/convert_chat.h tools/convert_tokenizer.h | $(B)/tests
+	$(CC) $(ALL_CFLAGS) -o $@ $< tests/fuzz/replay.c $(LDLIBS)
+
+$(B)/tests/%$(EXE): tests/%.c llm.h tools/json.h tools/convert_chat.h $(wildcard tests/*.h) | $(B)/tests
 	$(CC) $(ALL_CFLAGS) -o $@ $< $(LDLIBS)
 
-build build/tests:
+$(B) $(B)/tests:
 	mkdir -p $@
 
-test: $(PROGRAMS) $(TEST_BINS) $(TOOL_BINS)
-	@sh tests/run_all.sh
+test-build: $(PROGRAMS) $(TEST_BINS) $(TOOL_BINS) $(FUZZ_REPLAY)
+
+test-suite: test-build
+	@BUILD=$(B) sh tests/run_all.sh
+
+test: test-suite
+	@$(MAKE) --no-print-directory test-asan
+	@$(MAKE) --no-print-directory test-valgrind
+	@$(MAKE) --no-print-directory test-tsan
+
+# The whole suite again, built by clang with AddressSanitizer and UndefinedBehaviorSanitizer;
+# the first report stops the program.
+SAN_FLAGS = -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all
+test-asan:
+	@echo "== suite under ASan + UBSan (build/asan)"
+	@$(MAKE) --no-print-directory -s B=build/asan CC=clang CFLAGS="$(SAN_FLAGS)" test-build
+	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1 \
+	  BUILD=build/asan SKIP_TESTS="test_build.sh test_cmake.sh test_install.sh" sh tests/run_all.sh
+
+# Conversion, generation and a chat turn under valgrind memcheck: no errors, no leaks.
+test-valgrind:
+	@echo "== convert + generate under valgrind (build/valgrind)"
+	@$(MAKE) --no-print-directory -s B=build/valgrind PORTABLE=1 OPENMP=0 CFLAGS="-O1 -g" build/valgrind/convert build/valgrind/generate build/valgrind/simple
+	@sh tests/valgrind.sh build/valgrind
+
+# One model shared by 4 threads, each with its own context, under ThreadSanitizer.
+test-tsan:
+	@echo "== test_threads under ThreadSanitizer (build/tsan)"
+	@$(MAKE) --no-print-directory -s B=build/tsan CC=clang OPENMP=0 CFLAGS="-O1 -g -fsanitize=thread" build/tsan/tests/test_threads
+	@TSAN_OPTIONS=halt_on_error=1 build/tsan/tests/test_threads
+
+test-platforms:
+	@sh tests/platforms.sh
+
+# libFuzzer targets: make fuzz FUZZ_SECONDS=N runs each for N seconds (new inputs go to
+# build/fuzz/corpus/NAME, crashes to build/fuzz/crashes/NAME).
+FUZZ_SECONDS ?= 60
+FUZZ_CFLAGS = -g -O1 -fno-omit-frame-pointer -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
+build/fuzz/%: tests/fuzz/%.c llm.h tools/json.h tools/convert.c tools/convert_chat.h tools/convert_tokenizer.h
+	@mkdir -p build/fuzz
+	clang $(FUZZ_CFLAGS) -o $@ $< -lm
+
+.PRECIOUS: build/fuzz/fuzz_%
+
+fuzz-build: $(patsubst %,build/fuzz/%,$(FUZZ_NAMES))
+
+fuzz: $(patsubst %,fuzz-run-%,$(FUZZ_NAMES))
+
+fuzz-run-%: build/fuzz/%
+	@sh tests/fuzz/run.sh $* $(FUZZ_SECONDS)
 
 # The built-in model: King-James-style text sampled at temperature 0.8, top-p 0.95, seed 1;
 # generate reports the speed on stderr.
@@ -59,12 +121,12 @@ run: build/kjv-tiny.llm build/generate
 # make install PREFIX=/usr/local DESTDIR=...: llm.h, the programs as llm-NAME, llm.pc.
 PREFIX  ?= /usr/local
 VERSION  = 0.1.0
-INSTALL_PROGRAMS = $(filter-out build/simple build/gen_model build/bench_tokenize build/npc,$(PROGRAMS))
+INSTALL_PROGRAMS = $(filter-out $(B)/simple$(EXE) $(B)/gen_model$(EXE) $(B)/bench_tokenize$(EXE) $(B)/npc$(EXE),$(PROGRAMS))
 ifeq ($(OPENMP),1)
   PC_OMP = -fopenmp
 endif
 
-build/llm.pc: llm.pc.in Makefile | build
+build/llm.pc: llm.pc.in Makefile | $(B)
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' -e 's|@OMP_CFLAGS@|$(PC_OMP)|' \
 	    -e 's|@OMP_LIBS@|$(PC_OMP)|' llm.pc.in > $@
 
@@ -81,4 +143,4 @@ uninstall:
 clean:
 	rm -rf build
 
-.PHONY: all run test clean install uninstall
+.PHONY: all run test test-build test-suite test-asan test-valgrind test-tsan test-platforms fuzz fuzz-build clean install uninstall

@@ -56,7 +56,7 @@
    OWNERSHIP
        llm_model_close frees what llm_model_open made; close every context of a model first.
        llm_model_open_memory uses the caller's buffer in place: keep it alive and unchanged
-       until llm_model_close. Pointers the library returns (llm_logits, llm_ctx_tokens,
+       until llm_model_close; it must be 4-byte aligned (malloc's buffers are). Pointers the library returns (llm_logits, llm_ctx_tokens,
        llm_model_info_get, llm_token_text, llm_model_meta_string, llm_ctx_error, a
        generation's piece) point into the model or context: valid until it is closed, and
        for context data until the next call that changes the context. The caller owns every
@@ -384,7 +384,9 @@ LLMDEF const llm_tokenizer_info *llm_tokenizer_info_get(const llm_model *m);
    The cost is O(n_vocab): only tokens above an adaptive cutoff are sorted. The same sampler
    state and logits give the same token on every platform and thread count (the sampler
    uses its own exp and RNG, and sums in a fixed order). Keep the sampler in a variable:
-   its RNG state advances with every draw. Nothing is allocated. */
+   its RNG state advances with every draw. Nothing is allocated. Any logits give a valid id:
+   NaN never wins, an infinite largest logit wins outright (the first one, as in step 2), all
+   -inf gives id 0, and a temperature above 1e30 counts as 1e30. */
 typedef struct llm_sampler {
     float temperature;        /* 0: greedy */
     int32_t top_k;            /* 0: off */
@@ -2257,8 +2259,21 @@ static llm_result llm__check_info(const llm_model_info *h, char *err, size_t es)
     return LLM_OK;
 }
 
+/* Norm weights and biases are small, and one NaN or infinity in them turns every logit into
+   NaN, so they are checked at open (HF would load them and compute NaN). Weight matrices are
+   not scanned: that would read the whole file. */
+static llm_result llm__check_finite(const llm_tensor *t, char *err, size_t es) {
+    const uint8_t *p = (const uint8_t *)t->data;
+    size_t i;
+    for (i = 0; i < t->size / 4; i++)
+        if ((llm__rd32(p + 4 * i) & 0x7f800000u) == 0x7f800000u)
+            return llm__fail(err, es, LLM_ERR_BAD_FILE, "tensor '%s' holds a NaN or infinity at index %llu", t->name,
+                             (unsigned long long)i);
+    return LLM_OK;
+}
+
 /* Finds a tensor and checks its shape; optional ones may be absent. 1-D tensors (norms,
-   biases) must be f32 so the ops can read them directly. */
+   biases) must be f32 so the ops can read them directly, and finite. */
 static llm_result llm__bind(llm_model *m, const llm_tensor **out, const char *name, int64_t d0, int64_t d1,
                             int optional, char *err, size_t es) {
     const llm_tensor *t = llm_model_tensor(m, name);
@@ -2269,6 +2284,7 @@ static llm_result llm__bind(llm_model *m, const llm_tensor **out, const char *na
                          (long long)t->shape[0], t->n_dims > 1 ? ", ..." : "", (long long)d0);
     if (d1 == 0 && t->dtype != LLM_DTYPE_F32)
         return llm__fail(err, es, LLM_ERR_BAD_FILE, "tensor '%s' is %s, norms and biases must be f32", name, llm_dtype_name(t->dtype));
+    if (d1 == 0) return llm__check_finite(t, err, es);
     if (d1 != 0 && (t->n_dims != 2 || t->shape[0] != d0 || t->shape[1] != d1))
         return llm__fail(err, es, LLM_ERR_BAD_FILE, "tensor '%s' has shape [%lld, %lld], expected [%lld, %lld]", name,
                          (long long)t->shape[0], (long long)(t->n_dims > 1 ? t->shape[1] : 0), (long long)d0, (long long)d1);
@@ -2367,6 +2383,8 @@ static llm_result llm__model_load(llm_model *m, char *err, size_t es) {
     llm_result r;
     if (!llm__is_little_endian())
         return llm__fail(err, es, LLM_ERR_UNSUPPORTED, "big-endian hosts are not supported");
+    if ((uintptr_t)m->data % 4 != 0)
+        return llm__fail(err, es, LLM_ERR_INVALID_ARGUMENT, "the model's bytes must start at a 4-byte aligned address");
     if ((r = llm__parse_header(m, &meta_off, &meta_size, &tab_off, &tab_size, &n_tensors, &data_off, err, es)) ||
         (r = llm__parse_meta(m, meta_off, meta_size, err, es)) ||
         (r = llm__parse_tensors(m, tab_off, tab_size, n_tensors, data_off, err, es)) ||
@@ -4417,6 +4435,7 @@ static double llm__exp_neg(double x) {
     double k, r, p;
     int i;
     if (!(x > -740.0)) return 0.0;
+    if (x > 709.0) return HUGE_VAL; /* x > 0 only through float rounding of huge scaled logits */
     k = floor(x * 1.4426950408889634 + 0.5);  /* x = k ln2 + r, |r| <= ln2 / 2 */
     r = x - k * 0.6931471803691238;           /* ln2 in two parts (fdlibm): k * hi is exact */
     r = r - k * 1.9082149292705877e-10;
@@ -4442,10 +4461,15 @@ static void llm__apply_penalties(const llm_sampler *s, float *v, int32_t n, cons
         if (recent[i] >= 0 && recent[i] < n) count[recent[i]]++;
     for (i = 0; i < n_recent; i++) {
         int32_t t = recent[i], c;
+        float pen;
         if (t < 0 || t >= n || (c = count[t]) == 0) continue;
         count[t] = 0; /* once per distinct id */
         v[t] = v[t] > 0.0f ? v[t] / rp : v[t] * rp;
-        v[t] -= (float)c * s->frequency_penalty + s->presence_penalty;
+        /* one operation per statement: each result is rounded to float on every FPU (x87
+           included) and no compiler fuses them into a multiply-add */
+        pen = (float)c * s->frequency_penalty;
+        pen += s->presence_penalty;
+        v[t] -= pen;
     }
 }
 
@@ -4467,7 +4491,11 @@ static int llm__cand_cmp(const void *a, const void *b) {
    bound of their mass against the exact total, *total). Only those candidates are sorted. */
 #define LLM__BUCKETS 256
 
-static int llm__bucket(double dist) { return dist < LLM__BUCKETS / 8.0 ? (int)(dist * 8.0) : LLM__BUCKETS; }
+/* dist >= 0 but for rounding (a fused multiply-add in zmax - v * inv_t can make it slightly
+   negative, hugely so for huge logits); NaN goes to the tail. */
+static int llm__bucket(double dist) {
+    return dist < LLM__BUCKETS / 8.0 ? (dist > 0.0 ? (int)(dist * 8.0) : 0) : LLM__BUCKETS;
+}
 
 static int llm__cutoff_bucket(const llm_sampler *s, const float *v, int32_t n, double inv_t, double zmax, double *total) {
     int64_t count[LLM__BUCKETS + 1], seen = 0;
@@ -4514,15 +4542,19 @@ LLMDEF int32_t llm_sample_logits(llm_sampler *s, const float *logits, int32_t n,
     float *v = (float *)scratch;
     llm__cand *c;
     double inv_t, zmax, mass, r, acc, total = 0.0;
-    int32_t i, k = 0, keep;
+    int32_t i, k = 0, keep, best;
     int sorted, last_bucket = LLM__BUCKETS;
     if (!s || !logits || n < 1 || !scratch) return -1;
     c = (llm__cand *)(v + n);
     memcpy(v, logits, (size_t)n * sizeof *v);
     llm__apply_penalties(s, v, n, recent, recent ? n_recent : 0, (int32_t *)c);
-    if (!(s->temperature > 0.0f)) return llm__argmax(v, n);
-    inv_t = 1.0 / (double)s->temperature;
-    zmax = (double)v[llm__argmax(v, n)] * inv_t;
+    for (i = 0; i < n; i++)
+        if (v[i] != v[i]) v[i] = -INFINITY; /* a NaN logit (or penalty) never wins */
+    best = llm__argmax(v, n);
+    if (!(s->temperature > 0.0f)) return best;
+    inv_t = s->temperature < 1e30f ? 1.0 / (double)s->temperature : 1e-30;
+    zmax = (double)v[best] * inv_t;
+    if (!(fabs(zmax) <= 3.4028234663852886e38)) return best; /* an infinite largest logit wins outright */
     sorted = (s->top_k > 0 && s->top_k < n) || (s->top_p > 0.0f && s->top_p < 1.0f);
     if (sorted) last_bucket = llm__cutoff_bucket(s, v, n, inv_t, zmax, &total);
     for (i = 0; i < n; i++) {
@@ -4541,6 +4573,7 @@ LLMDEF int32_t llm_sample_logits(llm_sampler *s, const float *logits, int32_t n,
         for (i = k = 0; i < keep; i++)
             if (llm__exp_neg((double)c[i].z - zmax) >= (double)s->min_p || (double)c[i].z == zmax) c[k++] = c[i];
         keep = k;
+        if (keep == 0) return best; /* min_p > 1, and the largest rounded below zmax as a float */
     }
     for (mass = 0.0, i = 0; i < keep; i++) mass += llm__exp_neg((double)c[i].z - zmax);
     r = llm__rng_uniform(s) * mass;

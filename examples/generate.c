@@ -16,6 +16,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#if defined(_WIN32)
+#include <fcntl.h>
+#include <io.h>
+#include <windows.h>
+#endif
 
 static void usage(FILE *f) {
     fprintf(f,
@@ -149,6 +154,11 @@ int main(int argc, char **argv) {
     memset(&md, 0, sizeof md);
     sampler.seed = 1;
     md.log = log_stderr;
+#if defined(_WIN32)
+    /* Bytes out as they are: UTF-8 text on the console, no \n -> \r\n in pipes and files. */
+    SetConsoleOutputCP(65001);
+    _setmode(_fileno(stdout), _O_BINARY);
+#endif
     for (i = 1; i < argc; i++) {
         const char *a = flag_name(argv[i]), *v = i + 1 < argc ? argv[i + 1] : NULL;
         int k;

@@ -13,6 +13,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#if defined(_WIN32)
+#define setenv(name, value, overwrite) _putenv_s(name, value)
+#endif
 
 static int failures;
 #define CHECK(cond, ...) do { if (!(cond)) { printf("FAIL %s:%d: ", __FILE__, __LINE__); printf(__VA_ARGS__); printf("\n"); failures++; } } while (0)
@@ -164,7 +167,7 @@ static void test_api(const json_value *templates) {
     const char *e;
     size_t n = 0, len;
     const chat_info *ci;
-    void *mem;
+    void *mem, *mem_unknown;
     llm_model *raw = tiny_model(NULL, NULL, NULL, &ci, &mem), *unknown;
     llm_model *l3 = model_for(templates, "llama-3.2-1b-instruct");
     json_value *list;
@@ -196,7 +199,7 @@ static void test_api(const json_value *templates) {
     CHECK(strstr(buf, "Today Date: 29 Feb 2000\n") != NULL, "leap day from SOURCE_DATE_EPOCH: %s", buf);
     setenv("SOURCE_DATE_EPOCH", "1721952000", 1);
     /* Unknown templates are raw; a list of named templates uses "default". */
-    unknown = tiny_model("{{ messages | map(attribute='content') | join('\\n') }}", "<s>", "</s>", &ci, &mem);
+    unknown = tiny_model("{{ messages | map(attribute='content') | join('\\n') }}", "<s>", "</s>", &ci, &mem_unknown);
     CHECK(unknown && !strcmp(llm_chat_template(unknown), "raw"), "an unknown template must be raw");
     {
         const char *text = "[{\"name\": \"tool_use\", \"template\": \"x\"}, {\"name\": \"default\", \"template\": \"y\"}]";
@@ -206,6 +209,8 @@ static void test_api(const json_value *templates) {
     json_free(list);
     llm_model_close(raw);
     llm_model_close(unknown);
+    free(mem);
+    free(mem_unknown);
 }
 
 int main(void) {
@@ -230,6 +235,8 @@ int main(void) {
     run_file(templates, "tests/data/chat_cases.jsonl", NULL, "tests/data/chat_cases.jsonl");
     test_api(templates);
     for (i = 0; i < n_models; i++) { llm_model_close(models[i].m); free(models[i].mem); free(models[i].name); chat_info_free(&models[i].ci); }
+    json_free(conversations);
+    json_free(templates);
     if (failures) { printf("%d failures\n", failures); return 1; }
     printf("chat templates: all checks passed\n");
     return 0;

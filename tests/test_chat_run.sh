@@ -3,10 +3,11 @@
 # raw): the second turn evaluates only the new tokens, /reset, /save and /load, stop tokens end a turn, the
 # two context-full policies, output that depends only on the seed, nothing but replies on
 # stdout.
+b=${BUILD:-build}
 set -e
-out=build/tests/chat_run; mkdir -p $out
-build/convert models/kjv-tiny $out/kjv.llm > $out/convert.log
-chat="build/chat -m $out/kjv.llm -t 1 -v"
+out=$b/tests/chat_run; mkdir -p $out
+$b/convert models/kjv-tiny $out/kjv.llm > $out/convert.log
+chat="$b/chat -m $out/kjv.llm -t 1 -v"
 fail() { echo "FAIL: $*"; exit 1; }
 # The numbers of chat -v's line for turn N: prompt tokens, reused, evaluated, reply tokens.
 turn() {
@@ -64,8 +65,8 @@ stop=$out/kjv-stop; mkdir -p $stop
 for f in config.json model.safetensors tokenizer.json tokenizer_config.json; do cp models/kjv-tiny/$f $stop/; done
 comma=$(grep -o '"," *: *[0-9]*' models/kjv-tiny/tokenizer.json | head -n 1 | grep -o '[0-9]*$')
 printf '{"bos_token_id": 1, "eos_token_id": [2, %s]}\n' "$comma" > $stop/generation_config.json
-build/convert $stop $out/kjv-stop.llm > $out/convert-stop.log
-printf 'In the beginning\nAnd God said\n' | build/chat -m $out/kjv-stop.llm -t 1 -v --temp 0 -n 24 > $out/stop.txt 2> $out/stop.err
+$b/convert $stop $out/kjv-stop.llm > $out/convert-stop.log
+printf 'In the beginning\nAnd God said\n' | $b/chat -m $out/kjv-stop.llm -t 1 -v --temp 0 -n 24 > $out/stop.txt 2> $out/stop.err
 [ "$(lines $out/stop.txt)" = 2 ] || fail "stop tokens: expected 2 replies"
 ! grep -q ',' $out/stop.txt || fail "a reply went past the stop token ','"
 [ "$(grep -c 'end of turn$' $out/stop.err)" = 2 ] || fail "both turns should end on the stop token"
@@ -89,6 +90,6 @@ printf '%s\nIn the beginning\n' "$long" | $chat --temp 0 -n 24 -c 64 > $out/long
 grep -q 'does not fit' $out/long.err || fail "a message longer than the context: no message"
 [ "$(lines $out/long.txt)" = 1 ] || fail "after a refused message the chat should go on"
 # examples/simple.c streams one reply.
-OMP_NUM_THREADS=1 build/simple $out/kjv.llm "In the beginning" > $out/simple.txt
-[ "$(wc -c < $out/simple.txt)" -gt 20 ] || fail "build/simple wrote no reply"
+OMP_NUM_THREADS=1 $b/simple $out/kjv.llm "In the beginning" > $out/simple.txt
+[ "$(wc -c < $out/simple.txt)" -gt 20 ] || fail "$b/simple wrote no reply"
 echo "chat program: all scripted sessions behave"

@@ -1,10 +1,11 @@
 #!/bin/sh
 # The built-in model reproduces its golden greedy continuation token for token.
 set -e
-out=build/tests/kjv; mkdir -p $out
-build/convert models/kjv-tiny $out/kjv.llm >/dev/null
+b=${BUILD:-build}
+out=$b/tests/kjv; mkdir -p $out
+$b/convert models/kjv-tiny $out/kjv.llm >/dev/null
 g=tests/data/kjv-tiny-golden
-build/generate -m $out/kjv.llm --ids-file $g/prompt_ids.txt -n 64 --print-ids > $out/ids.txt
+$b/generate -m $out/kjv.llm --ids-file $g/prompt_ids.txt -n 64 --print-ids > $out/ids.txt
 if ! cmp -s $out/ids.txt $g/greedy_ids.txt; then
   echo "kjv-tiny greedy ids differ from the golden:"; cat $out/ids.txt; cat $g/greedy_ids.txt; exit 1
 fi

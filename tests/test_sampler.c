@@ -113,6 +113,15 @@ static void test_supports(void) {
     test_distribution("top-k 4 then top-p 0.8", &s, logits, 6, p);
 }
 
+/* A penalised logit, rounded to float after each operation as llm.h does (an expression
+   would keep excess precision where FLT_EVAL_METHOD is 2, as on x87). */
+static float penalised(float l, float rp, float count, float fp, float pp) {
+    float v = l > 0 ? l / rp : l * rp, pen = count * fp;
+    pen += pp;
+    v -= pen;
+    return v;
+}
+
 static void test_penalties(void) {
     float logits[50], *sc = scratch_for(50), *v = sc;
     int32_t recent[] = { 3, 3, 7, 10, 3, 49 };
@@ -127,10 +136,10 @@ static void test_penalties(void) {
         if (i == 3 || i == 7 || i == 10 || i == 49) continue;
         CHECK(v[i] == logits[i], "id %d changed by penalties it was not subject to", i);
     }
-    CHECK(v[3] == 0.75f / 1.25f - 3 * 0.5f - 0.125f, "id 3: %g", v[3]);
-    CHECK(v[7] == -1.5f * 1.25f - 0.5f - 0.125f, "id 7: %g", v[7]);
-    CHECK(v[10] == 2.5f / 1.25f - 0.5f - 0.125f, "id 10: %g", v[10]);
-    CHECK(v[49] == (logits[49] > 0 ? logits[49] / 1.25f : logits[49] * 1.25f) - 0.5f - 0.125f, "id 49");
+    CHECK(v[3] == penalised(0.75f, 1.25f, 3, 0.5f, 0.125f), "id 3: %g", v[3]);
+    CHECK(v[7] == penalised(-1.5f, 1.25f, 1, 0.5f, 0.125f), "id 7: %g", v[7]);
+    CHECK(v[10] == penalised(2.5f, 1.25f, 1, 0.5f, 0.125f), "id 10: %g", v[10]);
+    CHECK(v[49] == penalised(logits[49], 1.25f, 1, 0.5f, 0.125f), "id 49");
     /* A penalty steers greedy decoding away from a repeated id. */
     memset(&s, 0, sizeof s);
     logits[10] = 3.0f; logits[11] = 2.9f;

@@ -123,6 +123,7 @@ static int text_is(const llm_model *m, const int32_t *ids, size_t n, int flags, 
     if (got != strlen(want) || memcmp(out, want, got) != 0) { printf("  decoded \"%.*s\", expected \"%s\"\n", (int)got, out, want); return 0; }
     return 1;
 }
+#undef TEXT /* windows.h has one */
 #define TEXT(m, flags, want, ...) do { static const int32_t i_[] = { __VA_ARGS__ }; \
     CHECK(text_is(m, i_, sizeof i_ / sizeof i_[0], flags, want)); } while (0)
 

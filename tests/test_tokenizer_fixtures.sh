@@ -3,15 +3,16 @@
 # real ones, with the ids and text HuggingFace tokenizers gives (tests/data/tokenizers/README.md),
 # through build/convert --vocab-only and build/tokenize. Then tokenizer.json files that must
 # be refused, each with a message that quotes what is not supported.
-out=build/tests/tok; mkdir -p $out
-cmp=build/tests/tool_jsoncmp
+b=${BUILD:-build}
+out=$b/tests/tok; mkdir -p $out
+cmp=$b/tests/tool_jsoncmp
 fail=0
 for dir in tests/data/tokenizers/*/; do
   name=$(basename "$dir")
-  if ! build/convert --vocab-only "$dir" $out/$name.llm >$out/$name.log 2>&1; then
+  if ! $b/convert --vocab-only "$dir" $out/$name.llm >$out/$name.log 2>&1; then
     echo "$name: convert failed:"; cat $out/$name.log; fail=1; continue
   fi
-  tok="build/tokenize -m $out/$name.llm"
+  tok="$b/tokenize -m $out/$name.llm"
   v=$dir/vectors.jsonl; d=$dir/decode.jsonl
   $tok <$v >$out/$name.a; $cmp $v ids $out/$name.a ids "$name encode" || fail=1
   $tok --no-special <$v >$out/$name.b; $cmp $v ids_nospecial $out/$name.b ids "$name encode --no-special" || fail=1
@@ -27,7 +28,7 @@ done
 refuse() {
   mkdir -p $out/refuse
   sed "s/$2/$3/" tests/data/tokenizers/$1/tokenizer.json >$out/refuse/tokenizer.json
-  if grep -q "$3" $out/refuse/tokenizer.json && ! build/convert --vocab-only $out/refuse $out/refuse.llm >$out/refuse.log 2>&1 &&
+  if grep -q "$3" $out/refuse/tokenizer.json && ! $b/convert --vocab-only $out/refuse $out/refuse.llm >$out/refuse.log 2>&1 &&
      grep -qF -- "$4" $out/refuse.log; then
     echo "refused: $(grep 'convert: tokenizer.json' $out/refuse.log | cut -c1-150)"
   else
@@ -47,7 +48,7 @@ refuse spm_legacy '"dropout":null' '"dropout":0.1' 'dropout 0.1'
 
 # a directory without tokenizer.json: --vocab-only has nothing to write
 mkdir -p $out/empty
-if build/convert --vocab-only $out/empty $out/empty.llm >$out/empty.log 2>&1 || ! grep -q "tokenizer.json" $out/empty.log; then
+if $b/convert --vocab-only $out/empty $out/empty.llm >$out/empty.log 2>&1 || ! grep -q "tokenizer.json" $out/empty.log; then
   echo "FAIL: --vocab-only without tokenizer.json"; fail=1
 fi
 exit $fail

@@ -6,15 +6,16 @@
 # Then the model directories that ship a tokenizer: kjv-tiny (HF's ids of "In the beginning",
 # HF's decoding of its greedy ids, and generate -p reproducing the greedy ids), and the
 # llama3 / qwen2 minis, whose tokenizer.json are the tokenizers/ ones.
+b=${BUILD:-build}
 data=../shared/testdata
 if [ ! -d "$data/tokenizers" ]; then echo "SKIP ../shared/testdata is absent"; exit 0; fi
-out=build/tests/tokenizers; mkdir -p $out
-cmp=build/tests/tool_jsoncmp
+out=$b/tests/tokenizers; mkdir -p $out
+cmp=$b/tests/tool_jsoncmp
 fail=0
 for t in mistral llama3 qwen3; do
   d=$data/tokenizers/$t
-  if ! build/convert --vocab-only $d $out/$t.llm >$out/$t.log 2>&1; then echo "$t: convert failed"; cat $out/$t.log; fail=1; continue; fi
-  tok="build/tokenize -m $out/$t.llm"
+  if ! $b/convert --vocab-only $d $out/$t.llm >$out/$t.log 2>&1; then echo "$t: convert failed"; cat $out/$t.log; fail=1; continue; fi
+  tok="$b/tokenize -m $out/$t.llm"
   $tok <$d/public.jsonl >$out/$t.a; $cmp $d/public.jsonl ids $out/$t.a ids "$t public ids" || fail=1
   $tok --no-special <$d/public.jsonl >$out/$t.b; $cmp $d/public.jsonl ids_nospecial $out/$t.b ids "$t public ids_nospecial" || fail=1
   $tok --decode <$d/public.jsonl >$out/$t.c; $cmp $d/public.jsonl decoded $out/$t.c text "$t public decoded" || fail=1
@@ -27,14 +28,14 @@ done
 
 # kjv-tiny: ids of "In the beginning" with BOS, and the decoding of its greedy ids, from HF
 g=$data/kjv-tiny-golden
-if build/convert $data/kjv-tiny-hf $out/kjv.llm >$out/kjv.log 2>&1; then
-  printf '{"text": "In the beginning"}\n' | build/tokenize -m $out/kjv.llm | tr -d '{}[],"a-z:' | tr -s ' ' | sed 's/^ //' >$out/kjv_prompt.txt
+if $b/convert $data/kjv-tiny-hf $out/kjv.llm >$out/kjv.log 2>&1; then
+  printf '{"text": "In the beginning"}\n' | $b/tokenize -m $out/kjv.llm | tr -d '{}[],"a-z:' | tr -s ' ' | sed 's/^ //' >$out/kjv_prompt.txt
   if cmp -s $out/kjv_prompt.txt $g/prompt_ids.txt; then echo "kjv-tiny: \"In the beginning\" -> $(cat $out/kjv_prompt.txt) as HF"
   else echo "kjv-tiny: \"In the beginning\" -> $(cat $out/kjv_prompt.txt), HF: $(cat $g/prompt_ids.txt)"; fail=1; fi
-  echo "{\"ids\": [$(sed 's/ /, /g' $g/greedy_ids.txt)]}" | build/tokenize -m $out/kjv.llm --decode >$out/kjv_text.jsonl
+  echo "{\"ids\": [$(sed 's/ /, /g' $g/greedy_ids.txt)]}" | $b/tokenize -m $out/kjv.llm --decode >$out/kjv_text.jsonl
   printf '{"text": "%s"}\n' "$(cat $g/greedy_text.txt)" >$out/kjv_expected.jsonl
   $cmp $out/kjv_expected.jsonl text $out/kjv_text.jsonl text "kjv-tiny decode of the greedy ids" || fail=1
-  build/generate -m $out/kjv.llm -p "In the beginning" -n 64 --print-ids >$out/kjv_greedy.txt 2>/dev/null
+  $b/generate -m $out/kjv.llm -p "In the beginning" -n 64 --print-ids >$out/kjv_greedy.txt 2>/dev/null
   if cmp -s $out/kjv_greedy.txt $g/greedy_ids.txt; then echo "kjv-tiny: generate -p \"In the beginning\" gives the 69 golden ids"
   else echo "kjv-tiny: generate -p differs from greedy_ids.txt"; fail=1; fi
 else
@@ -44,8 +45,8 @@ fi
 # the minis carry the tokenizers/ files: the converted model must tokenize as they do
 for p in "llama3-mini-hf llama3" "qwen2-mini-hf qwen3"; do
   set -- $p
-  if ! build/convert $data/$1 $out/$1.llm >$out/$1.log 2>&1; then echo "$1: convert failed"; cat $out/$1.log; fail=1; continue; fi
-  build/tokenize -m $out/$1.llm <$data/tokenizers/$2/public.jsonl >$out/$1.ids
+  if ! $b/convert $data/$1 $out/$1.llm >$out/$1.log 2>&1; then echo "$1: convert failed"; cat $out/$1.log; fail=1; continue; fi
+  $b/tokenize -m $out/$1.llm <$data/tokenizers/$2/public.jsonl >$out/$1.ids
   $cmp $data/tokenizers/$2/public.jsonl ids $out/$1.ids ids "$1 (its tokenizer) public ids" || fail=1
 done
 exit $fail

@@ -2,9 +2,10 @@
 # The Unicode tables at the end of llm.h are what tools/gen_unicode.c makes of Debian's
 # unicode-data files, and llm.h's NFC passes Unicode's NormalizationTest.txt.
 # SKIP when /usr/share/unicode is absent (apt-get install unicode-data).
+b=${BUILD:-build}
 u=/usr/share/unicode
 if [ ! -f $u/UnicodeData.txt ] || [ ! -f $u/DerivedNormalizationProps.txt ]; then echo "SKIP $u is absent (package unicode-data)"; exit 0; fi
-out=build/tests/unicode; mkdir -p $out
+out=$b/tests/unicode; mkdir -p $out
 ${CC:-cc} -O2 -o $out/gen_unicode tools/gen_unicode.c || exit 1
 $out/gen_unicode $u >$out/tables.txt || exit 1
 sed -n '/^\/\* ---- llm: unicode tables/,/^\/\* end of generated unicode tables/p' llm.h | sed 1d >$out/committed.txt
@@ -15,7 +16,7 @@ if ! cmp -s $out/tables.txt $out/committed.txt; then
 fi
 echo "llm.h's tables are gen_unicode's output: $(head -1 $out/tables.txt)"
 if [ -f $u/NormalizationTest.txt.bz2 ] && command -v bzcat >/dev/null; then
-  bzcat $u/NormalizationTest.txt.bz2 >$out/NormalizationTest.txt && build/tests/tool_nfc $out/NormalizationTest.txt || exit 1
+  bzcat $u/NormalizationTest.txt.bz2 >$out/NormalizationTest.txt && $b/tests/tool_nfc $out/NormalizationTest.txt || exit 1
 elif [ -f $u/NormalizationTest.txt ]; then
-  build/tests/tool_nfc $u/NormalizationTest.txt || exit 1
+  $b/tests/tool_nfc $u/NormalizationTest.txt || exit 1
 fi

@@ -64,6 +64,17 @@ static void path_join(char *out, size_t n, const char *dir, const char *file) {
     snprintf(out, n, "%s/%s", dir, file);
 }
 
+/* rename() that replaces an existing file on Windows too (where rename refuses to). */
+static int replace_file(const char *from, const char *to) {
+#if defined(_WIN32)
+    if (MoveFileExA(from, to, MOVEFILE_REPLACE_EXISTING)) return 0;
+    errno = EEXIST;
+    return -1;
+#else
+    return rename(from, to);
+#endif
+}
+
 static int file_exists(const char *path) {
     FILE *f = fopen(path, "rb");
     if (f) fclose(f);
@@ -193,6 +204,11 @@ static int read_windows(const json_value *cfg, hparams *h) {
     return 0;
 }
 
+/* A token id: an integer in [0, 2^31). */
+static int is_token_id(const json_value *v) {
+    return json_is_int(v) && v->number >= 0 && v->number <= 2147483647.0;
+}
+
 static int read_token_ids(const json_value *gen, const json_value *cfg, hparams *h) {
     const json_value *eos = json_get(gen, "eos_token_id"), *bos = json_get(gen, "bos_token_id");
     size_t i;
@@ -201,34 +217,29 @@ static int read_token_ids(const json_value *gen, const json_value *cfg, hparams 
     h->bos_id = -1;
     h->n_eos = 0;
     if (bos && bos->type != JSON_NULL) {
-        if (!json_is_int(bos)) return fail("bos_token_id must be an integer");
+        if (!is_token_id(bos)) return fail("bos_token_id must be a token id (an integer >= 0)");
         h->bos_id = (int)bos->number;
     }
     if (!eos || eos->type == JSON_NULL) return 0;
-    if (json_is_int(eos)) { h->eos[h->n_eos++] = (int)eos->number; return 0; }
-    if (eos->type != JSON_ARRAY) return fail("eos_token_id must be an integer or a list of integers");
+    if (is_token_id(eos)) { h->eos[h->n_eos++] = (int)eos->number; return 0; }
+    if (eos->type != JSON_ARRAY) return fail("eos_token_id must be a token id or a list of token ids");
     for (i = 0; i < eos->len; i++) {
-        if (!json_is_int(&eos->items[i])) return fail("eos_token_id[%d] is not an integer", (int)i);
+        if (!is_token_id(&eos->items[i])) return fail("eos_token_id[%d] is not a token id (an integer >= 0)", (int)i);
         if (h->n_eos == LLM_MAX_STOP_IDS) return fail("more than %d eos_token_id values", LLM_MAX_STOP_IDS);
         h->eos[h->n_eos++] = (int)eos->items[i].number;
     }
     return 0;
 }
 
-static int read_hparams(const char *dir, hparams *h) {
-    char path[4096], err[512];
-    json_value *cfg, *gen = NULL;
+/* config.json (and generation_config.json, which may be NULL) -> hparams. */
+static int hparams_from_json(const json_value *cfg, const json_value *gen, hparams *h) {
     const json_value *act;
-    int rc = -1, mlp_bias = 0, attn_bias = 0;
+    int mlp_bias = 0, attn_bias = 0;
     memset(h, 0, sizeof *h);
-    path_join(path, sizeof path, dir, "config.json");
-    if (!(cfg = json_parse_file(path, err, sizeof err))) return fail("%s", err);
-    path_join(path, sizeof path, dir, "generation_config.json");
-    if (file_exists(path) && !(gen = json_parse_file(path, err, sizeof err))) { json_free(cfg); return fail("%s", err); }
-    if (read_arch(cfg, h)) goto done;
+    if (read_arch(cfg, h)) return -1;
     act = json_get(cfg, "hidden_act");
     if (act && !cfg_str_is(act, "silu"))
-        { fail("config.json: hidden_act '%s' is not supported (only silu)", act->type == JSON_STRING ? act->str : "?"); goto done; }
+        return fail("config.json: hidden_act '%s' is not supported (only silu)", act->type == JSON_STRING ? act->str : "?");
     if (cfg_int(cfg, "vocab_size", 1, 0, &h->n_vocab) || cfg_int(cfg, "hidden_size", 1, 0, &h->n_embd) ||
         cfg_int(cfg, "intermediate_size", 1, 0, &h->n_ff) || cfg_int(cfg, "num_hidden_layers", 1, 0, &h->n_layer) ||
         cfg_int(cfg, "num_attention_heads", 1, 0, &h->n_head) ||
@@ -237,20 +248,30 @@ static int read_hparams(const char *dir, hparams *h) {
         cfg_num(cfg, "rms_norm_eps", 1e-6, &h->rms_eps) || cfg_num(cfg, "rope_theta", 10000.0, &h->rope_theta) ||
         cfg_bool(cfg, "tie_word_embeddings", 0, &h->tied) || cfg_bool(cfg, "mlp_bias", 0, &mlp_bias) ||
         cfg_bool(cfg, "attention_bias", 0, &attn_bias))
-        goto done;
-    if (h->n_head <= 0 || h->n_layer <= 0 || h->n_layer > LLM_MAX_LAYERS) { fail("config.json: num_attention_heads/num_hidden_layers out of range"); goto done; }
+        return -1;
+    if (h->n_head <= 0 || h->n_layer <= 0 || h->n_layer > LLM_MAX_LAYERS) return fail("config.json: num_attention_heads/num_hidden_layers out of range");
     /* Qwen3Config defaults head_dim to 128; the others derive it from hidden_size. */
-    if (cfg_int(cfg, "head_dim", 0, h->arch == LLM_ARCH_QWEN3 ? 128 : h->n_embd / h->n_head, &h->head_dim)) goto done;
-    if (mlp_bias) { fail("config.json: mlp_bias true is not supported"); goto done; }
+    if (cfg_int(cfg, "head_dim", 0, h->arch == LLM_ARCH_QWEN3 ? 128 : h->n_embd / h->n_head, &h->head_dim)) return -1;
+    if (mlp_bias) return fail("config.json: mlp_bias true is not supported");
     /* Which projections carry a bias, as each family's modeling code builds them: qwen2
        always on q/k/v, mistral never, llama and qwen3 on all four when attention_bias. */
     if (h->arch == LLM_ARCH_MISTRAL) attn_bias = 0;
     h->attn_bias_qkv = h->arch == LLM_ARCH_QWEN2 || attn_bias;
     h->attn_bias_o = h->arch != LLM_ARCH_QWEN2 && attn_bias;
     h->qk_norm = h->arch == LLM_ARCH_QWEN3;
-    if (read_rope_scaling(cfg, h) || read_windows(cfg, h) || read_token_ids(gen, cfg, h)) goto done;
-    rc = 0;
-done:
+    return read_rope_scaling(cfg, h) || read_windows(cfg, h) || read_token_ids(gen, cfg, h) ? -1 : 0;
+}
+
+static int read_hparams(const char *dir, hparams *h) {
+    char path[4096], err[512];
+    json_value *cfg, *gen = NULL;
+    int rc;
+    memset(h, 0, sizeof *h);
+    path_join(path, sizeof path, dir, "config.json");
+    if (!(cfg = json_parse_file(path, err, sizeof err))) return fail("%s", err);
+    path_join(path, sizeof path, dir, "generation_config.json");
+    if (file_exists(path) && !(gen = json_parse_file(path, err, sizeof err))) { json_free(cfg); return fail("%s", err); }
+    rc = hparams_from_json(cfg, gen, h);
     json_free(cfg);
     json_free(gen);
     return rc;
@@ -282,14 +303,71 @@ static int parse_st_dtype(const char *s, llm_dtype *out) {
     return 0;
 }
 
+/* One tensor entry of a safetensors header: dtype, shape and data_offsets, which must lie
+   inside the file (the data section starts at data_start). */
+static int st_entry(source *src, int file_idx, const json_value *e, uint64_t data_start, uint64_t fsize) {
+    const char *path = src->files[file_idx];
+    const json_value *dt = json_get(e, "dtype"), *shape = json_get(e, "shape"), *offs = json_get(e, "data_offsets");
+    src_tensor t;
+    uint64_t b, en, count = 1;
+    size_t d;
+    memset(&t, 0, sizeof t);
+    if (!dt || dt->type != JSON_STRING || !shape || shape->type != JSON_ARRAY || !offs || offs->type != JSON_ARRAY ||
+        offs->len != 2 || !json_is_int(&offs->items[0]) || !json_is_int(&offs->items[1]) ||
+        offs->items[0].number < 0 || offs->items[1].number < 0)
+        return fail("%s: tensor '%s' has a malformed entry", path, e->key);
+    if (parse_st_dtype(dt->str, &t.dtype)) return fail("%s: tensor '%s' has dtype %s (supported: F32, F16, BF16)", path, e->key, dt->str);
+    if (shape->len > 4) return fail("%s: tensor '%s' has %d dimensions", path, e->key, (int)shape->len);
+    t.n_dims = (int)shape->len;
+    for (d = 0; d < shape->len; d++) {
+        /* 4 dimensions of at most 2^40 elements each could still overflow the product */
+        if (!json_is_int(&shape->items[d]) || shape->items[d].number < 1 || shape->items[d].number > 1e12 ||
+            count > ((uint64_t)1 << 53) / (uint64_t)shape->items[d].number)
+            return fail("%s: tensor '%s' has a bad shape", path, e->key);
+        t.shape[d] = (int64_t)shape->items[d].number;
+        count *= (uint64_t)t.shape[d];
+    }
+    b = (uint64_t)offs->items[0].number;
+    en = (uint64_t)offs->items[1].number;
+    if (en < b || en - b != count * (t.dtype == LLM_DTYPE_F32 ? 4 : 2) || data_start + en > fsize)
+        return fail("%s: tensor '%s' data_offsets [%llu, %llu) do not match its shape or the file", path, e->key,
+                    (unsigned long long)b, (unsigned long long)en);
+    if (src->n == src->cap) {
+        int cap = src->cap ? src->cap * 2 : 256;
+        src_tensor *grown = (src_tensor *)realloc(src->t, (size_t)cap * sizeof *src->t);
+        if (!grown) return fail("out of memory");
+        src->t = grown;
+        src->cap = cap;
+    }
+    if (!(t.name = strdup(e->key))) return fail("out of memory");
+    t.file = file_idx;
+    t.offset = data_start + b;
+    t.size = en - b;
+    src->t[src->n++] = t;
+    return 0;
+}
+
+/* The JSON header (hlen bytes at hdr) of shard file_idx, a file of fsize bytes. */
+static int parse_safetensors_header(source *src, int file_idx, const char *hdr, uint64_t hlen, uint64_t fsize) {
+    char err[256];
+    json_value *j = json_parse(hdr, (size_t)hlen, err, sizeof err);
+    size_t i;
+    int rc = 0;
+    if (!j) return fail("%s: bad safetensors header JSON: %s", src->files[file_idx], err);
+    if (j->type != JSON_OBJECT) rc = fail("%s: safetensors header is not an object", src->files[file_idx]);
+    for (i = 0; rc == 0 && i < j->len; i++)
+        if (strcmp(j->items[i].key, "__metadata__") != 0) rc = st_entry(src, file_idx, &j->items[i], 8 + hlen, fsize);
+    json_free(j);
+    return rc;
+}
+
 static int read_safetensors_header(source *src, int file_idx) {
     const char *path = src->files[file_idx];
     FILE *f = fopen(path, "rb");
     unsigned char lenb[8];
-    uint64_t hlen, fsize, data_start;
-    char *hdr, err[256];
-    json_value *j;
-    size_t i;
+    uint64_t hlen, fsize;
+    char *hdr;
+    int i, rc;
     if (!f) return fail("%s: cannot open (%s)", path, strerror(errno));
     if (fseeko(f, 0, SEEK_END) != 0) { fclose(f); return fail("%s: cannot seek", path); }
     fsize = (uint64_t)ftello(f);
@@ -301,63 +379,9 @@ static int read_safetensors_header(source *src, int file_idx) {
     hdr = (char *)malloc((size_t)hlen + 1);
     if (!hdr || fread(hdr, 1, (size_t)hlen, f) != (size_t)hlen) { free(hdr); fclose(f); return fail("%s: cannot read header", path); }
     fclose(f);
-    j = json_parse(hdr, (size_t)hlen, err, sizeof err);
+    rc = parse_safetensors_header(src, file_idx, hdr, hlen, fsize);
     free(hdr);
-    if (!j) return fail("%s: bad safetensors header JSON: %s", path, err);
-    if (j->type != JSON_OBJECT) { json_free(j); return fail("%s: safetensors header is not an object", path); }
-    data_start = 8 + hlen;
-    for (i = 0; i < j->len; i++) {
-        const json_value *e = &j->items[i], *dt, *shape, *offs;
-        src_tensor *t;
-        uint64_t b, en, count = 1;
-        size_t d;
-        if (strcmp(e->key, "__metadata__") == 0) continue;
-        dt = json_get(e, "dtype"); shape = json_get(e, "shape"); offs = json_get(e, "data_offsets");
-        if (!dt || dt->type != JSON_STRING || !shape || shape->type != JSON_ARRAY || !offs || offs->type != JSON_ARRAY ||
-            offs->len != 2 || !json_is_int(&offs->items[0]) || !json_is_int(&offs->items[1])) {
-            fail("%s: tensor '%s' has a malformed entry", path, e->key);
-            json_free(j);
-            return -1;
-        }
-        if (src->n == src->cap) {
-            src->cap = src->cap ? src->cap * 2 : 256;
-            src->t = (src_tensor *)realloc(src->t, (size_t)src->cap * sizeof *src->t);
-            if (!src->t) { json_free(j); return fail("out of memory"); }
-        }
-        t = &src->t[src->n];
-        memset(t, 0, sizeof *t);
-        if (parse_st_dtype(dt->str, &t->dtype)) {
-            int r = fail("%s: tensor '%s' has dtype %s (supported: F32, F16, BF16)", path, e->key, dt->str);
-            json_free(j);
-            return r;
-        }
-        if (shape->len > 4) { fail("%s: tensor '%s' has %d dimensions", path, e->key, (int)shape->len); json_free(j); return -1; }
-        t->n_dims = (int)shape->len;
-        for (d = 0; d < shape->len; d++) {
-            if (!json_is_int(&shape->items[d]) || shape->items[d].number < 1 || shape->items[d].number > 1e12) {
-                fail("%s: tensor '%s' has a bad shape", path, e->key);
-                json_free(j);
-                return -1;
-            }
-            t->shape[d] = (int64_t)shape->items[d].number;
-            count *= (uint64_t)t->shape[d];
-        }
-        b = (uint64_t)offs->items[0].number;
-        en = (uint64_t)offs->items[1].number;
-        if (en < b || en - b != count * (t->dtype == LLM_DTYPE_F32 ? 4 : 2) || data_start + en > fsize) {
-            fail("%s: tensor '%s' data_offsets [%llu, %llu) do not match its shape or the file", path, e->key,
-                 (unsigned long long)b, (unsigned long long)en);
-            json_free(j);
-            return -1;
-        }
-        t->name = strdup(e->key);
-        t->file = file_idx;
-        t->offset = data_start + b;
-        t->size = en - b;
-        src->n++;
-    }
-    json_free(j);
-    return 0;
+    return rc;
 }
 
 static int open_source(const char *dir, source *src) {
@@ -418,12 +442,17 @@ static int is_model_tensor(const char *name, const hparams *h) {
         "mlp.down_proj.weight", "self_attn.q_proj.bias", "self_attn.k_proj.bias", "self_attn.v_proj.bias",
         "self_attn.o_proj.bias", "self_attn.q_norm.weight", "self_attn.k_norm.weight",
     };
-    int layer, used;
+    long layer = 0;
     size_t i;
-    char rest[256];
+    const char *rest;
     if (!strcmp(name, "model.embed_tokens.weight") || !strcmp(name, "model.norm.weight")) return 1;
     if (!strcmp(name, "lm_head.weight")) return !h->tied;
-    if (sscanf(name, "model.layers.%d.%255s%n", &layer, rest, &used) != 2 || layer < 0 || layer >= h->n_layer) return 0;
+    /* model.layers.N.SUFFIX, N in decimal as Python writes it */
+    if (strncmp(name, "model.layers.", 13) != 0) return 0;
+    rest = name + 13;
+    if (*rest < '0' || *rest > '9' || (rest[0] == '0' && rest[1] != '.')) return 0;
+    while (*rest >= '0' && *rest <= '9' && layer <= LLM_MAX_LAYERS) layer = layer * 10 + (*rest++ - '0');
+    if (*rest++ != '.' || layer >= h->n_layer) return 0;
     for (i = 0; i < sizeof layer_suffixes / sizeof layer_suffixes[0]; i++) {
         if (strcmp(rest, layer_suffixes[i]) != 0) continue;
         if (i >= 9 && i <= 11) return h->attn_bias_qkv;
@@ -496,7 +525,7 @@ static void print_summary(const char *out, const progress *pg, const llm_model_i
 
 /* ---- writing -------------------------------------------------------------------------- */
 static int write_zeros(FILE *f, uint64_t n) {
-    static const char z[4096];
+    static const char z[4096] = { 0 };
     while (n) {
         size_t k = n < sizeof z ? (size_t)n : sizeof z;
         if (fwrite(z, 1, k, f) != k) return -1;
@@ -744,6 +773,10 @@ static void usage(FILE *f) {
             "  --vocab-only  write only the tokenizer (needs only tokenizer.json)\n");
 }
 
+#ifdef CONVERT_NO_MAIN /* included by the fuzz targets, which call the readers above */
+#define main convert_main
+int convert_main(int argc, char **argv);
+#endif
 int main(int argc, char **argv) {
     const char *dir = NULL, *out = NULL;
     char tmp[4096];
@@ -778,6 +811,7 @@ int main(int argc, char **argv) {
     fprintf(stderr, "convert: reading %s\n", dir);
     memset(&src, 0, sizeof src);
     memset(&h, 0, sizeof h);
+    memset(&src, 0, sizeof src);
     memset(&td, 0, sizeof td);
     if ((has_tok = tok_read(dir, &td)) < 0) goto done;
     if (vocab_only && has_tok) { fail("--vocab-only needs %s/tokenizer.json", dir); goto done; }
@@ -791,7 +825,7 @@ int main(int argc, char **argv) {
         remove(tmp);
         goto done;
     }
-    if (rename(tmp, out) != 0) { fail("cannot rename %s to %s: %s", tmp, out, strerror(errno)); remove(tmp); goto done; }
+    if (replace_file(tmp, out) != 0) { fail("cannot rename %s to %s: %s", tmp, out, strerror(errno)); remove(tmp); goto done; }
     print_summary(out, &pg, &info, vocab_only, bytes);
     rc = 0;
 done:

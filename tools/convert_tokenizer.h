@@ -157,9 +157,10 @@ static int tok_check_duplicates(const tok_data *td, char **text, const size_t *l
         slot = tok_map_slot(&seen, text[id] ? text[id] : "", len[id]);
         if (!seen.key[slot]) { seen.key[slot] = text[id] ? text[id] : ""; seen.len[slot] = len[id]; seen.id[slot] = id; continue; }
         if (unmapped[seen.id[slot]] && !unmapped[id]) {
+            int32_t first = seen.id[slot];
             tok_map_free(&seen);
             return fail("tokenizer.json: tokens %d and %d stand for the same bytes and the first is not in the byte-level "
-                        "alphabet; not supported", seen.id[slot], id);
+                        "alphabet; not supported", first, id);
         }
     }
     tok_map_free(&seen);
@@ -214,7 +215,7 @@ static int tok_read_merges(const json_value *model, const tok_map *map, tok_data
     size_t i;
     char *buf = NULL;
     size_t buf_cap = 0;
-    if (merges->type != JSON_ARRAY) return fail("tokenizer.json: model.merges is not an array");
+    if (!merges || merges->type != JSON_ARRAY) return fail("tokenizer.json: model.merges is not an array");
     td->merges = (int32_t *)malloc((merges->len ? merges->len : 1) * 3 * sizeof(int32_t));
     if (!td->merges) return fail("out of memory");
     for (i = 0; i < merges->len; i++) {
@@ -224,12 +225,15 @@ static int tok_read_merges(const json_value *model, const tok_map *map, tok_data
         int32_t ia, ib, ic;
         if (e->type == JSON_STRING) {
             const char *sp = (const char *)memchr(e->str, ' ', e->len);
-            if (!sp || memchr(sp + 1, ' ', e->len - (size_t)(sp + 1 - e->str)))
+            if (!sp || memchr(sp + 1, ' ', e->len - (size_t)(sp + 1 - e->str))) {
+                free(buf);
                 return fail("tokenizer.json: merge %s is not two tokens separated by one space", tok_quote(e));
+            }
             a = e->str; la = (size_t)(sp - e->str); b = sp + 1; lb = e->len - la - 1;
         } else if (e->type == JSON_ARRAY && e->len == 2 && e->items[0].type == JSON_STRING && e->items[1].type == JSON_STRING) {
             a = e->items[0].str; la = e->items[0].len; b = e->items[1].str; lb = e->items[1].len;
         } else {
+            free(buf);
             return fail("tokenizer.json: merge %s is neither \"a b\" nor [\"a\", \"b\"]", tok_quote(e));
         }
         if (la + lb > buf_cap) { buf_cap = 2 * (la + lb) + 64; free(buf); if (!(buf = (char *)malloc(buf_cap))) return fail("out of memory"); }

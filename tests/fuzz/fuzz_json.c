@@ -1,0 +1,45 @@
+/* Fuzz target: tools/json.h on arbitrary bytes; when the text parses, json_get/json_is_int
+   walk the tree and the converter reads it as config.json and generation_config.json
+   (hparams_from_json); a JSON object with a "model" member is also read as tokenizer.json
+   (tok_read, which takes a directory: LLM_FUZZ_TMPDIR names an empty one to write it in;
+   without it that part is skipped). Seeds: tests/fuzz/corpus/fuzz_json (real files). */
+#define CONVERT_NO_MAIN
+#include "../../tools/convert.c"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static void walk(const json_value *v, int depth) {
+    size_t i;
+    if (depth > 600) abort(); /* the parser limits nesting to 512 */
+    (void)json_is_int(v);
+    (void)json_type_name(v->type);
+    if (v->type == JSON_ARRAY || v->type == JSON_OBJECT)
+        for (i = 0; i < v->len; i++) walk(&v->items[i], depth + 1);
+    if (v->type == JSON_STRING && v->str[v->len] != 0) abort(); /* strings are NUL-terminated */
+}
+
+static void read_as_tokenizer(const uint8_t *data, size_t size, const char *dir) {
+    char path[1024];
+    FILE *f;
+    tok_data td;
+    snprintf(path, sizeof path, "%s/tokenizer.json", dir);
+    if (!(f = fopen(path, "wb"))) abort();
+    if (fwrite(data, 1, size, f) != size || fclose(f) != 0) abort();
+    if (tok_read(dir, &td) == 0) tok_data_free(&td);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+    char err[256];
+    hparams h;
+    json_value *v = json_parse((const char *)data, size, err, sizeof err);
+    if (!v) return 0;
+    walk(v, 0);
+    if (v->type == JSON_OBJECT) {
+        (void)json_get(v, "model_type");
+        (void)hparams_from_json(v, v, &h);
+        free(h.window);
+        if (json_get(v, "model") && getenv("LLM_FUZZ_TMPDIR")) read_as_tokenizer(data, size, getenv("LLM_FUZZ_TMPDIR"));
+    }
+    json_free(v);
+    return 0;
+}

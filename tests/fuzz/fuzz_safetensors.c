@@ -1,0 +1,50 @@
+/* Fuzz target: the converter's safetensors header reader. Input: a u64 (little-endian) file
+   size, then the first bytes of a .safetensors file (u64 header length, JSON header); the
+   tensor data itself is not read. Seeds: tests/fuzz/corpus/fuzz_safetensors. */
+#define CONVERT_NO_MAIN
+#include "../../tools/convert.c"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+    static char name[] = "fuzz.safetensors";
+    char *files[1];
+    source src;
+    uint64_t fsize = 0, hlen = 0;
+    hparams h;
+    plan *p;
+    int i;
+    if (size < 16) return 0;
+    for (i = 0; i < 8; i++) fsize |= (uint64_t)data[i] << (8 * i);
+    for (i = 0; i < 8; i++) hlen |= (uint64_t)data[8 + i] << (8 * i);
+    /* the checks read_safetensors_header makes before parsing */
+    if (fsize < 8 || hlen > fsize - 8 || hlen > size - 16) return 0;
+    memset(&src, 0, sizeof src);
+    files[0] = name;
+    src.files = files;
+    src.n_files = 1;
+    if (parse_safetensors_header(&src, 0, (const char *)data + 16, hlen, fsize) == 0) {
+        /* what the writer relies on: each tensor's bytes are its shape's, inside the file */
+        for (i = 0; i < src.n; i++) {
+            const src_tensor *t = &src.t[i];
+            long double count = t->dtype == LLM_DTYPE_F32 ? 4 : 2;
+            int d;
+            for (d = 0; d < t->n_dims; d++) count *= (long double)t->shape[d];
+            if (count != (long double)t->size || t->offset < 8 + hlen || t->offset + t->size > fsize) abort();
+        }
+        /* the converter's tensor selection, for a 2-layer model of the family the first byte picks */
+        if ((p = (plan *)malloc(sizeof *p)) != NULL) {
+            memset(&h, 0, sizeof h);
+            h.arch = (llm_arch)(data[0] & 3);
+            h.n_layer = 2;
+            h.tied = data[1] & 1;
+            h.attn_bias_qkv = h.arch == LLM_ARCH_QWEN2;
+            h.qk_norm = h.arch == LLM_ARCH_QWEN3;
+            (void)plan_tensors(&src, &h, data[1] & 2, (llm_dtype)(data[2] % LLM_DTYPE_COUNT), p);
+            free(p);
+        }
+    }
+    for (i = 0; i < src.n; i++) free(src.t[i].name);
+    free(src.t);
+    return 0;
+}
