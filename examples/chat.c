@@ -1,6 +1,6 @@
 /* chat: talk to a model in the terminal, or print the prompt a conversation renders to.
 
-   build/chat -m model.llm [-sys "system prompt"] [--template NAME] [sampling flags] [-c n_ctx] [-t threads]
+   build/chat -m model.llm [-s "system prompt"] [--template NAME] [sampling flags] [-c n_ctx] [-t threads]
    build/chat -m model.llm --print-prompt [--template NAME] [--no-generation-prompt] < conversation.jsonl
 
    Each line read is a user message; the reply streams as it is generated. The whole
@@ -40,7 +40,7 @@ static void usage(FILE *f) {
     fprintf(f,
             "usage: chat -m model.llm [options]\n"
             "  -m FILE                model file (.llm)\n"
-            "  -sys TEXT              system prompt (also --system-prompt)\n"
+            "  -s, -sys TEXT          system prompt (also --system-prompt); the seed is --seed\n"
             "  --template NAME        chat template (default: the model's):");
     for (i = 0; llm_chat_template_name(i); i++) fprintf(f, "%s%s", i % 8 == 0 ? "\n                          " : " ", llm_chat_template_name(i));
     fprintf(f,
@@ -497,7 +497,8 @@ int main(int argc, char **argv) {
     s.sampler.min_p = 0.05f;
     s.sampler.seed = (uint64_t)time(NULL);
     for (i = 1; i < argc; i++) {
-        const char *a = flag_name(argv[i]), *v = i + 1 < argc ? argv[i + 1] : NULL;
+        /* In chat, -s is the system prompt (seeds are --seed), as the chat interface documents. */
+        const char *a = strcmp(argv[i], "-s") ? flag_name(argv[i]) : "-sys", *v = i + 1 < argc ? argv[i + 1] : NULL;
         int k;
         if (!strcmp(a, "-h")) { usage(stdout); return 0; }
         if (!strcmp(a, "--print-prompt")) { prompt_only = 1; continue; }

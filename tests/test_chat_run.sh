@@ -58,6 +58,13 @@ printf 'In the beginning\nAnd God said\n' | $chat --seed 43 -n 24 > $out/seed3.t
 cmp -s $out/seed1.txt $out/seed2.txt || fail "seed 42 gave different replies"
 ! cmp -s $out/seed1.txt $out/seed3.txt || fail "seeds 42 and 43 gave the same replies"
 
+# -s is the system prompt in chat (as -sys and --system-prompt are); it reaches the prompt.
+printf 'And God said\n' | $chat --temp 0 -n 8 -s "In the beginning" > $out/sys1.txt 2> $out/sys1.err
+printf 'And God said\n' | $chat --temp 0 -n 8 --system-prompt "In the beginning" > $out/sys2.txt 2>/dev/null
+printf 'And God said\n' | $chat --temp 0 -n 8 > $out/sys0.txt 2> $out/sys0.err
+cmp -s $out/sys1.txt $out/sys2.txt || fail "-s and --system-prompt differ"
+[ "$(turn $out/sys1.err 1 | cut -d' ' -f1)" -gt "$(turn $out/sys0.err 1 | cut -d' ' -f1)" ] || fail "-s did not add a system prompt"
+
 # Stop tokens: a copy of the model whose generation_config.json also ends on ","; its
 # greedy replies stop where the model's own go on past a comma.
 grep -q ',' $out/two.txt || fail "the greedy replies should contain a comma"
