@@ -26,6 +26,10 @@ ALL_CFLAGS = $(WARN) $(CFLAGS) $(ARCH_FLAGS) $(OMP_FLAGS)
 LDLIBS   = -lm
 B       ?= build
 EXE     ?=
+# The tests are C99 programs; the C++ platform builds compile only the programs as C++.
+TEST_CC   ?= $(CC)
+TEST_WARN ?= $(WARN)
+TEST_CFLAGS = $(TEST_WARN) $(CFLAGS) $(ARCH_FLAGS) $(OMP_FLAGS)
 
 PROGRAMS = $(B)/convert$(EXE) $(B)/generate$(EXE) $(B)/chat$(EXE) $(B)/simple$(EXE) $(B)/tokenize$(EXE) \
            $(B)/bench_tokenize$(EXE) $(B)/gen_model$(EXE) $(B)/bench$(EXE) $(B)/npc$(EXE) $(B)/perplexity$(EXE)
@@ -50,10 +54,10 @@ $(B)/%$(EXE): examples/%.c llm.h tools/json.h $(wildcard examples/*.h) | $(B)
 
 # The fuzz targets, built with a main() that replays files (tests/test_fuzz_replay.sh).
 $(B)/tests/fuzz_%$(EXE): tests/fuzz/fuzz_%.c tests/fuzz/replay.c llm.h tools/json.h tools/convert.c tools/convert_chat.h tools/convert_tokenizer.h | $(B)/tests
-	$(CC) $(ALL_CFLAGS) -o $@ $< tests/fuzz/replay.c $(LDLIBS)
+	$(TEST_CC) $(TEST_CFLAGS) -o $@ $< tests/fuzz/replay.c $(LDLIBS)
 
 $(B)/tests/%$(EXE): tests/%.c llm.h tools/json.h tools/convert_chat.h $(wildcard tests/*.h) | $(B)/tests
-	$(CC) $(ALL_CFLAGS) -o $@ $< $(LDLIBS)
+	$(TEST_CC) $(TEST_CFLAGS) -o $@ $< $(LDLIBS)
 
 $(B) $(B)/tests:
 	mkdir -p $@

@@ -13,7 +13,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <stdint.h>
+#if defined(_WIN32) /* not run on Windows (POSIX shell commands); builds there */
+#define WIFEXITED(status) 1
+#define setenv(name, value, overwrite) _putenv_s(name, value)
+#define WEXITSTATUS(status) (status)
+#else
 #include <sys/wait.h>
+#endif
 
 #define DIR "build/tests/chat_prompt"
 

@@ -15,7 +15,7 @@ static void check(int ok, const char *what) {
     if (!ok) failures++;
 }
 
-static int near(double a, double b, double tol) { return fabs(a - b) <= tol; }
+static int within(double a, double b, double tol) { return fabs(a - b) <= tol; }
 
 /* RMSNorm of [1, 2, 3, 4] with unit weights: x / sqrt(mean(x^2) + eps), mean(x^2) = 7.5. */
 static void test_rmsnorm(void) {
@@ -26,20 +26,20 @@ static void test_rmsnorm(void) {
     double eps = 1e-5;
     llm__rmsnorm(out, x, w, 4, (float)eps);
     for (i = 0; i < 4; i++) {
-        ok &= near(out[i], book[i], 1e-3);
-        exact &= near(out[i], x[i] / sqrt(7.5 + eps), 1e-6);
+        ok &= within(out[i], book[i], 1e-3);
+        exact &= within(out[i], x[i] / sqrt(7.5 + eps), 1e-6);
     }
     printf("     rmsnorm([1,2,3,4]) = [%.4f, %.4f, %.4f, %.4f]\n", out[0], out[1], out[2], out[3]);
     check(ok, "rmsnorm of [1,2,3,4] is [0.365, 0.730, 1.095, 1.460] (textbook, 3 decimals)");
     check(exact, "rmsnorm of [1,2,3,4] is x / sqrt(7.5 + eps) within 1e-6");
     llm__rmsnorm(out, x, w2, 4, (float)eps);
-    for (i = 0, ok = 1; i < 4; i++) ok &= near(out[i], w2[i] * x[i] / sqrt(7.5 + eps), 1e-6);
+    for (i = 0, ok = 1; i < 4; i++) ok &= within(out[i], w2[i] * x[i] / sqrt(7.5 + eps), 1e-6);
     check(ok, "rmsnorm multiplies by the weight after normalising");
     /* eps inside the square root: with mean(x^2) = 0.01 and eps = 0.01 the scale is 1/sqrt(0.02). */
     {
         const float y[4] = { 0.1f, -0.1f, 0.1f, -0.1f };
         llm__rmsnorm(out, y, w, 4, 0.01f);
-        check(near(out[0], 0.1 / sqrt(0.02), 1e-6), "rmsnorm adds eps inside the square root");
+        check(within(out[0], 0.1 / sqrt(0.02), 1e-6), "rmsnorm adds eps inside the square root");
     }
 }
 
@@ -68,14 +68,14 @@ static void test_rope(void) {
         rope_at(k, 2, cases[i].n, inv_freq);
         dot = (double)q[0] * k[0] + (double)q[1] * k[1];
         snprintf(what, sizeof what, "rope 45 deg: q(m=%d) . k(n=%d) = %.4f, expected %.3f", cases[i].m, cases[i].n, dot, cases[i].dot);
-        check(near(dot, cases[i].dot, 1e-3), what);
+        check(within(dot, cases[i].dot, 1e-3), what);
     }
     /* The rotate-half layout pairs element i with i + d/2: [1, 0, 0, 0] at 90 degrees moves to
        element 2, not element 1. */
     {
         float v[4] = { 1, 0, 0, 0 }, f[2] = { (float)(3.14159265358979323846 / 2), 0.0f };
         rope_at(v, 4, 1, f);
-        check(near(v[0], 0, 1e-6) && near(v[1], 0, 1e-6) && near(v[2], 1, 1e-6) && near(v[3], 0, 1e-6),
+        check(within(v[0], 0, 1e-6) && within(v[1], 0, 1e-6) && within(v[2], 1, 1e-6) && within(v[3], 0, 1e-6),
               "rope pairs element i with element i + head_dim/2 (HF rotate_half)");
     }
 }
@@ -112,8 +112,8 @@ static void test_swiglu(void) {
     llm__swiglu(&gate, &up, 1);
     matmul_1x1(&out, &t2, &gate);
     printf("     swiglu(x=1, W1=1.5, W3=0.8, W2=1.2) = %.5f\n", out);
-    check(near(out, 1.178, 1e-3), "swiglu scalar example is 1.178 (textbook, within 1e-3)");
-    check(near(out, exact, 1e-6), "swiglu scalar example is 1.2 * silu(1.5) * 0.8 within 1e-6");
+    check(within(out, 1.178, 1e-3), "swiglu scalar example is 1.178 (textbook, within 1e-3)");
+    check(within(out, exact, 1e-6), "swiglu scalar example is 1.2 * silu(1.5) * 0.8 within 1e-6");
 }
 
 static void test_kv_bytes(void) {

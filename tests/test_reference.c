@@ -37,7 +37,7 @@
 #define TOL 5e-5            /* of the logit scale, float32 against double (see above) */
 #define TOL_KV_F16 1e-2     /* with an f16 KV cache (see the top comment) */
 #define SEQ 20              /* longer than the windows of the mistral (5) and qwen2-swa (6) variants */
-#define OUT "build/tests/reference"
+#define REF_OUT "build/tests/reference"
 
 static int failures;
 
@@ -453,7 +453,7 @@ static void test_variant(const variant *v, const char *conv_dtype, double *worst
     float *a, *b;
     size_t i, n;
     uint64_t s = 0x2545F4914F6CDD1DULL;
-    snprintf(dir, sizeof dir, OUT "/%s-%s", v->name, v->src_dtype);
+    snprintf(dir, sizeof dir, REF_OUT "/%s-%s", v->name, v->src_dtype);
     snprintf(file, sizeof file, "%s/model-%s.llm", dir, conv_dtype);
     snprintf(label, sizeof label, "%s (%s -> %s)", v->name, v->src_dtype, conv_dtype);
     snprintf(cmd, sizeof cmd, "build/gen_model %s --variant %s --dtype %s --seed 7 >/dev/null && "
@@ -524,7 +524,7 @@ int main(void) {
     static const char *const conv_dtypes[] = { "f32", "f16", "bf16" };
     double worst = 0;
     size_t i, k;
-    if (system("mkdir -p " OUT) != 0) return 2;
+    if (system("mkdir -p " REF_OUT) != 0) return 2;
     for (i = 0; i < sizeof variants / sizeof variants[0]; i++) {
         if (strcmp(variants[i].src_dtype, "f32") != 0) { test_variant(&variants[i], "as-stored", &worst); continue; }
         for (k = 0; k < 3; k++) test_variant(&variants[i], conv_dtypes[k], &worst);
