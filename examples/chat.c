@@ -86,6 +86,7 @@ static int conv_add(conversation *c, const char *role, const char *content, size
 
 static void conv_remove(conversation *c, size_t first, size_t count) {
     size_t i;
+    if (count == 0) return; /* an empty conversation has no array to move within */
     for (i = first; i < first + count; i++) { free((void *)c->msgs[i].role); free((void *)c->msgs[i].content); }
     memmove(c->msgs + first, c->msgs + first + count, (c->n - first - count) * sizeof *c->msgs);
     c->n -= count;
