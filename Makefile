@@ -5,8 +5,8 @@
 #   make PORTABLE=1 baseline x86-64 code, no -march=native
 #   make OPENMP=0   no OpenMP (llm.h's own pthread pool)
 #   make B=DIR EXE=.exe  build into DIR (default build/), programs named NAME$(EXE)
-#   make test-suite the test programs and scripts in $(B) only (make test also runs the
-#                   sanitizer, valgrind and thread checks below)
+#   make test-sanitize  the suite under ASan + UBSan, valgrind and TSan (not part of make test)
+#   make test-suite the test programs and scripts in $(B) only (what make test runs)
 #   make test-platforms  every compiler and platform of the README's Portability table
 #   make fuzz FUZZ_SECONDS=60  each libFuzzer target in tests/fuzz for that long (-j2: two at once)
 CC      ?= cc
@@ -68,6 +68,9 @@ test-suite: test-build
 	@BUILD=$(B) sh tests/run_all.sh
 
 test: test-suite
+
+# The suite under ASan + UBSan, convert + generate under valgrind, test_threads under TSan.
+test-sanitize:
 	@$(MAKE) --no-print-directory test-asan
 	@$(MAKE) --no-print-directory test-valgrind
 	@$(MAKE) --no-print-directory test-tsan
@@ -147,4 +150,4 @@ uninstall:
 clean:
 	rm -rf build
 
-.PHONY: all run test test-build test-suite test-asan test-valgrind test-tsan test-platforms fuzz fuzz-build clean install uninstall
+.PHONY: all run test test-sanitize test-build test-suite test-asan test-valgrind test-tsan test-platforms fuzz fuzz-build clean install uninstall
