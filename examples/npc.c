@@ -118,25 +118,27 @@ int main(int argc, char **argv) {
         return 2;
     }
     if (budget_ms == 0.0) budget_ms = 500.0 / fps;
-    if ((r = llm_model_open(&model, model_path, NULL)) != LLM_OK || (r = llm_ctx_open(&ctx, model, &cd)) != LLM_OK) {
+    if ((r = llm_model_open(&model, model_path, NULL)) != LLM_OK) {
         fprintf(stderr, "npc: cannot load %s: %s\n", model_path, llm_result_string(r));
+        return 1;
+    }
+    if ((r = llm_ctx_open(&ctx, model, &cd)) != LLM_OK) {
+        fprintf(stderr, "npc: cannot create a context: %s\n", llm_result_string(r));
+        llm_model_close(model);
         return 1;
     }
     gd.sampler = &sampler;
     gd.max_tokens = max_tokens;
     gd.prompt_chunk = 8; /* a prompt step costs about what a few token steps do */
-    if ((r = llm_generate_start(ctx, &g, prompt, strlen(prompt), &gd)) != LLM_OK) {
-        fprintf(stderr, "npc: %s\n", llm_ctx_error(ctx));
-        return 1;
-    }
+    if ((r = llm_generate_start(ctx, &g, prompt, strlen(prompt), &gd)) != LLM_OK) fprintf(stderr, "npc: %s\n", llm_ctx_error(ctx));
     t0 = now();
-    for (frame = 0; !g.done; frame++) {
+    for (frame = 0; r == LLM_OK && !g.done; frame++) {
         double start = t0 + frame / fps, used, step = 0.0;
         sink += game_work(frame);
         used = now() - start;
         if (used + typical <= budget_ms / 1000.0 || typical * 1000.0 >= budget_ms) {
             double t = now();
-            if ((r = llm_generate_step(&g)) != LLM_OK) { fprintf(stderr, "npc: %s\n", llm_ctx_error(ctx)); return 1; }
+            if ((r = llm_generate_step(&g)) != LLM_OK) { fprintf(stderr, "npc: %s\n", llm_ctx_error(ctx)); break; }
             step = now() - t;
             steps++;
             total += step;
@@ -150,11 +152,11 @@ int main(int argc, char **argv) {
                     g.id >= 0 ? ", one token" : "");
         sleep_until(t0 + (frame + 1) / fps);
     }
-    printf("\n");
-    fprintf(stderr, "npc: %d tokens in %d frames at %.0f fps (%.2f s); %d steps, %.2f ms on average, %.2f ms at most, "
+    if (r == LLM_OK) printf("\n");
+    if (r == LLM_OK) fprintf(stderr, "npc: %d tokens in %d frames at %.0f fps (%.2f s); %d steps, %.2f ms on average, %.2f ms at most, "
             "budget %.2f ms, %d steps over it%s\n", g.stats.n_generated, frame, fps, now() - t0, steps,
             steps ? total * 1000.0 / steps : 0.0, slowest * 1000.0, budget_ms, late, sink < 0.0 ? "" : "");
     llm_ctx_close(ctx);
     llm_model_close(model);
-    return 0;
+    return r == LLM_OK ? 0 : 1;
 }

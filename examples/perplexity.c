@@ -167,11 +167,11 @@ int main(int argc, char **argv) {
     llm_model *model = NULL, *base = NULL;
     llm_model_desc md;
     scorer s;
-    char *text;
+    char *text = NULL;
     size_t len, n_ids = 0, n_base_ids = 0;
-    int32_t *ids, *base_ids = NULL;
+    int32_t *ids = NULL, *base_ids = NULL;
     llm_result r;
-    int i;
+    int i, rc = 1;
     memset(&md, 0, sizeof md);
     memset(&s, 0, sizeof s);
     md.log = log_stderr;
@@ -194,40 +194,41 @@ int main(int argc, char **argv) {
         fprintf(stderr, "perplexity: -c must be at least 2, -b positive, --chunks and -t not negative\n");
         return 2;
     }
-    if ((r = llm_model_open(&model, model_path, &md)) != LLM_OK) { fprintf(stderr, "perplexity: cannot open %s: %s\n", model_path, llm_result_string(r)); return 1; }
-    if (base_path && (r = llm_model_open(&base, base_path, &md)) != LLM_OK) { fprintf(stderr, "perplexity: cannot open %s: %s\n", base_path, llm_result_string(r)); return 1; }
+    if ((r = llm_model_open(&model, model_path, &md)) != LLM_OK ||
+        (base_path && (r = llm_model_open(&base, base_path, &md)) != LLM_OK)) {
+        fprintf(stderr, "perplexity: cannot open %s: %s\n", model ? base_path : model_path, llm_result_string(r));
+        goto done;
+    }
     if (!n_ctx) n_ctx = llm_model_info_get(model)->n_ctx_train < 256 ? llm_model_info_get(model)->n_ctx_train : 256;
     if (n_ctx > llm_model_info_get(model)->n_ctx_train) {
         fprintf(stderr, "perplexity: -c %d is more than the model's %d positions\n", n_ctx, llm_model_info_get(model)->n_ctx_train);
-        return 2;
+        rc = 2;
+        goto done;
     }
-    if (!(text = read_file(text_path, &len))) { fprintf(stderr, "perplexity: cannot read %s\n", text_path); return 1; }
-    if (!llm_tokenizer_info_get(model)) { fprintf(stderr, "perplexity: %s has no tokenizer\n", model_path); return 1; }
-    if (!(ids = tokenize_text(model, text, len, &n_ids))) return 1;
+    if (!(text = read_file(text_path, &len))) { fprintf(stderr, "perplexity: cannot read %s\n", text_path); goto done; }
+    if (!llm_tokenizer_info_get(model)) { fprintf(stderr, "perplexity: %s has no tokenizer\n", model_path); goto done; }
+    if (!(ids = tokenize_text(model, text, len, &n_ids))) goto done;
     s.n_vocab = llm_model_info_get(model)->n_vocab;
     s.n_batch = n_batch;
     s.bos = llm_model_info_get(model)->bos_id;
-    if (base) {
-        if (llm_model_info_get(base)->n_vocab != s.n_vocab || !llm_tokenizer_info_get(base) ||
-            !(base_ids = tokenize_text(base, text, len, &n_base_ids)) || n_base_ids != n_ids ||
-            memcmp(ids, base_ids, n_ids * sizeof *ids) || llm_model_info_get(base)->bos_id != s.bos) {
-            fprintf(stderr, "perplexity: %s and %s do not share a vocabulary and tokenization\n", model_path, base_path);
-            return 1;
-        }
-        free(base_ids);
+    if (base && (llm_model_info_get(base)->n_vocab != s.n_vocab || !llm_tokenizer_info_get(base) ||
+                 !(base_ids = tokenize_text(base, text, len, &n_base_ids)) || n_base_ids != n_ids ||
+                 memcmp(ids, base_ids, n_ids * sizeof *ids) || llm_model_info_get(base)->bos_id != s.bos)) {
+        fprintf(stderr, "perplexity: %s and %s do not share a vocabulary and tokenization\n", model_path, base_path);
+        goto done;
     }
     window = s.bos >= 0 ? n_ctx - 1 : n_ctx;
     n_windows = (int32_t)((n_ids + (size_t)window - 1) / (size_t)window);
     if (max_chunks && max_chunks < n_windows) n_windows = max_chunks;
-    if (n_ids < 2 || n_windows == 0) { fprintf(stderr, "perplexity: the text has %lu tokens: too few\n", (unsigned long)n_ids); return 1; }
-    if (!(s.seq = (int32_t *)malloc((size_t)n_ctx * sizeof *s.seq))) { fprintf(stderr, "perplexity: out of memory\n"); return 1; }
-    if (!(s.ctx = open_ctx(model, n_ctx, n_batch, threads)) || (base && !(s.base = open_ctx(base, n_ctx, n_batch, threads)))) return 1;
+    if (n_ids < 2 || n_windows == 0) { fprintf(stderr, "perplexity: the text has %lu tokens: too few\n", (unsigned long)n_ids); goto done; }
+    if (!(s.seq = (int32_t *)malloc((size_t)n_ctx * sizeof *s.seq))) { fprintf(stderr, "perplexity: out of memory\n"); goto done; }
+    if (!(s.ctx = open_ctx(model, n_ctx, n_batch, threads)) || (base && !(s.base = open_ctx(base, n_ctx, n_batch, threads)))) goto done;
     fprintf(stderr, "perplexity: %lu tokens, %d windows of %d tokens%s\n", (unsigned long)n_ids, n_windows, window,
             s.bos >= 0 ? " after BOS" : "");
     for (w = 0; w < n_windows; w++) {
         size_t first = (size_t)w * (size_t)window;
         int32_t n = n_ids - first < (size_t)window ? (int32_t)(n_ids - first) : window;
-        if (score_window(&s, ids + first, n)) return 1;
+        if (score_window(&s, ids + first, n)) goto done;
         fprintf(stderr, "perplexity: window %d/%d: PPL so far %.4f\n", w + 1, n_windows, exp(stat_mean(&s.nll)));
     }
     printf("tokens: %.0f scored in %d windows of up to %d tokens (%s)\n", s.nll.n, n_windows, n_ctx,
@@ -238,12 +239,15 @@ int main(int argc, char **argv) {
         printf("kl: %.6g +/- %.6g\n", stat_mean(&s.kl), stat_se(&s.kl));
         printf("top1: %.4f +/- %.4f %%\n", 100.0 * stat_mean(&s.top1), 100.0 * sqrt(stat_mean(&s.top1) * (1.0 - stat_mean(&s.top1)) / s.top1.n));
     }
+    rc = 0;
+done:
     free(ids);
+    free(base_ids);
     free(s.seq);
     free(text);
     llm_ctx_close(s.ctx);
     llm_ctx_close(s.base);
     llm_model_close(model);
     llm_model_close(base);
-    return 0;
+    return rc;
 }

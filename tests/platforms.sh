@@ -6,9 +6,9 @@
 cd "$(dirname "$0")/.." || exit 1
 P=build/platforms
 mkdir -p $P
-host_only="test_build.sh test_cmake.sh test_install.sh"   # they build with the host compiler themselves
+host_only="test_build.sh test_cmake.sh test_install.sh test_readme.sh"   # they build with the host compiler themselves (test_readme: make)
 # C tests that drive programs through system() with POSIX shell commands (cmd.exe on Windows)
-posix_shell="test_reference test_generate test_chat_prompt test_end_of_turn"
+posix_shell="test_reference test_generate test_chat_prompt test_end_of_turn test_state test_step"
 # Under emulation (qemu, wine), the slowest tests whose code has no platform-specific path
 # (chat template rendering, the scripted chat, the sampler's statistics and 150k-vocabulary
 # timing, the reference forward pass of every variant: test_golden, test_kjv and test_ops

@@ -51,10 +51,10 @@ done
 
 # The flags llama.cpp users type, in each program's usage.
 need() { for f in $2; do grep -q -- "$f[ ,]" $out/$1.help || fail "$1 --help does not list $f"; done; }
-sampling="--temp --top-k --top-p --min-p --repeat-penalty --seed -s"
-need generate "-m -p -n -t -c $sampling"
-need chat "-m -n -t -c -sys $sampling"
-need npc "-m -p -n -t -c $sampling"
+sampling="--temp --top-k --top-p --min-p --repeat-penalty --seed"
+need generate "-m -p -n -t -c -s $sampling"
+need chat "-m -n -t -c -s -sys $sampling"   # chat: -s is the system prompt, the seed --seed
+need npc "-m -p -n -t -c -s $sampling"
 need perplexity "-m -f -c -b -t"
 need tokenize "-m"
 need bench_tokenize "-m -f"
@@ -92,7 +92,9 @@ grep -q '^  parameters    3377408 ' $out/summary.txt || fail "convert: parameter
 grep -q '^  dtypes        9 tensors f32 (.*), 29 tensors bf16 (.*)$' $out/summary.txt || fail "convert: dtype mix"
 grep -q "^  file size     $(wc -c < $model | tr -d ' ') bytes" $out/summary.txt || fail "convert: file size"
 grep -q '^  time          ' $out/summary.txt || fail "convert: time"
-if command -v script > /dev/null 2>&1 && script -qc true /dev/null > /dev/null 2>&1; then
+# (On a terminal: only for native programs, not the scripts that run a cross build through
+# qemu or wine, whose terminal is not the one script(1) makes.)
+if command -v script > /dev/null 2>&1 && script -qc true /dev/null > /dev/null 2>&1 && [ "$(head -c 2 $b/convert)" != '#!' ]; then
   script -qc "$b/convert models/kjv-tiny $out/tty.llm" /dev/null > $out/tty.txt 2>&1
   grep -q '38/38 tensors, 6.8/6.8 MB, [0-9]* MB/s' $out/tty.txt || fail "convert: no progress bar on a terminal"
   ! grep -q ' -> ' $out/tty.txt || fail "convert: a line per tensor on a terminal"
