@@ -613,8 +613,8 @@ static uint64_t llm__rd64(const uint8_t *p) { return (uint64_t)llm__rd32(p) | (u
 static void llm__wr32(uint8_t *p, uint32_t v) { p[0] = (uint8_t)v; p[1] = (uint8_t)(v >> 8); p[2] = (uint8_t)(v >> 16); p[3] = (uint8_t)(v >> 24); }
 static void llm__wr64(uint8_t *p, uint64_t v) { llm__wr32(p, (uint32_t)v); llm__wr32(p + 4, (uint32_t)(v >> 32)); }
 
-/* Wall-clock seconds from an arbitrary origin, for the generation statistics (clock()
-   counts the CPU time of every thread). */
+/* Wall-clock seconds from an arbitrary origin, for the generation statistics and the
+   programs' timings (clock() counts the CPU time of every thread). */
 #if defined(_WIN32)
 #ifndef WIN32_LEAN_AND_MEAN
 #define WIN32_LEAN_AND_MEAN

@@ -22,12 +22,6 @@
 #include <unistd.h>
 #include <sys/wait.h>
 
-static double now(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 static int cmp_double(const void *a, const void *b) {
     double x = *(const double *)a, y = *(const double *)b;
     return x < y ? -1 : x > y;
@@ -60,7 +54,7 @@ static double membw(int threads, uint64_t *buf, size_t words) {
     for (rep = 0; rep < 5; rep++) {
         pthread_t th[64];
         membw_job jobs[64];
-        double t0 = now(), dt;
+        double t0 = llm__seconds(), dt;
         for (t = 0; t < threads; t++) {
             jobs[t].p = buf + words / (size_t)threads * (size_t)t;
             jobs[t].n = words / (size_t)threads;
@@ -68,7 +62,7 @@ static double membw(int threads, uint64_t *buf, size_t words) {
         }
         membw_read(&jobs[0]);
         for (t = 1; t < threads; t++) pthread_join(th[t], NULL);
-        dt = now() - t0;
+        dt = llm__seconds() - t0;
         if (jobs[0].sum == 42) printf(" "); /* keep the reads */
         if (words * 8 / dt / 1e9 > best) best = (double)words * 8 / dt / 1e9;
     }
@@ -154,9 +148,9 @@ int main(int argc, char **argv) {
     if (!path) { if (!do_membw) usage(stderr); return do_membw ? 0 : 2; }
     for (i = 0; i < busy; i++)
         if ((busy_pids[i] = fork()) == 0) { volatile unsigned long x = 0; for (;;) x++; }
-    t0 = now();
+    t0 = llm__seconds();
     if (llm_model_open(&m, path, NULL) != LLM_OK) { fprintf(stderr, "bench: cannot open %s\n", path); return 1; }
-    t_open = now() - t0;
+    t_open = llm__seconds() - t0;
     h = llm_model_info_get(m);
     memset(&d, 0, sizeof d);
     d.n_threads = threads;
@@ -171,12 +165,12 @@ int main(int argc, char **argv) {
     llm_eval(c, toks, 1); /* warm up: page the weights in */
     for (r = 0; r < reps; r++) {
         llm_ctx_rewind(c, 0);
-        t0 = now();
+        t0 = llm__seconds();
         llm_eval(c, toks, (size_t)n_prompt);
-        pp[r] = n_prompt / (now() - t0);
-        t0 = now();
+        pp[r] = n_prompt / (llm__seconds() - t0);
+        t0 = llm__seconds();
         for (i = 0; i < n_gen; i++) llm_eval(c, toks + n_prompt + i, 1);
-        tg[r] = n_gen / (now() - t0);
+        tg[r] = n_gen / (llm__seconds() - t0);
     }
     for (i = 0; i < busy; i++) { kill(busy_pids[i], SIGKILL); waitpid(busy_pids[i], NULL, 0); }
     bpt = bytes_per_token(m);

@@ -40,21 +40,8 @@ static void usage(FILE *f) {
             "  -v                     report every frame on stderr\n");
 }
 
-static double now(void) {
-#if defined(_WIN32)
-    LARGE_INTEGER f, c;
-    QueryPerformanceFrequency(&f);
-    QueryPerformanceCounter(&c);
-    return (double)c.QuadPart / (double)f.QuadPart;
-#else
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-#endif
-}
-
 static void sleep_until(double t) {
-    double left = t - now();
+    double left = t - llm__seconds();
     if (left <= 0.0) return;
 #if defined(_WIN32)
     Sleep((DWORD)(left * 1000.0));
@@ -131,15 +118,15 @@ int main(int argc, char **argv) {
     gd.max_tokens = max_tokens;
     gd.prompt_chunk = 8; /* a prompt step costs about what a few token steps do */
     if ((r = llm_generate_start(ctx, &g, prompt, strlen(prompt), &gd)) != LLM_OK) fprintf(stderr, "npc: %s\n", llm_ctx_error(ctx));
-    t0 = now();
+    t0 = llm__seconds();
     for (frame = 0; r == LLM_OK && !g.done; frame++) {
         double start = t0 + frame / fps, used, step = 0.0;
         sink += game_work(frame);
-        used = now() - start;
+        used = llm__seconds() - start;
         if (used + typical <= budget_ms / 1000.0 || typical * 1000.0 >= budget_ms) {
-            double t = now();
+            double t = llm__seconds();
             if ((r = llm_generate_step(&g)) != LLM_OK) { fprintf(stderr, "npc: %s\n", llm_ctx_error(ctx)); break; }
-            step = now() - t;
+            step = llm__seconds() - t;
             steps++;
             total += step;
             if (step > slowest) slowest = step;
@@ -154,7 +141,7 @@ int main(int argc, char **argv) {
     }
     if (r == LLM_OK) printf("\n");
     if (r == LLM_OK) fprintf(stderr, "npc: %d tokens in %d frames at %.0f fps (%.2f s); %d steps, %.2f ms on average, %.2f ms at most, "
-            "budget %.2f ms, %d steps over it%s\n", g.stats.n_generated, frame, fps, now() - t0, steps,
+            "budget %.2f ms, %d steps over it%s\n", g.stats.n_generated, frame, fps, llm__seconds() - t0, steps,
             steps ? total * 1000.0 / steps : 0.0, slowest * 1000.0, budget_ms, late, sink < 0.0 ? "" : "");
     llm_ctx_close(ctx);
     llm_model_close(model);

@@ -39,19 +39,6 @@
 
 static char g_err[1024];
 
-static double wall_seconds(void) {
-#if defined(_WIN32)
-    LARGE_INTEGER f, c;
-    QueryPerformanceFrequency(&f);
-    QueryPerformanceCounter(&c);
-    return (double)c.QuadPart / (double)f.QuadPart;
-#else
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-#endif
-}
-
 static int fail(const char *fmt, ...) {
     va_list ap;
     va_start(ap, fmt);
@@ -479,7 +466,7 @@ typedef struct progress {
 } progress;
 
 static void progress_tensor(progress *pg, const src_tensor *t, llm_dtype dst, uint64_t size) {
-    double dt = wall_seconds() - pg->t0;
+    double dt = llm__seconds() - pg->t0;
     int d, width = 24, fill;
     pg->n_done++;
     pg->bytes_done += size;
@@ -500,7 +487,7 @@ static void progress_tensor(progress *pg, const src_tensor *t, llm_dtype dst, ui
 }
 
 static void print_summary(const char *out, const progress *pg, const llm_model_info *info, int vocab_only, uint64_t bytes) {
-    double dt = wall_seconds() - pg->t0;
+    double dt = llm__seconds() - pg->t0;
     int i, first = 1;
     printf("convert: wrote %s\n", out);
     if (vocab_only) {
@@ -790,7 +777,7 @@ int main(int argc, char **argv) {
     llm_model_info info;
     progress pg;
     memset(&pg, 0, sizeof pg);
-    pg.t0 = wall_seconds();
+    pg.t0 = llm__seconds();
     pg.tty = isatty(fileno(stderr));
     for (i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) { usage(stdout); return 0; }
