@@ -982,6 +982,15 @@ static int llm__is_quant(llm_dtype t) { return t == LLM_DTYPE_Q8_0 || t == LLM_D
 
 LLMDEF int64_t llm_dtype_row_group(llm_dtype t) { return llm__is_quant(t) ? LLM__QG : 1; }
 
+/* f16 and bf16 matrices also come in groups of 16 rows (the last group may be shorter), each
+   stored column by column: the 16 weights of one column are one vector of the kernels, which
+   multiply it with one activation broadcast (docs/FORMAT.md, "16-bit tensors"). This is the
+   index of row r, column k of such a [rows, cols] tensor; a single row is plain. */
+static size_t llm__w16_index(int64_t rows, int64_t cols, int64_t r, int64_t k) {
+    int64_t g0 = r / LLM__QG * LLM__QG, n = rows - g0 < LLM__QG ? rows - g0 : LLM__QG;
+    return (size_t)g0 * (size_t)cols + (size_t)k * (size_t)n + (size_t)(r - g0);
+}
+
 LLMDEF size_t llm_dtype_row_bytes(llm_dtype t, int64_t n) {
     if (n < 0) return 0;
     switch (t) {
@@ -1102,8 +1111,12 @@ LLMDEF llm_result llm_quantize(llm_dtype t, const float *src, int64_t rows, int6
         return LLM_ERR_INVALID_ARGUMENT;
     if (t == LLM_DTYPE_F32) { memcpy(dst, src, count * 4); return LLM_OK; }
     if (!llm__is_quant(t)) {
-        for (i = 0; i < count; i++)
-            llm__put16((uint8_t *)dst + 2 * i, t == LLM_DTYPE_F16 ? llm_f32_to_f16(src[i]) : llm_f32_to_bf16(src[i]));
+        int64_t r, k;
+        for (r = 0; r < rows; r++)
+            for (k = 0; k < cols; k++) {
+                float v = src[(size_t)r * (size_t)cols + (size_t)k];
+                llm__put16((uint8_t *)dst + 2 * llm__w16_index(rows, cols, r, k), t == LLM_DTYPE_F16 ? llm_f32_to_f16(v) : llm_f32_to_bf16(v));
+            }
         return LLM_OK;
     }
 #if defined(_OPENMP) && !defined(LLM_NO_THREADS)
@@ -1223,10 +1236,11 @@ static void llm__quantize_x_ref(const float *x, int n, uint8_t *out) {
 static float llm__xq_scale(const uint8_t *xq, int n, int b) { float d; memcpy(&d, xq + n + 4 * b, 4); return d; }
 static int32_t llm__xq_sum(const uint8_t *xq, int n, int b) { return llm__rd_i32(xq + n + 4 * (n / LLM__QK + b)); }
 
-static float llm__load_w(const void *w, size_t i, llm_dtype t) {
+/* Weight (r, k) of an unquantized [rows, cols] matrix. */
+static float llm__weight(const void *w, llm_dtype t, int64_t rows, int64_t cols, int64_t r, int64_t k) {
     uint16_t h;
-    if (t == LLM_DTYPE_F32) return ((const float *)w)[i];
-    h = ((const uint16_t *)w)[i];
+    if (t == LLM_DTYPE_F32) return ((const float *)w)[(size_t)r * (size_t)cols + (size_t)k];
+    h = ((const uint16_t *)w)[llm__w16_index(rows, cols, r, k)];
     return t == LLM_DTYPE_F16 ? llm_f16_to_f32(h) : llm_bf16_to_f32(h);
 }
 
@@ -1235,7 +1249,7 @@ static void llm__get_row(const llm_tensor *w, int64_t row, float *out, int n) {
     int i, b, nb = n / LLM__QK, l = (int)(row % LLM__QG);
     const uint8_t *g, *s;
     if (!llm__is_quant(w->dtype)) {
-        for (i = 0; i < n; i++) out[i] = llm__load_w(w->data, (size_t)row * (size_t)n + (size_t)i, w->dtype);
+        for (i = 0; i < n; i++) out[i] = llm__weight(w->data, w->dtype, w->shape[0], n, row, i);
         return;
     }
     g = (const uint8_t *)w->data + (size_t)(row / LLM__QG) * LLM__QG * llm_dtype_row_bytes(w->dtype, n);
@@ -1284,10 +1298,26 @@ static void llm__mm_float_ref(const llm__mm *m, int r0, int r1) {
             const float *x = m->x + (size_t)t * K;
             float s = 0.0f;
             size_t k;
-            for (k = 0; k < K; k++) s += llm__load_w(m->w->data, (size_t)r * K + k, m->w->dtype) * x[k];
+            for (k = 0; k < K; k++) s += llm__weight(m->w->data, m->w->dtype, m->n_out, (int64_t)K, r, (int64_t)k) * x[k];
             m->out[(size_t)t * (size_t)m->n_out + (size_t)r] = s;
         }
 }
+
+#if defined(LLM__AVX512) || defined(LLM__AVX2) || defined(LLM__NEON)
+/* Rows [r0, r1) of 16-bit weights as the SIMD kernels compute them: one fused multiply-add per
+   column, in order (for a last group shorter than the vectors). */
+static void llm__mm_w16_fma(const llm__mm *m, int r0, int r1) {
+    int64_t K = m->n_in, k;
+    int r, t;
+    for (r = r0; r < r1; r++)
+        for (t = 0; t < m->n_tok; t++) {
+            const float *x = m->x + (size_t)t * (size_t)K;
+            float s = 0.0f;
+            for (k = 0; k < K; k++) s = fmaf(llm__weight(m->w->data, m->w->dtype, m->n_out, K, r, k), x[k], s);
+            m->out[(size_t)t * (size_t)m->n_out + (size_t)r] = s;
+        }
+}
+#endif
 
 /* One 16-row group: acc[l] += (float)isum * (scale_w[l] * scale_x) per block, in order. */
 static void llm__mm_quant_ref(const llm__mm *m, int r0, int r1) {
@@ -1372,22 +1402,16 @@ static void llm__axpy_f16_avx512(float *y, float a, const uint16_t *x, int n) {
     }
 }
 
-LLM__INLINE __m512 llm__ld16_avx512(const void *w, size_t i, llm_dtype t) {
-    if (t == LLM_DTYPE_F16) return _mm512_cvtph_ps(_mm256_loadu_si256((const __m256i *)((const uint16_t *)w + i)));
-    if (t == LLM_DTYPE_BF16)
-        return _mm512_castsi512_ps(_mm512_slli_epi32(_mm512_cvtepu16_epi32(_mm256_loadu_si256((const __m256i *)((const uint16_t *)w + i))), 16));
-    return _mm512_loadu_ps((const float *)w + i);
-}
-
 /* nr rows x nt tokens of dot products; one accumulator per pair, reduced in a fixed order,
    the columns past the last multiple of 16 added one by one. */
-LLM__INLINE void llm__ftile_avx512(const llm__mm *m, int r, int t0, const int nr, const int nt, llm_dtype dt) {
+LLM__INLINE void llm__ftile_avx512(const llm__mm *m, int r, int t0, const int nr, const int nt) {
+    const float *W = (const float *)m->w->data;
     size_t K = (size_t)m->n_in, K16 = K / 16 * 16, k;
     __m512 acc[4][4], w[4];
     int i, j;
     LLM__UNROLL for (i = 0; i < nr; i++) LLM__UNROLL for (j = 0; j < nt; j++) acc[i][j] = _mm512_setzero_ps();
     for (k = 0; k < K16; k += 16) {
-        LLM__UNROLL for (i = 0; i < nr; i++) w[i] = llm__ld16_avx512(m->w->data, (size_t)(r + i) * K + k, dt);
+        LLM__UNROLL for (i = 0; i < nr; i++) w[i] = _mm512_loadu_ps(W + (size_t)(r + i) * K + k);
         LLM__UNROLL for (j = 0; j < nt; j++) {
             __m512 xv = _mm512_loadu_ps(m->x + (size_t)(t0 + j) * K + k);
             LLM__UNROLL for (i = 0; i < nr; i++) acc[i][j] = _mm512_fmadd_ps(w[i], xv, acc[i][j]);
@@ -1395,24 +1419,73 @@ LLM__INLINE void llm__ftile_avx512(const llm__mm *m, int r, int t0, const int nr
     }
     LLM__UNROLL for (i = 0; i < nr; i++) LLM__UNROLL for (j = 0; j < nt; j++) {
         float s = _mm512_reduce_add_ps(acc[i][j]);
-        for (k = K16; k < K; k++) s += llm__load_w(m->w->data, (size_t)(r + i) * K + k, dt) * m->x[(size_t)(t0 + j) * K + k];
+        for (k = K16; k < K; k++) s += W[(size_t)(r + i) * K + k] * m->x[(size_t)(t0 + j) * K + k];
         m->out[(size_t)(t0 + j) * (size_t)m->n_out + (size_t)(r + i)] = s;
     }
 }
 
-LLM__INLINE void llm__mm_float_avx512(const llm__mm *m, int r0, int r1, llm_dtype dt) {
+static void llm__mm_f32_avx512(const llm__mm *m, int r0, int r1) {
     int r = r0, t;
     for (; r + 4 <= r1; r += 4) {
-        for (t = 0; t + 4 <= m->n_tok; t += 4) llm__ftile_avx512(m, r, t, 4, 4, dt);
-        for (; t < m->n_tok; t++) llm__ftile_avx512(m, r, t, 4, 1, dt);
+        for (t = 0; t + 4 <= m->n_tok; t += 4) llm__ftile_avx512(m, r, t, 4, 4);
+        for (; t < m->n_tok; t++) llm__ftile_avx512(m, r, t, 4, 1);
     }
     for (; r < r1; r++)
-        for (t = 0; t < m->n_tok; t++) llm__ftile_avx512(m, r, t, 1, 1, dt);
+        for (t = 0; t < m->n_tok; t++) llm__ftile_avx512(m, r, t, 1, 1);
 }
 
-static void llm__mm_f32_avx512(const llm__mm *m, int r0, int r1) { llm__mm_float_avx512(m, r0, r1, LLM_DTYPE_F32); }
-static void llm__mm_f16_avx512(const llm__mm *m, int r0, int r1) { llm__mm_float_avx512(m, r0, r1, LLM_DTYPE_F16); }
-static void llm__mm_bf16_avx512(const llm__mm *m, int r0, int r1) { llm__mm_float_avx512(m, r0, r1, LLM_DTYPE_BF16); }
+/* 16-bit weights: nt tokens x ng (1 or 2) groups of 16 rows starting at G. Per column k the
+   group's 16 weights are one vector, multiplied with the token's activation broadcast, so
+   each output is the chain of fused multiply-adds over k = 0, 1, ... (llm__mm_w16_fma's),
+   whatever the number of tokens. */
+LLM__INLINE __m512 llm__w16_avx512(const uint16_t *p, const int bf16) {
+    __m256i h = _mm256_loadu_si256((const __m256i *)p);
+    return bf16 ? _mm512_castsi512_ps(_mm512_slli_epi32(_mm512_cvtepu16_epi32(h), 16)) : _mm512_cvtph_ps(h);
+}
+
+LLM__INLINE void llm__wtile_avx512(const llm__mm *m, const uint16_t *G, const int ng, int t0, const int nt, float *out,
+                                   const int bf16) {
+    size_t K = (size_t)m->n_in, gs = LLM__QG * K, k, os = (size_t)m->n_out;
+    const float *x = m->x + (size_t)t0 * K;
+    __m512 acc[12][2], w0, w1 = _mm512_setzero_ps();
+    int j;
+    LLM__UNROLL for (j = 0; j < nt; j++) acc[j][0] = acc[j][1] = _mm512_setzero_ps();
+    for (k = 0; k < K; k++) {
+        if (nt == 1 && k % 2 == 0) { LLM__PREFETCH(G + 16 * k + 1024); if (ng == 2) LLM__PREFETCH(G + gs + 16 * k + 1024); }
+        w0 = llm__w16_avx512(G + 16 * k, bf16);
+        if (ng == 2) w1 = llm__w16_avx512(G + gs + 16 * k, bf16);
+        LLM__UNROLL for (j = 0; j < nt; j++) {
+            __m512 xv = _mm512_set1_ps(x[(size_t)j * K + k]);
+            acc[j][0] = _mm512_fmadd_ps(w0, xv, acc[j][0]);
+            if (ng == 2) acc[j][1] = _mm512_fmadd_ps(w1, xv, acc[j][1]);
+        }
+    }
+    LLM__UNROLL for (j = 0; j < nt; j++) {
+        _mm512_storeu_ps(out + (size_t)(t0 + j) * os, acc[j][0]);
+        if (ng == 2) _mm512_storeu_ps(out + (size_t)(t0 + j) * os + 16, acc[j][1]);
+    }
+}
+
+LLM__INLINE void llm__wgroups_avx512(const llm__mm *m, const uint16_t *G, const int ng, float *out, const int bf16) {
+    int t = 0, n = m->n_tok;
+    for (; t + 12 <= n; t += 12) llm__wtile_avx512(m, G, ng, t, 12, out, bf16);
+    for (; t + 4 <= n; t += 4) llm__wtile_avx512(m, G, ng, t, 4, out, bf16);
+    for (; t < n; t++) llm__wtile_avx512(m, G, ng, t, 1, out, bf16);
+}
+
+LLM__INLINE void llm__mm_w16_avx512(const llm__mm *m, int r0, int r1, const int bf16) {
+    int r = r0;
+    for (; r + 2 * LLM__QG <= r1; r += 2 * LLM__QG)
+        llm__wgroups_avx512(m, (const uint16_t *)m->w->data + (size_t)r * (size_t)m->n_in, 2, m->out + r, bf16);
+    if (r + LLM__QG <= r1) {
+        llm__wgroups_avx512(m, (const uint16_t *)m->w->data + (size_t)r * (size_t)m->n_in, 1, m->out + r, bf16);
+        r += LLM__QG;
+    }
+    llm__mm_w16_fma(m, r, r1);
+}
+
+static void llm__mm_f16_avx512(const llm__mm *m, int r0, int r1) { llm__mm_w16_avx512(m, r0, r1, 0); }
+static void llm__mm_bf16_avx512(const llm__mm *m, int r0, int r1) { llm__mm_w16_avx512(m, r0, r1, 1); }
 
 /* One 16-row group x nt tokens. A 64-byte chunk of codes is one register (16 rows x 4
    columns); vpdpbusd multiplies it, as unsigned bytes, with 4 activation bytes broadcast to
@@ -1536,20 +1609,14 @@ static void llm__axpy_f16_avx2(float *y, float a, const uint16_t *x, int n) {
     for (; i < n; i++) y[i] += a * llm_f16_to_f32(x[i]);
 }
 
-LLM__INLINE __m256 llm__ld8_avx2(const void *w, size_t i, llm_dtype t) {
-    if (t == LLM_DTYPE_F16) return _mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)((const uint16_t *)w + i)));
-    if (t == LLM_DTYPE_BF16)
-        return _mm256_castsi256_ps(_mm256_slli_epi32(_mm256_cvtepu16_epi32(_mm_loadu_si128((const __m128i *)((const uint16_t *)w + i))), 16));
-    return _mm256_loadu_ps((const float *)w + i);
-}
-
-LLM__INLINE void llm__ftile_avx2(const llm__mm *m, int r, int t0, const int nr, const int nt, llm_dtype dt) {
+LLM__INLINE void llm__ftile_avx2(const llm__mm *m, int r, int t0, const int nr, const int nt) {
+    const float *W = (const float *)m->w->data;
     size_t K = (size_t)m->n_in, K8 = K / 8 * 8, k;
     __m256 acc[4][2], w[4];
     int i, j;
     LLM__UNROLL for (i = 0; i < nr; i++) LLM__UNROLL for (j = 0; j < nt; j++) acc[i][j] = _mm256_setzero_ps();
     for (k = 0; k < K8; k += 8) {
-        LLM__UNROLL for (i = 0; i < nr; i++) w[i] = llm__ld8_avx2(m->w->data, (size_t)(r + i) * K + k, dt);
+        LLM__UNROLL for (i = 0; i < nr; i++) w[i] = _mm256_loadu_ps(W + (size_t)(r + i) * K + k);
         LLM__UNROLL for (j = 0; j < nt; j++) {
             __m256 xv = _mm256_loadu_ps(m->x + (size_t)(t0 + j) * K + k);
             LLM__UNROLL for (i = 0; i < nr; i++) acc[i][j] = _mm256_fmadd_ps(w[i], xv, acc[i][j]);
@@ -1557,24 +1624,62 @@ LLM__INLINE void llm__ftile_avx2(const llm__mm *m, int r, int t0, const int nr, 
     }
     LLM__UNROLL for (i = 0; i < nr; i++) LLM__UNROLL for (j = 0; j < nt; j++) {
         float s = llm__hsum_avx2(acc[i][j]);
-        for (k = K8; k < K; k++) s += llm__load_w(m->w->data, (size_t)(r + i) * K + k, dt) * m->x[(size_t)(t0 + j) * K + k];
+        for (k = K8; k < K; k++) s += W[(size_t)(r + i) * K + k] * m->x[(size_t)(t0 + j) * K + k];
         m->out[(size_t)(t0 + j) * (size_t)m->n_out + (size_t)(r + i)] = s;
     }
 }
 
-LLM__INLINE void llm__mm_float_avx2(const llm__mm *m, int r0, int r1, llm_dtype dt) {
+static void llm__mm_f32_avx2(const llm__mm *m, int r0, int r1) {
     int r = r0, t;
     for (; r + 4 <= r1; r += 4) {
-        for (t = 0; t + 2 <= m->n_tok; t += 2) llm__ftile_avx2(m, r, t, 4, 2, dt);
-        for (; t < m->n_tok; t++) llm__ftile_avx2(m, r, t, 4, 1, dt);
+        for (t = 0; t + 2 <= m->n_tok; t += 2) llm__ftile_avx2(m, r, t, 4, 2);
+        for (; t < m->n_tok; t++) llm__ftile_avx2(m, r, t, 4, 1);
     }
     for (; r < r1; r++)
-        for (t = 0; t < m->n_tok; t++) llm__ftile_avx2(m, r, t, 1, 1, dt);
+        for (t = 0; t < m->n_tok; t++) llm__ftile_avx2(m, r, t, 1, 1);
 }
 
-static void llm__mm_f32_avx2(const llm__mm *m, int r0, int r1) { llm__mm_float_avx2(m, r0, r1, LLM_DTYPE_F32); }
-static void llm__mm_f16_avx2(const llm__mm *m, int r0, int r1) { llm__mm_float_avx2(m, r0, r1, LLM_DTYPE_F16); }
-static void llm__mm_bf16_avx2(const llm__mm *m, int r0, int r1) { llm__mm_float_avx2(m, r0, r1, LLM_DTYPE_BF16); }
+/* 16-bit weights: nt tokens x one group of 16 rows (two vectors), as llm__wtile_avx512. */
+LLM__INLINE __m256 llm__w16_avx2(const uint16_t *p, const int bf16) {
+    __m128i h = _mm_loadu_si128((const __m128i *)p);
+    return bf16 ? _mm256_castsi256_ps(_mm256_slli_epi32(_mm256_cvtepu16_epi32(h), 16)) : _mm256_cvtph_ps(h);
+}
+
+LLM__INLINE void llm__wtile_avx2(const llm__mm *m, const uint16_t *G, int t0, const int nt, float *out, const int bf16) {
+    size_t K = (size_t)m->n_in, k, os = (size_t)m->n_out;
+    const float *x = m->x + (size_t)t0 * K;
+    __m256 acc[6][2], w0, w1;
+    int j;
+    LLM__UNROLL for (j = 0; j < nt; j++) acc[j][0] = acc[j][1] = _mm256_setzero_ps();
+    for (k = 0; k < K; k++) {
+        if (nt == 1 && k % 2 == 0) LLM__PREFETCH(G + 16 * k + 1024);
+        w0 = llm__w16_avx2(G + 16 * k, bf16);
+        w1 = llm__w16_avx2(G + 16 * k + 8, bf16);
+        LLM__UNROLL for (j = 0; j < nt; j++) {
+            __m256 xv = _mm256_set1_ps(x[(size_t)j * K + k]);
+            acc[j][0] = _mm256_fmadd_ps(w0, xv, acc[j][0]);
+            acc[j][1] = _mm256_fmadd_ps(w1, xv, acc[j][1]);
+        }
+    }
+    LLM__UNROLL for (j = 0; j < nt; j++) {
+        _mm256_storeu_ps(out + (size_t)(t0 + j) * os, acc[j][0]);
+        _mm256_storeu_ps(out + (size_t)(t0 + j) * os + 8, acc[j][1]);
+    }
+}
+
+LLM__INLINE void llm__mm_w16_avx2(const llm__mm *m, int r0, int r1, const int bf16) {
+    int r = r0, t;
+    for (; r + LLM__QG <= r1; r += LLM__QG) {
+        const uint16_t *G = (const uint16_t *)m->w->data + (size_t)r * (size_t)m->n_in;
+        for (t = 0; t + 6 <= m->n_tok; t += 6) llm__wtile_avx2(m, G, t, 6, m->out + r, bf16);
+        for (; t + 2 <= m->n_tok; t += 2) llm__wtile_avx2(m, G, t, 2, m->out + r, bf16);
+        for (; t < m->n_tok; t++) llm__wtile_avx2(m, G, t, 1, m->out + r, bf16);
+    }
+    llm__mm_w16_fma(m, r, r1);
+}
+
+static void llm__mm_f16_avx2(const llm__mm *m, int r0, int r1) { llm__mm_w16_avx2(m, r0, r1, 0); }
+static void llm__mm_bf16_avx2(const llm__mm *m, int r0, int r1) { llm__mm_w16_avx2(m, r0, r1, 1); }
 
 /* u8 x s8 dot products of 4 bytes per 32-bit lane, added to acc. Without VNNI, maddubs
    saturates at 16 bits: callers keep |u| x |s| x 2 below 32768 (q8_0 uses |w| and x with
@@ -1732,19 +1837,14 @@ static void llm__axpy_f16_neon(float *y, float a, const uint16_t *x, int n) {
     for (; i < n; i++) y[i] += a * llm_f16_to_f32(x[i]);
 }
 
-LLM__INLINE float32x4_t llm__ld4_neon(const void *w, size_t i, llm_dtype t) {
-    if (t == LLM_DTYPE_F16) return llm__f16x4_neon((const uint16_t *)w + i);
-    if (t == LLM_DTYPE_BF16) return vreinterpretq_f32_u32(vshll_n_u16(vld1_u16((const uint16_t *)w + i), 16));
-    return vld1q_f32((const float *)w + i);
-}
-
-LLM__INLINE void llm__ftile_neon(const llm__mm *m, int r, int t0, const int nr, const int nt, llm_dtype dt) {
+LLM__INLINE void llm__ftile_neon(const llm__mm *m, int r, int t0, const int nr, const int nt) {
+    const float *W = (const float *)m->w->data;
     size_t K = (size_t)m->n_in, K4 = K / 4 * 4, k;
     float32x4_t acc[4][4], w[4];
     int i, j;
     LLM__UNROLL for (i = 0; i < nr; i++) LLM__UNROLL for (j = 0; j < nt; j++) acc[i][j] = vdupq_n_f32(0.0f);
     for (k = 0; k < K4; k += 4) {
-        LLM__UNROLL for (i = 0; i < nr; i++) w[i] = llm__ld4_neon(m->w->data, (size_t)(r + i) * K + k, dt);
+        LLM__UNROLL for (i = 0; i < nr; i++) w[i] = vld1q_f32(W + (size_t)(r + i) * K + k);
         LLM__UNROLL for (j = 0; j < nt; j++) {
             float32x4_t xv = vld1q_f32(m->x + (size_t)(t0 + j) * K + k);
             LLM__UNROLL for (i = 0; i < nr; i++) acc[i][j] = vfmaq_f32(acc[i][j], w[i], xv);
@@ -1752,24 +1852,54 @@ LLM__INLINE void llm__ftile_neon(const llm__mm *m, int r, int t0, const int nr, 
     }
     LLM__UNROLL for (i = 0; i < nr; i++) LLM__UNROLL for (j = 0; j < nt; j++) {
         float s = vaddvq_f32(acc[i][j]);
-        for (k = K4; k < K; k++) s += llm__load_w(m->w->data, (size_t)(r + i) * K + k, dt) * m->x[(size_t)(t0 + j) * K + k];
+        for (k = K4; k < K; k++) s += W[(size_t)(r + i) * K + k] * m->x[(size_t)(t0 + j) * K + k];
         m->out[(size_t)(t0 + j) * (size_t)m->n_out + (size_t)(r + i)] = s;
     }
 }
 
-LLM__INLINE void llm__mm_float_neon(const llm__mm *m, int r0, int r1, llm_dtype dt) {
+static void llm__mm_f32_neon(const llm__mm *m, int r0, int r1) {
     int r = r0, t;
     for (; r + 4 <= r1; r += 4) {
-        for (t = 0; t + 4 <= m->n_tok; t += 4) llm__ftile_neon(m, r, t, 4, 4, dt);
-        for (; t < m->n_tok; t++) llm__ftile_neon(m, r, t, 4, 1, dt);
+        for (t = 0; t + 4 <= m->n_tok; t += 4) llm__ftile_neon(m, r, t, 4, 4);
+        for (; t < m->n_tok; t++) llm__ftile_neon(m, r, t, 4, 1);
     }
     for (; r < r1; r++)
-        for (t = 0; t < m->n_tok; t++) llm__ftile_neon(m, r, t, 1, 1, dt);
+        for (t = 0; t < m->n_tok; t++) llm__ftile_neon(m, r, t, 1, 1);
 }
 
-static void llm__mm_f32_neon(const llm__mm *m, int r0, int r1) { llm__mm_float_neon(m, r0, r1, LLM_DTYPE_F32); }
-static void llm__mm_f16_neon(const llm__mm *m, int r0, int r1) { llm__mm_float_neon(m, r0, r1, LLM_DTYPE_F16); }
-static void llm__mm_bf16_neon(const llm__mm *m, int r0, int r1) { llm__mm_float_neon(m, r0, r1, LLM_DTYPE_BF16); }
+/* 16-bit weights: nt tokens x one group of 16 rows (four vectors), as llm__wtile_avx512. */
+LLM__INLINE float32x4_t llm__w16_neon(const uint16_t *p, const int bf16) {
+    return bf16 ? vreinterpretq_f32_u32(vshll_n_u16(vld1_u16(p), 16)) : llm__f16x4_neon(p);
+}
+
+LLM__INLINE void llm__wtile_neon(const llm__mm *m, const uint16_t *G, int t0, const int nt, float *out, const int bf16) {
+    size_t K = (size_t)m->n_in, k, os = (size_t)m->n_out;
+    const float *x = m->x + (size_t)t0 * K;
+    float32x4_t acc[4][4], w[4];
+    int i, j;
+    LLM__UNROLL for (j = 0; j < nt; j++) LLM__UNROLL for (i = 0; i < 4; i++) acc[j][i] = vdupq_n_f32(0.0f);
+    for (k = 0; k < K; k++) {
+        LLM__UNROLL for (i = 0; i < 4; i++) w[i] = llm__w16_neon(G + 16 * k + 4 * i, bf16);
+        LLM__UNROLL for (j = 0; j < nt; j++) {
+            float xv = x[(size_t)j * K + k];
+            LLM__UNROLL for (i = 0; i < 4; i++) acc[j][i] = vfmaq_n_f32(acc[j][i], w[i], xv);
+        }
+    }
+    LLM__UNROLL for (j = 0; j < nt; j++) LLM__UNROLL for (i = 0; i < 4; i++) vst1q_f32(out + (size_t)(t0 + j) * os + 4 * i, acc[j][i]);
+}
+
+LLM__INLINE void llm__mm_w16_neon(const llm__mm *m, int r0, int r1, const int bf16) {
+    int r = r0, t;
+    for (; r + LLM__QG <= r1; r += LLM__QG) {
+        const uint16_t *G = (const uint16_t *)m->w->data + (size_t)r * (size_t)m->n_in;
+        for (t = 0; t + 4 <= m->n_tok; t += 4) llm__wtile_neon(m, G, t, 4, m->out + r, bf16);
+        for (; t < m->n_tok; t++) llm__wtile_neon(m, G, t, 1, m->out + r, bf16);
+    }
+    llm__mm_w16_fma(m, r, r1);
+}
+
+static void llm__mm_f16_neon(const llm__mm *m, int r0, int r1) { llm__mm_w16_neon(m, r0, r1, 0); }
+static void llm__mm_bf16_neon(const llm__mm *m, int r0, int r1) { llm__mm_w16_neon(m, r0, r1, 1); }
 
 /* acc[lane] += dot(4 bytes of w at the lane, bytes 4L..4L+3 of x), signed x signed. */
 #if defined(__ARM_FEATURE_DOTPROD)
@@ -1934,7 +2064,7 @@ static void llm__softmax(float *x, int n) {
    Layout (docs/FORMAT.md): a 64-byte header, a metadata section of typed key/value
    entries, a tensor table, then tensor data aligned to LLM__ALIGN. Little-endian. */
 #define LLM__MAGIC "LLMF"
-#define LLM__VERSION 1u
+#define LLM__VERSION 2u
 #define LLM__HEADER_SIZE 64u
 #define LLM__ALIGN 64u
 #define LLM__MAX_NAME 256u

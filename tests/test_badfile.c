@@ -222,7 +222,7 @@ static size_t meta_entry(const uint8_t *buf, int i) {
 
 /* ---- the bad files ---------------------------------------------------------------------- */
 static void p_magic(uint8_t *b, size_t n) { (void)n; memcpy(b, "GGUF", 4); }
-static void p_version(uint8_t *b, size_t n) { (void)n; wr32(b + H_VERSION, 2); }
+static void p_version(uint8_t *b, size_t n) { (void)n; wr32(b + H_VERSION, 1); }
 static void p_size_long(uint8_t *b, size_t n) { wr64(b + H_FILE_SIZE, n + 64); }
 static void p_size_short(uint8_t *b, size_t n) { wr64(b + H_FILE_SIZE, n - 64); }
 static void p_meta_past_end(uint8_t *b, size_t n) { wr64(b + H_META_OFF, n + 1); }
@@ -296,7 +296,7 @@ typedef struct file_case {
 #define R0 { NULL, NULL, NULL, NULL, NULL }
 static const file_case file_cases[] = {
     { "wrong magic", R0, p_magic, LLM_ERR_BAD_MAGIC, "magic" },
-    { "wrong version", R0, p_version, LLM_ERR_BAD_VERSION, "version 2" },
+    { "wrong version", R0, p_version, LLM_ERR_BAD_VERSION, "version 1" },
     { "header file size larger than the file", R0, p_size_long, LLM_ERR_TRUNCATED, "bytes" },
     { "header file size smaller than the file", R0, p_size_short, LLM_ERR_BAD_FILE, "bytes" },
     { "metadata offset past the end", R0, p_meta_past_end, LLM_ERR_BAD_FILE, "metadata section" },

@@ -530,13 +530,14 @@ static float src_value(const src_tensor *t, const void *data, size_t i) {
     }
 }
 
-/* Converts one tensor into out (dst dtype, the file layout); same dtype is a plain copy. */
+/* Converts one tensor into out (dst dtype, the file layout); f32 to f32 is a plain copy
+   (16-bit matrices are regrouped, docs/FORMAT.md). */
 static int convert_values(const src_tensor *t, const void *data, llm_dtype dst, void *out, size_t count, int qflags) {
     size_t i;
     float *f;
     int64_t cols = t->shape[t->n_dims - 1];
     llm_result r;
-    if (t->dtype == dst) { memcpy(out, data, (size_t)t->size); return 0; }
+    if (t->dtype == dst && dst == LLM_DTYPE_F32) { memcpy(out, data, (size_t)t->size); return 0; }
     if (!(f = (float *)malloc(count * sizeof(float)))) return fail("out of memory for tensor '%s'", t->name);
     for (i = 0; i < count; i++) f[i] = src_value(t, data, i);
     r = llm_quantize(dst, f, (int64_t)(count / (size_t)cols), cols, out, qflags);

@@ -8,7 +8,7 @@ list=""
 for dir in models/kjv-tiny tests/data/tokenizers/*/; do
   name=$(basename "$dir")
   opt=--vocab-only
-  if [ ! -s "$out/$name.llm" ]; then
+  if [ ! -s "$out/$name.llm" ] || [ "$b/convert" -nt "$out/$name.llm" ]; then
     "$b/convert" $opt "$dir" "$out/$name.llm" >"$out/$name.log" 2>&1 || { echo "cannot convert $dir (see $out/$name.log)" >&2; exit 1; }
   fi
   list="$list${list:+,}$out/$name.llm"
