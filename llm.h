@@ -1499,7 +1499,7 @@ LLM__INLINE void llm__qtile_avx512(const uint8_t *G, int nb, const uint8_t *xq, 
     const __m512i m4 = _mm512_set1_epi8(0x0F), flip = _mm512_set1_epi8((char)0x80);
     const int K = nb * LLM__QK;
     __m512 acc[8];
-    __m512i ai[8];
+    __m512i ai[8], ai2 = _mm512_setzero_si512();
     int t, b, j;
     LLM__UNROLL for (t = 0; t < nt; t++) acc[t] = _mm512_setzero_ps();
     for (b = 0; b < nb; b++) {
@@ -1507,6 +1507,9 @@ LLM__INLINE void llm__qtile_avx512(const uint8_t *G, int nb, const uint8_t *xq, 
         __m512 dw = _mm512_cvtph_ps(_mm256_loadu_si256((const __m256i *)(S + 32 * (size_t)b)));
         if (nt == 1) llm__prefetch_blocks(Q, S, b, qbytes);
         LLM__UNROLL for (t = 0; t < nt; t++) ai[t] = _mm512_set1_epi32(-(q4 ? 8 : 128) * llm__xq_sum(xq + t * xs, K, b));
+        /* one token: a second integer sum halves the chain of dependent vpdpbusd (integer
+           sums are exact, so the result is the same as the many-token path's) */
+        if (nt == 1) ai2 = _mm512_setzero_si512();
         if (q4) {
             LLM__UNROLL for (j = 0; j < 4; j++) {
                 __m512i v = _mm512_loadu_si512((const void *)(Q + 64 * j));
@@ -1514,16 +1517,21 @@ LLM__INLINE void llm__qtile_avx512(const uint8_t *G, int nb, const uint8_t *xq, 
                 LLM__UNROLL for (t = 0; t < nt; t++) {
                     const uint8_t *xb = xq + t * xs + LLM__QK * b;
                     ai[t] = _mm512_dpbusd_epi32(ai[t], lo, _mm512_set1_epi32(llm__rd_i32(xb + 4 * j)));
-                    ai[t] = _mm512_dpbusd_epi32(ai[t], hi, _mm512_set1_epi32(llm__rd_i32(xb + 16 + 4 * j)));
+                    if (nt == 1) ai2 = _mm512_dpbusd_epi32(ai2, hi, _mm512_set1_epi32(llm__rd_i32(xb + 16 + 4 * j)));
+                    else ai[t] = _mm512_dpbusd_epi32(ai[t], hi, _mm512_set1_epi32(llm__rd_i32(xb + 16 + 4 * j)));
                 }
             }
         } else {
             LLM__UNROLL for (j = 0; j < 8; j++) {
                 __m512i v = _mm512_xor_si512(_mm512_loadu_si512((const void *)(Q + 64 * j)), flip);
-                LLM__UNROLL for (t = 0; t < nt; t++)
-                    ai[t] = _mm512_dpbusd_epi32(ai[t], v, _mm512_set1_epi32(llm__rd_i32(xq + t * xs + LLM__QK * b + 4 * j)));
+                LLM__UNROLL for (t = 0; t < nt; t++) {
+                    __m512i xv = _mm512_set1_epi32(llm__rd_i32(xq + t * xs + LLM__QK * b + 4 * j));
+                    if (nt == 1 && j % 2) ai2 = _mm512_dpbusd_epi32(ai2, v, xv);
+                    else ai[t] = _mm512_dpbusd_epi32(ai[t], v, xv);
+                }
             }
         }
+        if (nt == 1) ai[0] = _mm512_add_epi32(ai[0], ai2);
         LLM__UNROLL for (t = 0; t < nt; t++)
             acc[t] = _mm512_fmadd_ps(_mm512_cvtepi32_ps(ai[t]), _mm512_mul_ps(dw, _mm512_set1_ps(llm__xq_scale(xq + t * xs, K, b))), acc[t]);
     }
