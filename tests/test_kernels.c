@@ -68,6 +68,10 @@ static void test_matmul(llm_dtype dt, int n_tok, int n_in, int n_out, int r0, in
             if (fabs(u - v) / mag > worst) worst = fabs(u - v) / mag;
         }
     CHECK(bad == 0, "%s: rows outside [%d, %d) were written", llm_dtype_name(dt), r0, r1);
+    /* the last token alone gives bitwise its row of the many-token result */
+    run_mm(simd, &w, x + (size_t)(n_tok - 1) * n_in, 1, n_in, n_out, r0, r1, a);
+    CHECK(!memcmp(a + r0, b + (size_t)(n_tok - 1) * n_out + r0, (size_t)(r1 - r0) * 4), "%s %s: %d tokens differ from one",
+          simd->name, llm_dtype_name(dt), n_tok);
     CHECK(worst < 1e-6, "%s %s vs scalar, %d tokens, %dx%d: relative difference %.3g", simd->name, llm_dtype_name(dt),
           n_tok, n_out, n_in, worst);
     free(wf); free(x); free(a); free(b); free(wq); free(row);
