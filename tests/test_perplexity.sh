@@ -32,7 +32,7 @@ cmp -s $out/ppl.txt $out/ppl-b1.txt || fail "-b 1 gives other numbers: $(cat $ou
 
 
 # KL: against itself, and the f16 conversion against the stored bf16 weights
-$ppl -m $out/kjv.llm -f $text -c 128 --chunks 2 -t 1 --kl-base $out/kjv.llm > $out/self.txt 2>/dev/null
+$ppl -m $out/kjv.llm -f $text -c 128 --chunks 2 -t 1 --kl-base $out/kjv.llm 2>/dev/null | tr -d '\r' > $out/self.txt  # Windows: \r\n
 cat $out/self.txt
 grep -q '^kl: 0 +/- 0$' $out/self.txt || fail "KL of a model against itself is not 0"
 grep -q '^top1: 100.0000 +/- 0.0000 %$' $out/self.txt || fail "top-1 agreement with itself is not 100%"
