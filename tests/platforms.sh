@@ -16,6 +16,15 @@ want() { [ -z "$only" ] || case " $only " in *" $1 "*) return 0;; *) return 1;; 
 # note NAME TEXT [DETAILS]: the platform's one-line result (FAILED... marks a failure)
 note() { { printf '%-10s %s\n' "$1" "$2"; [ -n "$3" ] && printf '%s\n' "$3"; } > $P/$1.result; }
 
+# need NAME PACKAGES TOOL...: false, and NAME failed, when a TOOL is not installed.
+need() {
+  n=$1; pk=$2; shift 2
+  want "$n" || return 0
+  for t in "$@"; do
+    command -v $t >/dev/null 2>&1 || { note "$n" "FAILED: $t is not installed (.ci/run installs $pk)"; return 1; }
+  done
+}
+
 # Cross-built programs are NAME.bin or NAME.exe; NAME becomes a script that runs them.
 wrap() {
   for f in "$1"/*"$3" "$1"/tests/*"$3"; do
@@ -28,8 +37,9 @@ wrap() {
 # suite [--reuse ROW] [--quick] NAME RUNNER SUFFIX MAKE_ARGS...: build with make, run
 # tests/run_all.sh. --reuse: build only the programs and run ROW's test programs (the C++
 # rows compile the programs as C++ and the C99 tests with ROW's C compiler and flags, so the
-# tests are the same binaries). --quick: LLM_TEST_QUICK=1, the slowest tests do less of the
-# same work (an emulated CPU).
+# tests are the same binaries). --quick: LLM_TEST_QUICK=1, the slowest tests (perplexity and
+# accuracy: many prompt tokens) do less of the same work, for an emulated CPU and for the
+# scalar reference kernels, which are written to be checked against, not to be fast.
 suite() {
   reuse=""; quick=0
   while :; do case $1 in --reuse) reuse=$2; shift 2;; --quick) quick=1; shift;; *) break;; esac; done
@@ -102,15 +112,17 @@ check_wasm() {
 # job NAME: one entry of the queue below.
 job() {
   case $1 in
-    aarch64) suite --quick aarch64 "qemu-aarch64 -L /usr/aarch64-linux-gnu" .bin CC=aarch64-linux-gnu-gcc PORTABLE=1 "CFLAGS=$STRICT";;
+    aarch64) need aarch64 "gcc-aarch64-linux-gnu, qemu-user" aarch64-linux-gnu-gcc qemu-aarch64 &&
+             suite --quick aarch64 "qemu-aarch64 -L /usr/aarch64-linux-gnu" .bin CC=aarch64-linux-gnu-gcc PORTABLE=1 "CFLAGS=$STRICT";;
     gcc)     suite gcc "" "" CC=gcc "CFLAGS=$STRICT"
-             suite --reuse gcc g++ "" "" "CC=g++ -x c++" "WARN=$CXX11" TEST_CC=gcc "TEST_WARN=$C99" "CFLAGS=$STRICT";;
-    clang)   suite clang "" "" CC=clang "CFLAGS=$STRICT"
-             suite --reuse clang clang++ "" "" "CC=clang++ -x c++" "WARN=$CXX11" TEST_CC=clang "TEST_WARN=$C99" "CFLAGS=$STRICT";;
-    windows) suite windows "env WINEDEBUG=-all wine" .exe CC=x86_64-w64-mingw32-gcc PORTABLE=1 "CFLAGS=$STRICT -static";;
-    m32)     suite m32 "" "" "CC=gcc -m32 -isystem $P/m32-include" PORTABLE=1 "CFLAGS=$STRICT";;
+             need g++ g++ g++ && suite --reuse gcc g++ "" "" "CC=g++ -x c++" "WARN=$CXX11" TEST_CC=gcc "TEST_WARN=$C99" "CFLAGS=$STRICT";;
+    clang)   need clang clang clang && suite clang "" "" CC=clang "CFLAGS=$STRICT"
+             need clang++ clang clang++ && suite --reuse clang clang++ "" "" "CC=clang++ -x c++" "WARN=$CXX11" TEST_CC=clang "TEST_WARN=$C99" "CFLAGS=$STRICT";;
+    windows) need windows "gcc-mingw-w64-x86-64, wine" x86_64-w64-mingw32-gcc wine &&
+             suite --quick windows "env WINEDEBUG=-all wine" .exe CC=x86_64-w64-mingw32-gcc PORTABLE=1 "CFLAGS=$STRICT -static";;
+    m32)     suite --quick m32 "" "" "CC=gcc -m32 -isystem $P/m32-include" PORTABLE=1 "CFLAGS=$STRICT";;
     # The feature gates change which code is compiled, not how well: -O1 builds in half the time.
-    no-simd)   suite no-simd "" "" "CFLAGS=-O1 -Werror -DLLM_NO_SIMD";;
+    no-simd)   suite --quick no-simd "" "" "CFLAGS=-O1 -Werror -DLLM_NO_SIMD";;
     no-mmap)   suite no-mmap "" "" "CFLAGS=-O1 -Werror -DLLM_NO_MMAP";;
     no-thread) suite no-thread "" "" "CFLAGS=-O1 -Werror -DLLM_NO_THREADS" OPENMP=0;;
     openmp)  check_openmp;;
