@@ -3,6 +3,9 @@
 # Portability table in README.md, into build/platforms/NAME, and runs it there (cross builds
 # through qemu-user or wine). With names, only those. Prints one line per platform and fails
 # if any failed. The packages come from .ci/run.
+#   GCC_BUILD=build  the gcc row is build/, which make test built with CC=gcc and
+#                    CFLAGS="-O2 -Werror" (as .ci/run does): it is checked up to date, and
+#                    its suite runs again, instead of a second build of the same programs
 cd "$(dirname "$0")/.." || exit 1
 P=build/platforms
 mkdir -p $P
@@ -46,21 +49,23 @@ suite() {
   name=$1; runner=$2; suffix=$3; shift 3
   want "$name" || return 0
   b=$P/$name; start=$(date +%s); target=test-build
+  [ $name = gcc ] && [ -n "$GCC_BUILD" ] && b=$GCC_BUILD
   [ -n "$reuse" ] && [ -f $P/$reuse.built ] && target=all
   if ! make --no-print-directory -j2 B=$b EXE=$suffix "$@" $target >$P/$name.build.log 2>&1; then
     note "$name" "FAILED to build (see $P/$name.build.log)" "$(tail -n 15 $P/$name.build.log | sed 's/^/    /')"; return 0
   fi
   if [ $target = all ]; then
     mkdir -p $b/tests
-    for f in $P/$reuse/tests/*; do [ -f "$f" ] && cp -p "$f" $b/tests/; done
+    for f in $(cat $P/$reuse.built)/tests/*; do [ -f "$f" ] && cp -p "$f" $b/tests/; done
   fi
-  touch $P/$name.built
+  echo $b > $P/$name.built
   [ -n "$runner" ] && wrap $b "$runner" "$suffix"
   built=$(date +%s)
   skip="$host_only"; [ "$suffix" = .exe ] && skip="$skip $posix_shell"
   LLM_TEST_QUICK=$quick BUILD=$b SKIP_TESTS="$skip" sh tests/run_all.sh >$P/$name.log 2>&1; rc=$?
   result="$(tail -n 1 $P/$name.log) (build $((built - start)) s, tests $(( $(date +%s) - built )) s)"
   [ $target = all ] && result="$result, the tests of $reuse"
+  [ $b = "$GCC_BUILD" ] && result="$result, make test's $b"
   [ $quick = 1 ] && result="$result, LLM_TEST_QUICK=1"
   if [ $rc -ne 0 ]; then note "$name" "FAILED: $result" "$(grep -A12 '^FAIL' $P/$name.log | sed 's/^/    /')"
   else note "$name" "$result"; fi
@@ -119,12 +124,10 @@ job() {
     clang)   need clang clang clang && suite clang "" "" CC=clang "CFLAGS=$STRICT"
              need clang++ clang clang++ && suite --reuse clang clang++ "" "" "CC=clang++ -x c++" "WARN=$CXX11" TEST_CC=clang "TEST_WARN=$C99" "CFLAGS=$STRICT";;
     windows) need windows "gcc-mingw-w64-x86-64, wine" x86_64-w64-mingw32-gcc wine &&
-             suite --quick windows "env WINEDEBUG=-all wine" .exe CC=x86_64-w64-mingw32-gcc PORTABLE=1 "CFLAGS=$STRICT -static";;
-    m32)     suite --quick m32 "" "" "CC=gcc -m32 -isystem $P/m32-include" PORTABLE=1 "CFLAGS=$STRICT";;
-    # The feature gates change which code is compiled, not how well: -O1 builds in half the time.
-    no-simd)   suite --quick no-simd "" "" "CFLAGS=-O1 -Werror -DLLM_NO_SIMD";;
-    no-mmap)   suite no-mmap "" "" "CFLAGS=-O1 -Werror -DLLM_NO_MMAP";;
-    no-thread) suite no-thread "" "" "CFLAGS=-O1 -Werror -DLLM_NO_THREADS" OPENMP=0;;
+             suite --quick windows "env WINEDEBUG=-all wine" .exe CC=x86_64-w64-mingw32-gcc PORTABLE=1 "CFLAGS=-O1 -Werror -static";;
+    m32)     suite --quick m32 "" "" "CC=gcc -m32 -isystem $P/m32-include" PORTABLE=1 "CFLAGS=-O1 -Werror";;
+    # The three feature gates in one build (test_build.sh compiles each alone with -Werror).
+    minimal) suite --quick minimal "" "" "CFLAGS=-O1 -Werror -DLLM_NO_SIMD -DLLM_NO_MMAP -DLLM_NO_THREADS" OPENMP=0;;
     openmp)  check_openmp;;
     wasm)    check_wasm;;
   esac
@@ -138,14 +141,14 @@ mkdir -p $P/m32-include && ln -sfn /usr/include/x86_64-linux-gnu/asm $P/m32-incl
 # Two lanes (the machine has two cores; the tests of a row run two at a time too) take the
 # jobs in order, each claiming the next one not yet taken (mkdir is atomic): the emulated
 # row, the longest, first.
-jobs="aarch64 gcc clang windows m32 no-simd no-mmap no-thread openmp wasm"
+jobs="aarch64 gcc clang windows m32 minimal openmp wasm"
 lane() { for j in $jobs; do mkdir $P/claim.$j 2>/dev/null && job $j; done; }
 lane &
 lane
 wait
 
 failed=""
-for name in gcc clang g++ clang++ m32 aarch64 windows no-mmap no-simd no-thread openmp wasm; do
+for name in gcc clang g++ clang++ m32 aarch64 windows minimal openmp wasm; do
   [ -f $P/$name.result ] || continue
   cat $P/$name.result
   head -n 1 $P/$name.result | grep -q ' FAILED' && failed="$failed $name"

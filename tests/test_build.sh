@@ -1,10 +1,12 @@
 #!/bin/sh
 # Build checks: llm.h compiles with no warnings (-Werror) as C99 under gcc and clang
 # (-std=c99 -Wall -Wextra -Wpedantic), with and without OpenMP, as C++11 under g++ and
-# clang++, and with LLM_NO_MMAP, LLM_NO_STDIO and LLM_STATIC; a C++ program links against
-# the implementation compiled as C (extern "C"), two files link with one implementation,
-# and the implementation may be included twice. Last, tools/gen_model writes the same bytes
-# and the sampler computes the same numbers when built by gcc and by clang.
+# clang++, and with each of LLM_NO_MMAP, LLM_NO_SIMD (with -march=native), LLM_NO_THREADS,
+# LLM_NO_STDIO and LLM_STATIC (make test-platforms runs the suite with the first three
+# together); a C++ program links against the implementation compiled as C (extern "C"), two
+# files link with one implementation, and the implementation may be included twice. Last,
+# tools/gen_model writes the same bytes and the sampler computes the same numbers when
+# built by gcc and by clang.
 out=build/tests/build
 mkdir -p $out
 fail=0; pass=0
@@ -41,7 +43,7 @@ run() { # description, command...
 }
 
 W="-Wall -Wextra -Wpedantic -Werror"
-CONFIGS="-fopenmp -DLLM_NO_MMAP -DLLM_NO_STDIO -DLLM_STATIC -DLLM_STATIC,-DLLM_NO_STDIO,-DLLM_NO_MMAP"
+CONFIGS="-fopenmp -DLLM_NO_MMAP -march=native,-DLLM_NO_SIMD -DLLM_NO_THREADS -DLLM_NO_STDIO -DLLM_STATIC -DLLM_STATIC,-DLLM_NO_STDIO,-DLLM_NO_MMAP"
 # The plain build once at -O1 (gcc's maybe-uninitialized needs the optimiser), the
 # configurations at -O0 (unused-function and the rest need no optimiser; clang's warnings
 # all come from its front end).
