@@ -4544,6 +4544,18 @@ static llm_result llm__tok_load(llm_model *m, char *err, size_t es) {
 }
 
 /* ---- llm: sampler -------------------------------------------------------------------------- */
+/* A seed gives the same draws whatever the compiler: no multiply and add in this section may
+   be fused into an FMA, whose single rounding would change the masses. clang fuses within an
+   expression by default and gcc across statements outside the ISO C modes (-std=gnu*, C++
+   gnu++*); -ffast-math and clang's -ffp-contract=fast override this, and x87 arithmetic
+   (32-bit x86 without SSE2) rounds twice, so there draws can differ in rare cases. */
+#if defined(__clang__)
+#pragma STDC FP_CONTRACT OFF
+#elif defined(__GNUC__)
+#pragma GCC push_options
+#pragma GCC optimize("fp-contract=off")
+#endif
+
 typedef struct llm__cand {
     float z;    /* logit / temperature */
     int32_t id;
@@ -4565,8 +4577,8 @@ static double llm__rng_uniform(llm_sampler *s) {
     return (double)(llm__rng_next(&s->state) >> 11) * (1.0 / 9007199254740992.0); /* [0, 1), 53 bits */
 }
 
-/* exp(x) for x <= 0 from IEEE additions and multiplications only, one per statement (no
-   fused multiply-add), so draws do not depend on the platform's libm. Relative error ~1e-16. */
+/* exp(x) for x <= 0 from IEEE additions and multiplications only (none fused, see above), so
+   draws do not depend on the platform's libm. Relative error ~1e-16. */
 static double llm__exp_neg(double x) {
     static const double inv_fact[13] = { 1.0, 1.0, 1.0 / 2, 1.0 / 6, 1.0 / 24, 1.0 / 120, 1.0 / 720, 1.0 / 5040,
                                          1.0 / 40320, 1.0 / 362880, 1.0 / 3628800, 1.0 / 39916800, 1.0 / 479001600 };
@@ -4604,7 +4616,7 @@ static void llm__apply_penalties(const llm_sampler *s, float *v, int32_t n, cons
         count[t] = 0; /* once per distinct id */
         v[t] = v[t] > 0.0f ? v[t] / rp : v[t] * rp;
         /* one operation per statement: each result is rounded to float on every FPU (x87
-           included) and no compiler fuses them into a multiply-add */
+           included) */
         pen = (float)c * s->frequency_penalty;
         pen += s->presence_penalty;
         v[t] -= pen;
@@ -4629,8 +4641,8 @@ static int llm__cand_cmp(const void *a, const void *b) {
    bound of their mass against the exact total, *total). Only those candidates are sorted. */
 #define LLM__BUCKETS 256
 
-/* dist >= 0 but for rounding (a fused multiply-add in zmax - v * inv_t can make it slightly
-   negative, hugely so for huge logits); NaN goes to the tail. */
+/* dist >= 0 unless a compiler fused zmax - v * inv_t into a multiply-add (-ffp-contract=fast:
+   slightly negative, hugely so for huge logits); NaN goes to the tail. */
 static int llm__bucket(double dist) {
     return dist < LLM__BUCKETS / 8.0 ? (dist > 0.0 ? (int)(dist * 8.0) : 0) : LLM__BUCKETS;
 }
@@ -4731,6 +4743,12 @@ LLMDEF int32_t llm_sample(llm_ctx *ctx, llm_sampler *s) {
     return llm_sample_logits(s, llm_logits(ctx), ctx->model->info.n_vocab, ctx->tokens + first, (size_t)n_recent,
                              ctx->sample_scratch);
 }
+
+#if defined(__clang__)
+#pragma STDC FP_CONTRACT DEFAULT
+#elif defined(__GNUC__)
+#pragma GCC pop_options
+#endif
 
 /* ---- llm: chat templates ------------------------------------------------------------------- */
 enum {

@@ -20,7 +20,9 @@
 #include <pthread.h>
 #include <signal.h>
 #include <unistd.h>
+#if !defined(_WIN32)
 #include <sys/wait.h>
+#endif
 
 static int cmp_double(const void *a, const void *b) {
     double x = *(const double *)a, y = *(const double *)b;
@@ -83,6 +85,30 @@ static double run_membw(int n_threads) {
     return many;
 }
 
+/* ---- contention ----------------------------------------------------------------------- */
+/* --busy N: N child processes spinning on the CPU while the model runs (POSIX: fork). */
+#if defined(_WIN32)
+typedef int busy_pid;
+static int start_busy(int n, busy_pid *pids) {
+    (void)pids;
+    if (n) fprintf(stderr, "bench: --busy needs fork(), which Windows does not have\n");
+    return n ? -1 : 0;
+}
+static void stop_busy(int n, busy_pid *pids) { (void)n; (void)pids; }
+#else
+typedef pid_t busy_pid;
+static int start_busy(int n, busy_pid *pids) {
+    int i;
+    for (i = 0; i < n; i++)
+        if ((pids[i] = fork()) == 0) { volatile unsigned long x = 0; for (;;) x++; }
+    return 0;
+}
+static void stop_busy(int n, busy_pid *pids) {
+    int i;
+    for (i = 0; i < n; i++) { kill(pids[i], SIGKILL); waitpid(pids[i], NULL, 0); }
+}
+#endif
+
 /* ---- model ---------------------------------------------------------------------------- */
 /* Bytes of weights one generated token reads: all tensors but the embedding table, of which
    one row (unless the table is also the output matrix). */
@@ -121,7 +147,7 @@ int main(int argc, char **argv) {
     const char *path = NULL;
     int n_prompt = 128, n_gen = 64, reps = 5, threads = 0, do_membw = 0, busy = 0, i, r;
     llm_kv_type kv = LLM_KV_DEFAULT;
-    pid_t busy_pids[16];
+    busy_pid busy_pids[16];
     llm_model *m;
     llm_ctx *c;
     llm_ctx_desc d;
@@ -146,8 +172,7 @@ int main(int argc, char **argv) {
     if (n_prompt < 1 || n_gen < 1 || reps < 1 || threads < 0 || busy < 0 || busy > 16) { usage(stderr); return 2; }
     if (do_membw) limit = run_membw(threads ? threads : 2);
     if (!path) { if (!do_membw) usage(stderr); return do_membw ? 0 : 2; }
-    for (i = 0; i < busy; i++)
-        if ((busy_pids[i] = fork()) == 0) { volatile unsigned long x = 0; for (;;) x++; }
+    if (start_busy(busy, busy_pids) != 0) return 2;
     t0 = llm__seconds();
     if (llm_model_open(&m, path, NULL) != LLM_OK) { fprintf(stderr, "bench: cannot open %s\n", path); return 1; }
     t_open = llm__seconds() - t0;
@@ -172,7 +197,7 @@ int main(int argc, char **argv) {
         for (i = 0; i < n_gen; i++) llm_eval(c, toks + n_prompt + i, 1);
         tg[r] = n_gen / (llm__seconds() - t0);
     }
-    for (i = 0; i < busy; i++) { kill(busy_pids[i], SIGKILL); waitpid(busy_pids[i], NULL, 0); }
+    stop_busy(busy, busy_pids);
     bpt = bytes_per_token(m);
     {
         double lo_pp = pp[0], hi_pp = pp[0], lo_tg = tg[0], hi_tg = tg[0];

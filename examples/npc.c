@@ -120,7 +120,9 @@ int main(int argc, char **argv) {
     if ((r = llm_generate_start(ctx, &g, prompt, strlen(prompt), &gd)) != LLM_OK) fprintf(stderr, "npc: %s\n", llm_ctx_error(ctx));
     t0 = llm__seconds();
     for (frame = 0; r == LLM_OK && !g.done; frame++) {
-        double start = t0 + frame / fps, used, step = 0.0;
+        /* the frame's time counts from when it began, not from when it was due: after a late
+           wake-up (a busy machine) no step would ever fit, and the line would never end */
+        double start = llm__seconds(), used, step = 0.0;
         sink += game_work(frame);
         used = llm__seconds() - start;
         if (used + typical <= budget_ms / 1000.0 || typical * 1000.0 >= budget_ms) {

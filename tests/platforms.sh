@@ -3,21 +3,30 @@
 # Portability table in README.md, into build/platforms/NAME, and runs it there (cross builds
 # through qemu-user or wine). With names, only those. Prints one line per platform and fails
 # if any failed. The packages come from .ci/run.
+#   GCC_BUILD=build  the gcc row is build/, which make test built with CC=gcc and
+#                    CFLAGS="-O2 -Werror" (as .ci/run does): it is checked up to date, and
+#                    its suite runs again, instead of a second build of the same programs
 cd "$(dirname "$0")/.." || exit 1
 P=build/platforms
 mkdir -p $P
-host_only="test_build.sh test_cmake.sh test_install.sh test_readme.sh"   # they build with the host compiler themselves (test_readme: make)
+# Scripts that build with the host compiler themselves (make test runs them) are not rerun
+# per platform; test_readme also runs make.
+host_only="test_build.sh test_cmake.sh test_install.sh test_readme.sh test_simd.sh"
 # C tests that drive programs through system() with POSIX shell commands (cmd.exe on Windows)
 posix_shell="test_reference test_generate test_chat_prompt test_end_of_turn test_state test_step"
-# Under emulation (qemu, wine), the slowest tests whose code has no platform-specific path
-# (chat template rendering, the scripted chat, the sampler's statistics and 150k-vocabulary
-# timing, the reference forward pass of every variant: test_golden, test_kjv and test_ops
-# cover the forward pass there) are left to the native rows, to keep CI within its time.
-emulated_slow="test_chat_prompt test_chat_run.sh test_sampler test_reference"
-rm -f $P/*.result
+rm -rf $P/*.result $P/*.built $P/claim.*
 want() { [ -z "$only" ] || case " $only " in *" $1 "*) return 0;; *) return 1;; esac; }
 # note NAME TEXT [DETAILS]: the platform's one-line result (FAILED... marks a failure)
 note() { { printf '%-10s %s\n' "$1" "$2"; [ -n "$3" ] && printf '%s\n' "$3"; } > $P/$1.result; }
+
+# need NAME PACKAGES TOOL...: false, and NAME failed, when a TOOL is not installed.
+need() {
+  n=$1; pk=$2; shift 2
+  want "$n" || return 0
+  for t in "$@"; do
+    command -v $t >/dev/null 2>&1 || { note "$n" "FAILED: $t is not installed (.ci/run installs $pk)"; return 1; }
+  done
+}
 
 # Cross-built programs are NAME.bin or NAME.exe; NAME becomes a script that runs them.
 wrap() {
@@ -28,31 +37,50 @@ wrap() {
   done
 }
 
-# suite NAME RUNNER SUFFIX MAKE_ARGS...: build with make, run tests/run_all.sh.
+# suite [--reuse ROW] [--quick] NAME RUNNER SUFFIX MAKE_ARGS...: build with make, run
+# tests/run_all.sh. --reuse: build only the programs and run ROW's test programs (the C++
+# rows compile the programs as C++ and the C99 tests with ROW's C compiler and flags, so the
+# tests are the same binaries). --quick: LLM_TEST_QUICK=1, the slowest tests (perplexity and
+# accuracy: many prompt tokens) do less of the same work, for an emulated CPU and for the
+# scalar reference kernels, which are written to be checked against, not to be fast.
 suite() {
+  reuse=""; quick=0
+  while :; do case $1 in --reuse) reuse=$2; shift 2;; --quick) quick=1; shift;; *) break;; esac; done
   name=$1; runner=$2; suffix=$3; shift 3
   want "$name" || return 0
-  b=$P/$name; start=$(date +%s)
-  if ! make --no-print-directory -j2 B=$b EXE=$suffix "$@" test-build >$P/$name.build.log 2>&1; then
+  b=$P/$name; start=$(date +%s); target=test-build
+  [ $name = gcc ] && [ -n "$GCC_BUILD" ] && b=$GCC_BUILD
+  [ -n "$reuse" ] && [ -f $P/$reuse.built ] && target=all
+  if ! make --no-print-directory -j2 B=$b EXE=$suffix "$@" $target >$P/$name.build.log 2>&1; then
     note "$name" "FAILED to build (see $P/$name.build.log)" "$(tail -n 15 $P/$name.build.log | sed 's/^/    /')"; return 0
   fi
+  if [ $target = all ]; then
+    mkdir -p $b/tests
+    for f in $(cat $P/$reuse.built)/tests/*; do [ -f "$f" ] && cp -p "$f" $b/tests/; done
+  fi
+  echo $b > $P/$name.built
   [ -n "$runner" ] && wrap $b "$runner" "$suffix"
-  skip="$host_only"; [ -n "$runner" ] && skip="$skip $emulated_slow"; [ "$suffix" = .exe ] && skip="$skip $posix_shell"
-  BUILD=$b SKIP_TESTS="$skip" sh tests/run_all.sh >$P/$name.log 2>&1; rc=$?
-  result="$(tail -n 1 $P/$name.log) ($(( $(date +%s) - start )) s)"
+  built=$(date +%s)
+  skip="$host_only"; [ "$suffix" = .exe ] && skip="$skip $posix_shell"
+  LLM_TEST_QUICK=$quick BUILD=$b SKIP_TESTS="$skip" sh tests/run_all.sh >$P/$name.log 2>&1; rc=$?
+  result="$(tail -n 1 $P/$name.log) (build $((built - start)) s, tests $(( $(date +%s) - built )) s)"
+  [ $target = all ] && result="$result, the tests of $reuse"
+  [ $b = "$GCC_BUILD" ] && result="$result, make test's $b"
+  [ $quick = 1 ] && result="$result, LLM_TEST_QUICK=1"
   if [ $rc -ne 0 ]; then note "$name" "FAILED: $result" "$(grep -A12 '^FAIL' $P/$name.log | sed 's/^/    /')"
   else note "$name" "$result"; fi
 }
 
 STRICT="-O2 -Werror"
 C99="-std=c99 -Wall -Wextra -Wpedantic"
+CXX11="-std=c++11 -Wall -Wextra -Wpedantic"
 # OpenMP on and off, 1 to 3 threads: bitwise identical logits for every prompt position.
 check_openmp() {
   want openmp || return 0
   start=$(date +%s); ok=1
   make --no-print-directory -s B=$P/openmp $P/openmp/generate >$P/openmp.build.log 2>&1 &&
   make --no-print-directory -s B=$P/no-openmp OPENMP=0 $P/no-openmp/generate >>$P/openmp.build.log 2>&1 &&
-  build/convert models/kjv-tiny $P/kjv.llm >/dev/null || ok=0
+  build/convert models/kjv-tiny $P/kjv.llm >/dev/null 2>&1 || ok=0
   ids=tests/data/kjv-tiny-golden/greedy_ids.txt
   [ $ok = 1 ] && $P/no-openmp/generate -m $P/kjv.llm -n 0 --ids-file $ids --dump-logits $P/logits-1.f32 2>/dev/null || ok=0
   for t in 1 2 3; do
@@ -63,8 +91,6 @@ check_openmp() {
   else note openmp "FAILED: logits differ or a run failed (see $P/openmp.build.log)"; fi
 }
 
-# WebAssembly: the example built by emscripten, run by node on the kjv-tiny model. (NODE_PATH:
-# emcc's JS optimizer needs Debian's node-acorn, which a node not from Debian does not see.)
 check_wasm() {
   want wasm || return 0
   start=$(date +%s); b=$P/wasm; mkdir -p $b
@@ -88,32 +114,41 @@ check_wasm() {
   fi
 }
 
+# job NAME: one entry of the queue below.
+job() {
+  case $1 in
+    aarch64) need aarch64 "gcc-aarch64-linux-gnu, qemu-user" aarch64-linux-gnu-gcc qemu-aarch64 &&
+             suite --quick aarch64 "qemu-aarch64 -L /usr/aarch64-linux-gnu" .bin CC=aarch64-linux-gnu-gcc PORTABLE=1 "CFLAGS=$STRICT";;
+    gcc)     suite gcc "" "" CC=gcc "CFLAGS=$STRICT"
+             need g++ g++ g++ && suite --reuse gcc g++ "" "" "CC=g++ -x c++" "WARN=$CXX11" TEST_CC=gcc "TEST_WARN=$C99" "CFLAGS=$STRICT";;
+    clang)   need clang clang clang && suite clang "" "" CC=clang "CFLAGS=$STRICT"
+             need clang++ clang clang++ && suite --reuse clang clang++ "" "" "CC=clang++ -x c++" "WARN=$CXX11" TEST_CC=clang "TEST_WARN=$C99" "CFLAGS=$STRICT";;
+    windows) need windows "gcc-mingw-w64-x86-64, wine" x86_64-w64-mingw32-gcc wine &&
+             suite --quick windows "env WINEDEBUG=-all wine" .exe CC=x86_64-w64-mingw32-gcc PORTABLE=1 "CFLAGS=-O1 -Werror -static";;
+    m32)     suite --quick m32 "" "" "CC=gcc -m32 -isystem $P/m32-include" PORTABLE=1 "CFLAGS=-O1 -Werror";;
+    # The three feature gates in one build (test_build.sh compiles each alone with -Werror).
+    minimal) suite --quick minimal "" "" "CFLAGS=-O1 -Werror -DLLM_NO_SIMD -DLLM_NO_MMAP -DLLM_NO_THREADS" OPENMP=0;;
+    openmp)  check_openmp;;
+    wasm)    check_wasm;;
+  esac
+}
+
 only="$*"
 make --no-print-directory -s build/convert || exit 1   # the openmp and wasm checks convert with it
 # gcc-multilib conflicts with the aarch64 cross compiler in Debian; libc6-dev-i386 and
 # lib32gcc-12-dev make gcc -m32 work, given the kernel's asm headers (the same for both).
 mkdir -p $P/m32-include && ln -sfn /usr/include/x86_64-linux-gnu/asm $P/m32-include/asm
-# Two lanes at once (most tests use one core), balanced by their usual run time.
-{
-  suite gcc      "" "" CC=gcc "CFLAGS=$STRICT"
-  suite g++      "" "" "CC=g++ -x c++" "WARN=-std=c++11 -Wall -Wextra -Wpedantic" TEST_CC=gcc "TEST_WARN=$C99" "CFLAGS=$STRICT"
-  suite m32      "" "" "CC=gcc -m32 -isystem $P/m32-include" PORTABLE=1 "CFLAGS=$STRICT"
-  suite windows  "env WINEDEBUG=-all wine" .exe CC=x86_64-w64-mingw32-gcc PORTABLE=1 "CFLAGS=$STRICT -static"
-  suite no-simd  "" "" "CFLAGS=$STRICT -DLLM_NO_SIMD"
-  check_openmp
-} &
-{
-  suite clang    "" "" CC=clang "CFLAGS=$STRICT"
-  suite clang++  "" "" "CC=clang++ -x c++" "WARN=-std=c++11 -Wall -Wextra -Wpedantic" TEST_CC=clang "TEST_WARN=$C99" "CFLAGS=$STRICT"
-  suite aarch64  "qemu-aarch64 -L /usr/aarch64-linux-gnu" .bin CC=aarch64-linux-gnu-gcc PORTABLE=1 "CFLAGS=$STRICT"
-  suite no-mmap  "" "" "CFLAGS=$STRICT -DLLM_NO_MMAP"
-  suite no-thread "" "" "CFLAGS=$STRICT -DLLM_NO_THREADS" OPENMP=0
-  check_wasm
-} &
+# Two lanes (the machine has two cores; the tests of a row run two at a time too) take the
+# jobs in order, each claiming the next one not yet taken (mkdir is atomic): the emulated
+# row, the longest, first.
+jobs="aarch64 gcc clang windows m32 minimal openmp wasm"
+lane() { for j in $jobs; do mkdir $P/claim.$j 2>/dev/null && job $j; done; }
+lane &
+lane
 wait
 
 failed=""
-for name in gcc clang g++ clang++ m32 aarch64 windows no-mmap no-simd no-thread openmp wasm; do
+for name in gcc clang g++ clang++ m32 aarch64 windows minimal openmp wasm; do
   [ -f $P/$name.result ] || continue
   cat $P/$name.result
   head -n 1 $P/$name.result | grep -q ' FAILED' && failed="$failed $name"

@@ -5,8 +5,11 @@
 #   BUILD=DIR       the build directory to test (default build); scripts read it too, and
 #                   call programs as $BUILD/NAME
 #   SKIP_TESTS="a b"  test names to skip (host-only checks in a cross or sanitizer build)
+#   JOBS=N          tests run N at a time (default 2: most use one core); the scripts come
+#                   first, as they take longest
 cd "$(dirname "$0")/.." || exit 1
 BUILD=${BUILD:-build}
+JOBS=${JOBS:-2}
 mkdir -p "$BUILD/logs"
 if [ "$BUILD" != build ]; then
   # Tests name build/NAME (C tests shell out to build/convert, ...): run them from a copy of
@@ -20,24 +23,53 @@ if [ "$BUILD" != build ]; then
   BUILD=build
 fi
 export BUILD
-pass=0; fail=0; skip=0; failed=""
-for t in "$BUILD"/tests/test_* tests/test_*.sh; do
+logs=$BUILD/logs
+rm -rf "$logs/run"; mkdir -p "$logs/run"
+tests=""
+for t in tests/test_*.sh "$BUILD"/tests/test_*; do
   [ -f "$t" ] || continue
   case "$t" in *.c|*.o|*.exe|*.bin) continue;; esac
-  name=$(basename "$t")
-  case " $SKIP_TESTS " in *" $name "*) skip=$((skip+1)); echo "skip $name: not run for $BUILD"; continue;; esac
-  log="$BUILD/logs/$name.log"
+  tests="$tests $t"
+done
+
+# run_one PATH: runs a test, prints its line, leaves pass/fail/skip in $logs/run/NAME.
+run_one() {
+  name=$(basename "$1"); log="$logs/$name.log"
+  case " $SKIP_TESTS " in *" $name "*) echo skip > "$logs/run/$name"; echo "skip $name: not run for $BUILD"; return;; esac
   start=$(date +%s)
-  if [ "${t%.sh}" != "$t" ]; then sh "$t" >"$log" 2>&1; rc=$?; else "$t" >"$log" 2>&1; rc=$?; fi
+  if [ "${1%.sh}" != "$1" ]; then sh "$1" >"$log" 2>&1; rc=$?; else "$1" >"$log" 2>&1; rc=$?; fi
   secs=$(( $(date +%s) - start ))
   if [ $rc -ne 0 ]; then
-    fail=$((fail+1)); failed="$failed $name"
-    echo "FAIL $name (${secs}s)"; tail -n 20 "$log" | sed 's/^/    /'
+    echo fail > "$logs/run/$name"
+    # one write, so that the lines of another lane do not land inside it
+    printf 'FAIL %s (%ss)\n%s\n' "$name" "$secs" "$(tail -n 20 "$log" | sed 's/^/    /')"
   elif grep -q '^SKIP' "$log"; then
-    skip=$((skip+1)); echo "skip $name: $(grep -m1 '^SKIP' "$log")"
+    echo skip > "$logs/run/$name"; echo "skip $name: $(grep -m1 '^SKIP' "$log")"
   else
-    pass=$((pass+1)); echo "ok   $name (${secs}s)"
+    echo pass > "$logs/run/$name"; echo "ok   $name (${secs}s)"
   fi
+}
+
+# JOBS lanes take the tests in order, each claiming the next one not yet taken (mkdir is
+# atomic).
+lane() {
+  for t in $tests; do
+    mkdir "$logs/run/claim.$(basename "$t")" 2>/dev/null && run_one "$t"
+  done
+}
+i=1
+while [ $i -lt "$JOBS" ]; do lane & i=$((i + 1)); done
+lane
+wait
+
+pass=0; fail=0; skip=0; failed=""
+for t in $tests; do
+  name=$(basename "$t")
+  case $(cat "$logs/run/$name" 2>/dev/null) in
+    pass) pass=$((pass+1));;
+    skip) skip=$((skip+1));;
+    *) fail=$((fail+1)); failed="$failed $name";;
+  esac
 done
 [ -n "$failed" ] && echo "failed:$failed"
 echo "$pass passed, $fail failed, $skip skipped"

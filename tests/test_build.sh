@@ -1,10 +1,12 @@
 #!/bin/sh
 # Build checks: llm.h compiles with no warnings (-Werror) as C99 under gcc and clang
 # (-std=c99 -Wall -Wextra -Wpedantic), with and without OpenMP, as C++11 under g++ and
-# clang++, and with LLM_NO_MMAP, LLM_NO_STDIO and LLM_STATIC; a C++ program links against
-# the implementation compiled as C (extern "C"), two files link with one implementation,
-# and the implementation may be included twice. Last, tools/gen_model writes the same bytes
-# when built by gcc and by clang.
+# clang++, and with each of LLM_NO_MMAP, LLM_NO_SIMD (with -march=native), LLM_NO_THREADS,
+# LLM_NO_STDIO and LLM_STATIC (make test-platforms runs the suite with the first three
+# together); a C++ program links against the implementation compiled as C (extern "C"), two
+# files link with one implementation, and the implementation may be included twice. Last,
+# tools/gen_model writes the same bytes and the sampler computes the same numbers when
+# built by gcc and by clang.
 out=build/tests/build
 mkdir -p $out
 fail=0; pass=0
@@ -41,7 +43,7 @@ run() { # description, command...
 }
 
 W="-Wall -Wextra -Wpedantic -Werror"
-CONFIGS="-fopenmp -DLLM_NO_MMAP -DLLM_NO_STDIO -DLLM_STATIC -DLLM_STATIC,-DLLM_NO_STDIO,-DLLM_NO_MMAP"
+CONFIGS="-fopenmp -DLLM_NO_MMAP -march=native,-DLLM_NO_SIMD -DLLM_NO_THREADS -DLLM_NO_STDIO -DLLM_STATIC -DLLM_STATIC,-DLLM_NO_STDIO,-DLLM_NO_MMAP"
 # The plain build once at -O1 (gcc's maybe-uninitialized needs the optimiser), the
 # configurations at -O0 (unused-function and the rest need no optimiser; clang's warnings
 # all come from its front end).
@@ -71,5 +73,52 @@ same_model() {
 }
 ARCH=$(gcc -march=native -E - </dev/null >/dev/null 2>&1 && echo -march=native)
 run "gen_model: the same bytes built by gcc (FMA contraction) and clang (none) $ARCH" same_model
+# The sampler's arithmetic is the same whatever the compiler fuses: exp of a million
+# arguments, the cut-off masses of top-p, and a thousand draws with penalties, hashed, from
+# gcc fusing across statements (-ffp-contract=fast, as in -std=gnu99), clang fusing within
+# expressions (its default) and clang at -O0 with no fusing.
+cat > $out/sampler_bits.c <<'SRC'
+#define LLM_IMPLEMENTATION
+#include "../../../llm.h"
+#include <stdio.h>
+#include <stdlib.h>
+static uint64_t st = 88, h = 1469598103934665603u;
+static double urand(void) { st = st * 6364136223846793005u + 1442695040888963407u; return (double)(st >> 11) / 9007199254740992.0; }
+static void mix(const void *p, size_t n) { const unsigned char *b = (const unsigned char *)p; while (n--) { h ^= *b++; h *= 1099511628211u; } }
+int main(void) {
+    enum { NV = 5000 };
+    static float lg[NV];
+    const int32_t recent[8] = { 1, 2, 3, 3, 4, 4, 4, 9 };
+    void *sc = malloc(llm_sample_scratch_bytes(NV));
+    int i, j;
+    for (i = 0; i < 1000000; i++) { double y = llm__exp_neg(-745.0 * urand() * urand()); mix(&y, sizeof y); }
+    for (i = 0; i < 1000; i++) {
+        llm_sampler s;
+        double total, inv_t;
+        int32_t id;
+        int b;
+        for (j = 0; j < NV; j++) lg[j] = (float)(urand() * 30.0 - 15.0);
+        memset(&s, 0, sizeof s);
+        s.temperature = (float)(0.3 + urand()); s.top_p = (float)(0.5 + 0.5 * urand()); s.top_k = i % 3 ? 0 : 40;
+        s.min_p = i % 5 ? 0.0f : 0.05f; s.seed = (uint64_t)i;
+        s.repeat_penalty = 1.1f; s.frequency_penalty = 0.1f; s.presence_penalty = 0.2f;
+        inv_t = 1.0 / (double)s.temperature;
+        b = llm__cutoff_bucket(&s, lg, NV, inv_t, (double)lg[llm__argmax(lg, NV)] * inv_t, &total);
+        id = llm_sample_logits(&s, lg, NV, recent, 8, sc);
+        mix(&b, sizeof b); mix(&total, sizeof total); mix(&id, sizeof id);
+    }
+    printf("%016llx\n", (unsigned long long)h);
+    free(sc);
+    return 0;
+}
+SRC
+same_draws() {
+  gcc -std=c99 -O2 -ffp-contract=fast $ARCH -o $out/sb_gcc $out/sampler_bits.c -lm &&
+  clang -std=c99 -O2 $ARCH -o $out/sb_clang $out/sampler_bits.c -lm &&
+  clang -std=c99 -O0 -ffp-contract=off -o $out/sb_plain $out/sampler_bits.c -lm &&
+  $out/sb_gcc > $out/sb_gcc.txt && $out/sb_clang > $out/sb_clang.txt && $out/sb_plain > $out/sb_plain.txt &&
+  cmp $out/sb_gcc.txt $out/sb_plain.txt && cmp $out/sb_clang.txt $out/sb_plain.txt
+}
+run "sampler: the same arithmetic built by gcc and clang with and without fused multiply-adds $ARCH" same_draws
 echo "$pass passed, $fail failed"
 [ $fail -eq 0 ]

@@ -76,7 +76,7 @@ $b/convert $stop $out/kjv-stop.llm > $out/convert-stop.log
 printf 'In the beginning\nAnd God said\n' | $b/chat -m $out/kjv-stop.llm -t 1 -v --temp 0 -n 24 > $out/stop.txt 2> $out/stop.err
 [ "$(lines $out/stop.txt)" = 2 ] || fail "stop tokens: expected 2 replies"
 ! grep -q ',' $out/stop.txt || fail "a reply went past the stop token ','"
-[ "$(grep -c 'end of turn$' $out/stop.err)" = 2 ] || fail "both turns should end on the stop token"
+[ "$(tr -d '\r' < $out/stop.err | grep -c 'end of turn$')" = 2 ] || fail "both turns should end on the stop token"
 set -- $(turn $out/stop.err 1); [ $4 -lt 24 ] || fail "the stop token did not end turn 1"
 
 # A full context, -c 64 and replies of up to 24 tokens. drop: the oldest turns go and every

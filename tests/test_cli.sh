@@ -9,6 +9,7 @@ b=${BUILD:-build}
 out=$b/tests/cli; mkdir -p $out
 fail() { echo "FAIL: $*"; exit 1; }
 $b/convert models/kjv-tiny $out/kjv.llm > $out/summary.txt 2> $out/progress.txt
+tr -d '\r' < $out/summary.txt > $out/summary.lf && mv $out/summary.lf $out/summary.txt  # Windows ends lines with \r\n
 model=$out/kjv.llm
 text=tests/data/text/genesis1.txt
 

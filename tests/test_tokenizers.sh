@@ -29,7 +29,7 @@ done
 # kjv-tiny: ids of "In the beginning" with BOS, and the decoding of its greedy ids, from HF
 g=$data/kjv-tiny-golden
 if $b/convert $data/kjv-tiny-hf $out/kjv.llm >$out/kjv.log 2>&1; then
-  printf '{"text": "In the beginning"}\n' | $b/tokenize -m $out/kjv.llm | tr -d '{}[],"a-z:' | tr -s ' ' | sed 's/^ //' >$out/kjv_prompt.txt
+  printf '{"text": "In the beginning"}\n' | $b/tokenize -m $out/kjv.llm | tr -d '{}[],"a-z:\r' | tr -s ' ' | sed 's/^ //' >$out/kjv_prompt.txt
   if cmp -s $out/kjv_prompt.txt $g/prompt_ids.txt; then echo "kjv-tiny: \"In the beginning\" -> $(cat $out/kjv_prompt.txt) as HF"
   else echo "kjv-tiny: \"In the beginning\" -> $(cat $out/kjv_prompt.txt), HF: $(cat $g/prompt_ids.txt)"; fail=1; fi
   echo "{\"ids\": [$(sed 's/ /, /g' $g/greedy_ids.txt)]}" | $b/tokenize -m $out/kjv.llm --decode >$out/kjv_text.jsonl

@@ -1,10 +1,10 @@
 #!/bin/sh
 # The Unicode tables at the end of llm.h are what tools/gen_unicode.c makes of Debian's
 # unicode-data files, and llm.h's NFC passes Unicode's NormalizationTest.txt.
-# SKIP when /usr/share/unicode is absent (apt-get install unicode-data).
+# Fails when /usr/share/unicode is absent (apt-get install unicode-data; .ci/run installs it).
 b=${BUILD:-build}
 u=/usr/share/unicode
-if [ ! -f $u/UnicodeData.txt ] || [ ! -f $u/DerivedNormalizationProps.txt ]; then echo "SKIP $u is absent (package unicode-data)"; exit 0; fi
+if [ ! -f $u/UnicodeData.txt ] || [ ! -f $u/DerivedNormalizationProps.txt ]; then echo "$u is absent: apt-get install unicode-data (.ci/run installs it)"; exit 1; fi
 out=$b/tests/unicode; mkdir -p $out
 ${CC:-cc} -O2 -o $out/gen_unicode tools/gen_unicode.c || exit 1
 $out/gen_unicode $u >$out/tables.txt || exit 1
@@ -19,4 +19,6 @@ if [ -f $u/NormalizationTest.txt.bz2 ] && command -v bzcat >/dev/null; then
   bzcat $u/NormalizationTest.txt.bz2 >$out/NormalizationTest.txt && $b/tests/tool_nfc $out/NormalizationTest.txt || exit 1
 elif [ -f $u/NormalizationTest.txt ]; then
   $b/tests/tool_nfc $u/NormalizationTest.txt || exit 1
+else
+  echo "$u/NormalizationTest.txt.bz2 and bzcat are needed (packages unicode-data, bzip2)"; exit 1
 fi

@@ -85,5 +85,6 @@ int main(int argc, char **argv) {
     }
     printf("%s: %lu/%lu lines match\n", argc == 6 ? argv[5] : argv[3], (unsigned long)ok, (unsigned long)ne);
     if (ne != na) printf("  %lu expected lines, %lu lines of output\n", (unsigned long)ne, (unsigned long)na);
+    free(le); free(la); free(te); free(ta);
     return ok == ne && ne == na ? 0 : 1;
 }
