@@ -1172,6 +1172,7 @@ typedef struct llm__mm {
     const float *x;        /* [n_tok][n_in] f32 activations */
     const uint8_t *xq;     /* the same quantized (quantized weights): see llm__quantize_x */
     size_t xq_stride;
+    const float *xp;       /* the same packed in tiles (16-bit weights, many tokens): llm__pack_x */
     float *out;            /* [n_tok][n_out] */
     int n_tok, n_in, n_out;
 } llm__mm;
@@ -1185,6 +1186,7 @@ typedef struct llm__kernels {
     void (*axpy_f32)(float *y, float a, const float *x, int n);
     void (*axpy_f16)(float *y, float a, const uint16_t *x, int n);
     void (*quantize_x)(const float *x, int n, uint8_t *out);
+    int x_tile;            /* tokens per tile of the 16-bit kernels for packed x; 0: x as it is */
     const char *name;
 } llm__kernels;
 
@@ -1207,6 +1209,18 @@ LLM__INLINE void llm__prefetch_blocks(const uint8_t *Q, const uint8_t *S, int b,
     if (b % 2 == 0) LLM__PREFETCH(S + 32 * (size_t)(b + LLM__PREFETCH_BLOCKS));
 }
 #endif
+
+/* Many tokens meet 16-bit weights in tiles of `tile` tokens (then 4, then 1) that read one
+   column of activations at a time, so the activations are packed column by column once per
+   step: the tile of nt tokens from token t holds x[t + j][k] at out[t * K + k * nt + j]. */
+static void llm__pack_x(const float *x, int n_tok, int K, int tile, float *out) {
+    int t, nt, j, k;
+    for (t = 0; t < n_tok; t += nt) {
+        nt = n_tok - t >= tile ? tile : n_tok - t >= 4 ? 4 : 1;
+        for (j = 0; j < nt; j++)
+            for (k = 0; k < K; k++) out[(size_t)t * (size_t)K + (size_t)k * (size_t)nt + (size_t)j] = x[(size_t)(t + j) * (size_t)K + (size_t)k];
+    }
+}
 
 /* Quantized activations of one token: K int8 codes, then K/32 f32 scales, then K/32 int32
    sums of the codes (for kernels that take the weights as unsigned bytes). */
@@ -1353,7 +1367,7 @@ static void llm__mm_quant_ref(const llm__mm *m, int r0, int r1) {
 
 static const llm__kernels llm__kernels_ref = {
     { llm__mm_float_ref, llm__mm_float_ref, llm__mm_float_ref, llm__mm_quant_ref, llm__mm_quant_ref },
-    llm__dot_f32_ref, llm__dot_f16_ref, llm__axpy_f32_ref, llm__axpy_f16_ref, llm__quantize_x_ref, "scalar"
+    llm__dot_f32_ref, llm__dot_f16_ref, llm__axpy_f32_ref, llm__axpy_f16_ref, llm__quantize_x_ref, 0, "scalar"
 };
 
 #if defined(LLM__AVX512)
@@ -1434,43 +1448,88 @@ static void llm__mm_f32_avx512(const llm__mm *m, int r0, int r1) {
         for (t = 0; t < m->n_tok; t++) llm__ftile_avx512(m, r, t, 1, 1);
 }
 
-/* 16-bit weights: nt tokens x ng (1 or 2) groups of 16 rows starting at G. Per column k the
-   group's 16 weights are one vector, multiplied with the token's activation broadcast, so
-   each output is the chain of fused multiply-adds over k = 0, 1, ... (llm__mm_w16_fma's),
-   whatever the number of tokens. */
+/* 16-bit weights. Per column k a group's 16 weights are one vector, multiplied with a token's
+   activation broadcast, so each output is the chain of fused multiply-adds over k = 0, 1, ...
+   (llm__mm_w16_fma's), whatever the number of tokens. */
 LLM__INLINE __m512 llm__w16_avx512(const uint16_t *p, const int bf16) {
     __m256i h = _mm256_loadu_si256((const __m256i *)p);
     return bf16 ? _mm512_castsi512_ps(_mm512_slli_epi32(_mm512_cvtepu16_epi32(h), 16)) : _mm512_cvtph_ps(h);
 }
 
-LLM__INLINE void llm__wtile_avx512(const llm__mm *m, const uint16_t *G, const int ng, int t0, const int nt, float *out,
-                                   const int bf16) {
-    size_t K = (size_t)m->n_in, gs = LLM__QG * K, k, os = (size_t)m->n_out;
-    const float *x = m->x + (size_t)t0 * K;
-    __m512 acc[12][2], w0, w1 = _mm512_setzero_ps();
-    int j;
-    LLM__UNROLL for (j = 0; j < nt; j++) acc[j][0] = acc[j][1] = _mm512_setzero_ps();
+/* One token, ng (1 or 2) groups from G: the weights stream from memory once. */
+LLM__INLINE void llm__wrow_avx512(const uint16_t *G, size_t K, const int ng, const float *x, float *out, const int bf16) {
+    size_t gs = LLM__QG * K, k;
+    __m512 acc0 = _mm512_setzero_ps(), acc1 = _mm512_setzero_ps();
     for (k = 0; k < K; k++) {
-        if (nt == 1 && k % 2 == 0) { LLM__PREFETCH(G + 16 * k + 1024); if (ng == 2) LLM__PREFETCH(G + gs + 16 * k + 1024); }
-        w0 = llm__w16_avx512(G + 16 * k, bf16);
-        if (ng == 2) w1 = llm__w16_avx512(G + gs + 16 * k, bf16);
+        __m512 xv = _mm512_set1_ps(x[k]);
+        if (k % 2 == 0) { LLM__PREFETCH(G + 16 * k + 1024); if (ng == 2) LLM__PREFETCH(G + gs + 16 * k + 1024); }
+        acc0 = _mm512_fmadd_ps(llm__w16_avx512(G + 16 * k, bf16), xv, acc0);
+        if (ng == 2) acc1 = _mm512_fmadd_ps(llm__w16_avx512(G + gs + 16 * k, bf16), xv, acc1);
+    }
+    _mm512_storeu_ps(out, acc0);
+    if (ng == 2) _mm512_storeu_ps(out + 16, acc1);
+}
+
+/* Many tokens: LLM__KC columns of ng groups are converted to f32 once (a panel that stays in
+   the L1 cache), then every tile of nt tokens (x packed by llm__pack_x) runs over the panel:
+   ng x nt accumulators, the conversion out of the inner loop. The accumulators wait in `out`
+   between panels, which leaves each chain unchanged. */
+#define LLM__KC 128
+#define LLM__XT 12 /* tokens per tile: 24 accumulators, 2 weight vectors */
+
+LLM__INLINE void llm__wtile_avx512(const float *wp, int kc, const float *xp, const int nt, const int ng, float *out,
+                                   size_t os, int first) {
+    __m512 acc[LLM__XT][2];
+    int j, k;
+    LLM__UNROLL for (j = 0; j < nt; j++) {
+        acc[j][0] = first ? _mm512_setzero_ps() : _mm512_loadu_ps(out + (size_t)j * os);
+        if (ng == 2) acc[j][1] = first ? _mm512_setzero_ps() : _mm512_loadu_ps(out + (size_t)j * os + 16);
+    }
+    for (k = 0; k < kc; k++) {
+        __m512 w0 = _mm512_loadu_ps(wp + 32 * k), w1 = ng == 2 ? _mm512_loadu_ps(wp + 32 * k + 16) : w0;
         LLM__UNROLL for (j = 0; j < nt; j++) {
-            __m512 xv = _mm512_set1_ps(x[(size_t)j * K + k]);
+            __m512 xv = _mm512_set1_ps(xp[k * nt + j]);
             acc[j][0] = _mm512_fmadd_ps(w0, xv, acc[j][0]);
             if (ng == 2) acc[j][1] = _mm512_fmadd_ps(w1, xv, acc[j][1]);
         }
     }
     LLM__UNROLL for (j = 0; j < nt; j++) {
-        _mm512_storeu_ps(out + (size_t)(t0 + j) * os, acc[j][0]);
-        if (ng == 2) _mm512_storeu_ps(out + (size_t)(t0 + j) * os + 16, acc[j][1]);
+        _mm512_storeu_ps(out + (size_t)j * os, acc[j][0]);
+        if (ng == 2) _mm512_storeu_ps(out + (size_t)j * os + 16, acc[j][1]);
+    }
+}
+
+LLM__INLINE void llm__wpanels_avx512(const llm__mm *m, const uint16_t *G, const int ng, float *out, const int bf16) {
+    size_t K = (size_t)m->n_in, gs = LLM__QG * K, os = (size_t)m->n_out, kb, k;
+    float wp[LLM__KC * 32];
+    int t, nt, kc;
+    for (kb = 0; kb < K; kb += LLM__KC) {
+        kc = K - kb < LLM__KC ? (int)(K - kb) : LLM__KC;
+        for (k = 0; k < (size_t)kc; k++) {
+            _mm512_storeu_ps(wp + 32 * k, llm__w16_avx512(G + 16 * (kb + k), bf16));
+            if (ng == 2) _mm512_storeu_ps(wp + 32 * k + 16, llm__w16_avx512(G + gs + 16 * (kb + k), bf16));
+        }
+        /* the next panel's weights, on their way from memory while this one is used */
+        for (k = 0; k < 16 * (size_t)LLM__KC && kb + LLM__KC + k / 16 < K; k += 32) {
+            LLM__PREFETCH(G + 16 * (kb + LLM__KC) + k);
+            if (ng == 2) LLM__PREFETCH(G + gs + 16 * (kb + LLM__KC) + k);
+        }
+        for (t = 0; t < m->n_tok; t += nt) {
+            const float *xp = m->xp + (size_t)t * K;
+            nt = m->n_tok - t >= LLM__XT ? LLM__XT : m->n_tok - t >= 4 ? 4 : 1;
+            if (nt == LLM__XT) llm__wtile_avx512(wp, kc, xp + kb * LLM__XT, LLM__XT, ng, out + t * os, os, kb == 0);
+            else if (nt == 4) llm__wtile_avx512(wp, kc, xp + kb * 4, 4, ng, out + t * os, os, kb == 0);
+            else llm__wtile_avx512(wp, kc, xp + kb, 1, ng, out + t * os, os, kb == 0);
+        }
     }
 }
 
 LLM__INLINE void llm__wgroups_avx512(const llm__mm *m, const uint16_t *G, const int ng, float *out, const int bf16) {
-    int t = 0, n = m->n_tok;
-    for (; t + 12 <= n; t += 12) llm__wtile_avx512(m, G, ng, t, 12, out, bf16);
-    for (; t + 4 <= n; t += 4) llm__wtile_avx512(m, G, ng, t, 4, out, bf16);
-    for (; t < n; t++) llm__wtile_avx512(m, G, ng, t, 1, out, bf16);
+    size_t K = (size_t)m->n_in;
+    int t;
+    if (m->xp) llm__wpanels_avx512(m, G, ng, out, bf16);
+    else
+        for (t = 0; t < m->n_tok; t++) llm__wrow_avx512(G, K, ng, m->x + (size_t)t * K, out + (size_t)t * (size_t)m->n_out, bf16);
 }
 
 LLM__INLINE void llm__mm_w16_avx512(const llm__mm *m, int r0, int r1, const int bf16) {
@@ -1569,7 +1628,7 @@ static void llm__mm_q4_0_avx512(const llm__mm *m, int r0, int r1) { llm__mm_quan
 
 static const llm__kernels llm__kernels_simd = {
     { llm__mm_f32_avx512, llm__mm_f16_avx512, llm__mm_bf16_avx512, llm__mm_q8_0_avx512, llm__mm_q4_0_avx512 },
-    llm__dot_f32_avx512, llm__dot_f16_avx512, llm__axpy_f32_avx512, llm__axpy_f16_avx512, llm__quantize_x_avx512, "avx512-vnni"
+    llm__dot_f32_avx512, llm__dot_f16_avx512, llm__axpy_f32_avx512, llm__axpy_f16_avx512, llm__quantize_x_avx512, LLM__XT, "avx512-vnni"
 };
 
 #elif defined(LLM__AVX2)
@@ -1801,7 +1860,7 @@ static void llm__mm_q4_0_avx2(const llm__mm *m, int r0, int r1) { llm__mm_quant_
 
 static const llm__kernels llm__kernels_simd = {
     { llm__mm_f32_avx2, llm__mm_f16_avx2, llm__mm_bf16_avx2, llm__mm_q8_0_avx2, llm__mm_q4_0_avx2 },
-    llm__dot_f32_avx2, llm__dot_f16_avx2, llm__axpy_f32_avx2, llm__axpy_f16_avx2, llm__quantize_x_avx2,
+    llm__dot_f32_avx2, llm__dot_f16_avx2, llm__axpy_f32_avx2, llm__axpy_f16_avx2, llm__quantize_x_avx2, 0,
 #if defined(__AVXVNNI__)
     "avx2-vnni"
 #else
@@ -1988,7 +2047,7 @@ static void llm__mm_q4_0_neon(const llm__mm *m, int r0, int r1) { llm__mm_quant_
 
 static const llm__kernels llm__kernels_simd = {
     { llm__mm_f32_neon, llm__mm_f16_neon, llm__mm_bf16_neon, llm__mm_q8_0_neon, llm__mm_q4_0_neon },
-    llm__dot_f32_neon, llm__dot_f16_neon, llm__axpy_f32_neon, llm__axpy_f16_neon, llm__quantize_x_ref,
+    llm__dot_f32_neon, llm__dot_f16_neon, llm__axpy_f32_neon, llm__axpy_f16_neon, llm__quantize_x_ref, 0,
 #if defined(__ARM_FEATURE_DOTPROD)
     "neon-dotprod"
 #else
@@ -2641,10 +2700,12 @@ struct llm_ctx {
 #endif
     void *k_cache, *v_cache;   /* [layer][kv_head][n_ctx][head_dim] */
     size_t kv_bytes;
-    /* scratch, sized for n_batch tokens */
+    /* scratch, sized for n_batch tokens, carved from one block (llm__ctx_scratch) */
+    void *scratch;
     float *x, *xb, *q, *k, *v, *att_out, *hb, *hb2, *scores, *logits, *rope;
     uint8_t *xq;
     size_t xq_stride;
+    float *xp;                 /* packed activations (llm__pack_x), when the kernels take them */
     llm__task task;
     int solo, solo_window;     /* steps left to run on one thread; the current window */
     int32_t *tokens;           /* the ids at positions [0, pos) */
@@ -2669,9 +2730,7 @@ static void llm__ctx_free(llm_ctx *c) {
     llm__pool_destroy(c->pool);
 #endif
     llm__free(&a, c->k_cache); llm__free(&a, c->v_cache);
-    llm__free(&a, c->x); llm__free(&a, c->xb); llm__free(&a, c->q); llm__free(&a, c->k); llm__free(&a, c->v);
-    llm__free(&a, c->att_out); llm__free(&a, c->hb); llm__free(&a, c->hb2); llm__free(&a, c->scores);
-    llm__free(&a, c->logits); llm__free(&a, c->rope); llm__free(&a, c->xq);
+    llm__free(&a, c->scratch);
     llm__free(&a, c->tokens); llm__free(&a, c->sample_scratch);
     llm__free(&a, c->queue); llm__free(&a, c->piece);
     llm__free(&a, c);
@@ -2686,6 +2745,48 @@ static int llm__default_threads(void) {
     long n = sysconf(_SC_NPROCESSORS_ONLN);
     return n < 1 ? 1 : n > 256 ? 256 : (int)n;
 #endif
+}
+
+/* 1 when a matrix of the model has 16-bit weights (they may want packed activations). */
+static int llm__model_has_w16(const llm_model *m) {
+    size_t i;
+    for (i = 0; i < m->n_tensors; i++)
+        if (m->tensors[i].dtype == LLM_DTYPE_F16 || m->tensors[i].dtype == LLM_DTYPE_BF16) return 1;
+    return 0;
+}
+
+/* The next part of a block, at a multiple of 64 bytes (sizes in 64 bits: too big shows as
+   a total past SIZE_MAX). */
+static uint64_t llm__part(uint64_t *total, uint64_t n, uint64_t size) {
+    uint64_t at = *total;
+    *total = n && size > ((uint64_t)1 << 56) / n ? (uint64_t)1 << 62 : *total + (n * size + 63) / 64 * 64;
+    return at;
+}
+
+/* The forward pass's scratch buffers come from one block and start on 64-byte boundaries, so
+   the rows of outputs that different threads write (groups of 16 floats) do not share cache
+   lines. Leaves c->scratch NULL when the block cannot be had. */
+static void llm__ctx_scratch(llm_ctx *c, size_t B, size_t max_in) {
+    const llm_model_info *h = &c->model->info;
+    uint64_t total = 0, q_dim = (uint64_t)h->n_head * (uint64_t)h->head_dim, kv_dim = (uint64_t)h->n_head_kv * (uint64_t)h->head_dim;
+    uint64_t o_x = llm__part(&total, B, 4 * (uint64_t)h->n_embd), o_xb = llm__part(&total, B, 4 * (uint64_t)h->n_embd);
+    uint64_t o_q = llm__part(&total, B, 4 * q_dim), o_k = llm__part(&total, B, 4 * kv_dim), o_v = llm__part(&total, B, 4 * kv_dim);
+    uint64_t o_att = llm__part(&total, B, 4 * q_dim);
+    uint64_t o_hb = llm__part(&total, B, 4 * (uint64_t)h->n_ff), o_hb2 = llm__part(&total, B, 4 * (uint64_t)h->n_ff);
+    uint64_t o_scores = llm__part(&total, (uint64_t)h->n_head, 4 * (uint64_t)c->n_ctx);
+    uint64_t o_logits = llm__part(&total, c->logits_all ? B : 1, 4 * (uint64_t)h->n_vocab);
+    uint64_t o_rope = llm__part(&total, B, 4 * (uint64_t)h->head_dim), o_xq = llm__part(&total, B, c->xq_stride);
+    int packs = c->kern->x_tile && llm__model_has_w16(c->model);
+    uint64_t o_xp = llm__part(&total, packs ? B : 0, 4 * (uint64_t)max_in);
+    uint8_t *base;
+    if (total > (uint64_t)((size_t)-1 - 64) || !(c->scratch = llm__calloc(&c->alloc, 1, (size_t)total + 64))) return;
+    base = (uint8_t *)c->scratch + (64 - (uintptr_t)c->scratch % 64) % 64;
+    c->x = (float *)(base + o_x); c->xb = (float *)(base + o_xb);
+    c->q = (float *)(base + o_q); c->k = (float *)(base + o_k); c->v = (float *)(base + o_v);
+    c->att_out = (float *)(base + o_att); c->hb = (float *)(base + o_hb); c->hb2 = (float *)(base + o_hb2);
+    c->scores = (float *)(base + o_scores); c->logits = (float *)(base + o_logits); c->rope = (float *)(base + o_rope);
+    c->xq = base + o_xq;
+    c->xp = packs ? (float *)(base + o_xp) : NULL;
 }
 
 LLMDEF llm_result llm_ctx_open(llm_ctx **out, const llm_model *model, const llm_ctx_desc *desc) {
@@ -2728,27 +2829,15 @@ LLMDEF llm_result llm_ctx_open(llm_ctx **out, const llm_model *model, const llm_
     c->k_cache = llm__alloc(&c->alloc, c->kv_bytes);
     c->v_cache = llm__alloc(&c->alloc, c->kv_bytes);
     c->kv_bytes *= 2;
-    c->x = (float *)llm__calloc(&c->alloc, B * (size_t)h->n_embd, 4);
-    c->xb = (float *)llm__calloc(&c->alloc, B * (size_t)h->n_embd, 4);
-    c->q = (float *)llm__calloc(&c->alloc, B * q_dim, 4);
-    c->k = (float *)llm__calloc(&c->alloc, B * kv_dim, 4);
-    c->v = (float *)llm__calloc(&c->alloc, B * kv_dim, 4);
-    c->att_out = (float *)llm__calloc(&c->alloc, B * q_dim, 4);
-    c->hb = (float *)llm__calloc(&c->alloc, B * (size_t)h->n_ff, 4);
-    c->hb2 = (float *)llm__calloc(&c->alloc, B * (size_t)h->n_ff, 4);
-    c->scores = (float *)llm__calloc(&c->alloc, (size_t)h->n_head * (size_t)d.n_ctx, 4);
-    c->logits = (float *)llm__calloc(&c->alloc, (size_t)h->n_vocab * (c->logits_all ? B : 1), 4);
-    c->rope = (float *)llm__calloc(&c->alloc, B * (size_t)h->head_dim, 4);
     c->xq_stride = llm__xq_stride((int)max_in);
-    c->xq = (uint8_t *)llm__calloc(&c->alloc, B, c->xq_stride);
+    llm__ctx_scratch(c, B, max_in);
     c->tokens = (int32_t *)llm__calloc(&c->alloc, (size_t)d.n_ctx, 4);
     c->sample_scratch = llm__alloc(&c->alloc, llm_sample_scratch_bytes(h->n_vocab));
 #if defined(LLM__THREADS_POOL)
     c->pool = llm__pool_create(c->n_threads, &c->alloc);
     if (c->pool) c->n_threads = c->pool->n;
 #endif
-    if (!c->tokens || !c->sample_scratch || !c->k_cache || !c->v_cache || !c->x || !c->xb || !c->q || !c->k || !c->v ||
-        !c->att_out || !c->hb || !c->hb2 || !c->scores || !c->logits || !c->rope || !c->xq
+    if (!c->tokens || !c->sample_scratch || !c->k_cache || !c->v_cache || !c->scratch
 #if defined(LLM__THREADS_POOL)
         || !c->pool
 #endif
@@ -2938,12 +3027,12 @@ static void llm__task_run(llm_ctx *c, llm__task *tk, double work) {
 static void llm__matmuls(llm_ctx *c, const float *x, int n_tok, int n_in, int n_jobs, const llm_tensor *const *w,
                          const llm_tensor *const *bias, float *const *out, float *residual, int swiglu) {
     llm__task *tk = &c->task;
-    int j, t, quant = 0, rows = 0;
+    int j, t, quant = 0, w16 = 0, rows = 0;
     double work = 0.0;
     memset(tk, 0, sizeof *tk);
     for (j = 0; j < n_jobs; j++) rows += (int)w[j]->shape[0];
     /* 32 rows (two interleaved groups) per chunk, more for matrices with millions of rows */
-    for (tk->chunk_rows = 2 * LLM__QG; rows / tk->chunk_rows >= 1 << 19;) tk->chunk_rows *= 2;
+    for (tk->chunk_rows = (n_tok == 1 ? 8 : 2) * LLM__QG; rows / tk->chunk_rows >= 1 << 19;) tk->chunk_rows *= 2;
     tk->c = c;
     tk->n_jobs = n_jobs;
     tk->residual = residual;
@@ -2954,12 +3043,17 @@ static void llm__matmuls(llm_ctx *c, const float *x, int n_tok, int n_in, int n_
         m->n_tok = n_tok; m->n_in = n_in; m->n_out = (int)w[j]->shape[0];
         tk->bias[j] = bias ? bias[j] : NULL;
         quant |= llm__is_quant(w[j]->dtype);
+        w16 |= w[j]->dtype == LLM_DTYPE_F16 || w[j]->dtype == LLM_DTYPE_BF16;
         work += (double)m->n_out * n_in * n_tok;
         tk->first_chunk[j + 1] = tk->first_chunk[j] + (swiglu && j == 1 ? 0 : (m->n_out + tk->chunk_rows - 1) / tk->chunk_rows);
     }
     tk->n_chunks = tk->first_chunk[n_jobs];
     if (quant)
         for (t = 0; t < n_tok; t++) c->kern->quantize_x(x + (size_t)t * n_in, n_in, c->xq + (size_t)t * c->xq_stride);
+    if (w16 && n_tok > 1 && c->xp) {
+        llm__pack_x(x, n_tok, n_in, c->kern->x_tile, c->xp);
+        for (j = 0; j < n_jobs; j++) tk->mm[j].xp = c->xp;
+    }
     llm__task_run(c, tk, work);
 }
 
