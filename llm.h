@@ -1186,6 +1186,7 @@ typedef struct llm__kernels {
     void (*axpy_f32)(float *y, float a, const float *x, int n);
     void (*axpy_f16)(float *y, float a, const uint16_t *x, int n);
     void (*quantize_x)(const float *x, int n, uint8_t *out);
+    void (*swiglu)(float *gate, const float *up, int n);
     int x_tile;            /* tokens per tile of the 16-bit kernels for packed x; 0: x as it is */
     const char *name;
 } llm__kernels;
@@ -1365,9 +1366,15 @@ static void llm__mm_quant_ref(const llm__mm *m, int r0, int r1) {
     }
 }
 
+/* SwiGLU gate: h = silu(gate) * up, in place in gate; silu(x) = x / (1 + e^-x). */
+static void llm__swiglu_ref(float *gate, const float *up, int n) {
+    int i;
+    for (i = 0; i < n; i++) gate[i] = gate[i] / (1.0f + expf(-gate[i])) * up[i];
+}
+
 static const llm__kernels llm__kernels_ref = {
     { llm__mm_float_ref, llm__mm_float_ref, llm__mm_float_ref, llm__mm_quant_ref, llm__mm_quant_ref },
-    llm__dot_f32_ref, llm__dot_f16_ref, llm__axpy_f32_ref, llm__axpy_f16_ref, llm__quantize_x_ref, 0, "scalar"
+    llm__dot_f32_ref, llm__dot_f16_ref, llm__axpy_f32_ref, llm__axpy_f16_ref, llm__quantize_x_ref, llm__swiglu_ref, 0, "scalar"
 };
 
 #if defined(LLM__AVX512)
@@ -1478,7 +1485,7 @@ LLM__INLINE void llm__wrow_avx512(const uint16_t *G, size_t K, const int ng, con
 #define LLM__XT 12 /* tokens per tile: 24 accumulators, 2 weight vectors */
 
 LLM__INLINE void llm__wtile_avx512(const float *wp, int kc, const float *xp, const int nt, const int ng, float *out,
-                                   size_t os, int first) {
+                                   size_t os, int first, const uint16_t *next, size_t gs) {
     __m512 acc[LLM__XT][2];
     int j, k;
     LLM__UNROLL for (j = 0; j < nt; j++) {
@@ -1487,6 +1494,7 @@ LLM__INLINE void llm__wtile_avx512(const float *wp, int kc, const float *xp, con
     }
     for (k = 0; k < kc; k++) {
         __m512 w0 = _mm512_loadu_ps(wp + 32 * k), w1 = ng == 2 ? _mm512_loadu_ps(wp + 32 * k + 16) : w0;
+        if (next && k % 2 == 0) { LLM__PREFETCH(next + 16 * k); if (ng == 2) LLM__PREFETCH(next + gs + 16 * k); }
         LLM__UNROLL for (j = 0; j < nt; j++) {
             __m512 xv = _mm512_set1_ps(xp[k * nt + j]);
             acc[j][0] = _mm512_fmadd_ps(w0, xv, acc[j][0]);
@@ -1509,17 +1517,14 @@ LLM__INLINE void llm__wpanels_avx512(const llm__mm *m, const uint16_t *G, const 
             _mm512_storeu_ps(wp + 32 * k, llm__w16_avx512(G + 16 * (kb + k), bf16));
             if (ng == 2) _mm512_storeu_ps(wp + 32 * k + 16, llm__w16_avx512(G + gs + 16 * (kb + k), bf16));
         }
-        /* the next panel's weights, on their way from memory while this one is used */
-        for (k = 0; k < 16 * (size_t)LLM__KC && kb + LLM__KC + k / 16 < K; k += 32) {
-            LLM__PREFETCH(G + 16 * (kb + LLM__KC) + k);
-            if (ng == 2) LLM__PREFETCH(G + gs + 16 * (kb + LLM__KC) + k);
-        }
         for (t = 0; t < m->n_tok; t += nt) {
             const float *xp = m->xp + (size_t)t * K;
+            /* the first tile asks for the next panel's weights, to come from memory meanwhile */
+            const uint16_t *next = t == 0 && kb + LLM__KC < K ? G + 16 * (kb + LLM__KC) : NULL;
             nt = m->n_tok - t >= LLM__XT ? LLM__XT : m->n_tok - t >= 4 ? 4 : 1;
-            if (nt == LLM__XT) llm__wtile_avx512(wp, kc, xp + kb * LLM__XT, LLM__XT, ng, out + t * os, os, kb == 0);
-            else if (nt == 4) llm__wtile_avx512(wp, kc, xp + kb * 4, 4, ng, out + t * os, os, kb == 0);
-            else llm__wtile_avx512(wp, kc, xp + kb, 1, ng, out + t * os, os, kb == 0);
+            if (nt == LLM__XT) llm__wtile_avx512(wp, kc, xp + kb * LLM__XT, LLM__XT, ng, out + t * os, os, kb == 0, next, gs);
+            else if (nt == 4) llm__wtile_avx512(wp, kc, xp + kb * 4, 4, ng, out + t * os, os, kb == 0, next, gs);
+            else llm__wtile_avx512(wp, kc, xp + kb, 1, ng, out + t * os, os, kb == 0, next, gs);
         }
     }
 }
@@ -1626,9 +1631,40 @@ static void llm__quantize_x_avx512(const float *x, int n, uint8_t *out) {
 }
 static void llm__mm_q4_0_avx512(const llm__mm *m, int r0, int r1) { llm__mm_quant_avx512(m, r0, r1, 1); }
 
+/* e^x within 1 ulp of the correctly rounded value, as a scalar expf: x = n ln2 + r with
+   |r| <= ln2 / 2 (ln2 in two parts, so r is exact), e^r by its Taylor series to r^7 (the
+   first term left out is below 2^-27 of the result), times 2^n. */
+LLM__INLINE __m512 llm__exp_avx512(__m512 x) {
+    __m512 n, r, p;
+    x = _mm512_min_ps(_mm512_max_ps(x, _mm512_set1_ps(-104.0f)), _mm512_set1_ps(89.0f));
+    n = _mm512_roundscale_ps(_mm512_mul_ps(x, _mm512_set1_ps(1.44269504f)), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+    r = _mm512_fnmadd_ps(n, _mm512_set1_ps(0.693359375f), x);
+    r = _mm512_fnmadd_ps(n, _mm512_set1_ps(-2.12194440e-4f), r);
+    p = _mm512_fmadd_ps(_mm512_set1_ps(1.0f / 5040), r, _mm512_set1_ps(1.0f / 720));
+    p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(1.0f / 120));
+    p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(1.0f / 24));
+    p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(1.0f / 6));
+    p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(0.5f));
+    p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(1.0f));
+    p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(1.0f));
+    return _mm512_scalef_ps(p, n);
+}
+
+/* Every element goes through the same vector code (the tail masked), so a result does not
+   depend on where a thread's rows begin. */
+static void llm__swiglu_avx512(float *gate, const float *up, int n) {
+    int i;
+    for (i = 0; i < n; i += 16) {
+        __mmask16 k = n - i >= 16 ? (__mmask16)0xFFFF : (__mmask16)((1u << (n - i)) - 1);
+        __m512 g = _mm512_maskz_loadu_ps(k, gate + i), one = _mm512_set1_ps(1.0f);
+        __m512 e = llm__exp_avx512(_mm512_sub_ps(_mm512_setzero_ps(), g));
+        _mm512_mask_storeu_ps(gate + i, k, _mm512_mul_ps(_mm512_div_ps(g, _mm512_add_ps(one, e)), _mm512_maskz_loadu_ps(k, up + i)));
+    }
+}
+
 static const llm__kernels llm__kernels_simd = {
     { llm__mm_f32_avx512, llm__mm_f16_avx512, llm__mm_bf16_avx512, llm__mm_q8_0_avx512, llm__mm_q4_0_avx512 },
-    llm__dot_f32_avx512, llm__dot_f16_avx512, llm__axpy_f32_avx512, llm__axpy_f16_avx512, llm__quantize_x_avx512, LLM__XT, "avx512-vnni"
+    llm__dot_f32_avx512, llm__dot_f16_avx512, llm__axpy_f32_avx512, llm__axpy_f16_avx512, llm__quantize_x_avx512, llm__swiglu_avx512, LLM__XT, "avx512-vnni"
 };
 
 #elif defined(LLM__AVX2)
@@ -1860,7 +1896,7 @@ static void llm__mm_q4_0_avx2(const llm__mm *m, int r0, int r1) { llm__mm_quant_
 
 static const llm__kernels llm__kernels_simd = {
     { llm__mm_f32_avx2, llm__mm_f16_avx2, llm__mm_bf16_avx2, llm__mm_q8_0_avx2, llm__mm_q4_0_avx2 },
-    llm__dot_f32_avx2, llm__dot_f16_avx2, llm__axpy_f32_avx2, llm__axpy_f16_avx2, llm__quantize_x_avx2, 0,
+    llm__dot_f32_avx2, llm__dot_f16_avx2, llm__axpy_f32_avx2, llm__axpy_f16_avx2, llm__quantize_x_avx2, llm__swiglu_ref, 0,
 #if defined(__AVXVNNI__)
     "avx2-vnni"
 #else
@@ -2047,7 +2083,7 @@ static void llm__mm_q4_0_neon(const llm__mm *m, int r0, int r1) { llm__mm_quant_
 
 static const llm__kernels llm__kernels_simd = {
     { llm__mm_f32_neon, llm__mm_f16_neon, llm__mm_bf16_neon, llm__mm_q8_0_neon, llm__mm_q4_0_neon },
-    llm__dot_f32_neon, llm__dot_f16_neon, llm__axpy_f32_neon, llm__axpy_f16_neon, llm__quantize_x_ref, 0,
+    llm__dot_f32_neon, llm__dot_f16_neon, llm__axpy_f32_neon, llm__axpy_f16_neon, llm__quantize_x_ref, llm__swiglu_ref, 0,
 #if defined(__ARM_FEATURE_DOTPROD)
     "neon-dotprod"
 #else
@@ -2109,14 +2145,6 @@ static void llm__rope_rotate_half(float *v, int head_dim, const float *cs) {
         v[i] = a * c - b * s;
         v[i + half] = b * c + a * s;
     }
-}
-
-static float llm__silu(float x) { return x / (1.0f + expf(-x)); }
-
-/* SwiGLU gate: h = silu(gate) * up, in place in gate. */
-static void llm__swiglu(float *gate, const float *up, size_t n) {
-    size_t i;
-    for (i = 0; i < n; i++) gate[i] = llm__silu(gate[i]) * up[i];
 }
 
 static void llm__softmax(float *x, int n) {
@@ -2972,7 +3000,7 @@ static void llm__mm_chunk(llm__task *tk, int chunk) {
         llm__mm *u = &tk->mm[1];
         tk->c->kern->mm[u->w->dtype](u, r0, r1);
         for (t = 0; t < m->n_tok; t++)
-            llm__swiglu(m->out + (size_t)t * (size_t)m->n_out + r0, u->out + (size_t)t * (size_t)m->n_out + r0, (size_t)(r1 - r0));
+            tk->c->kern->swiglu(m->out + (size_t)t * (size_t)m->n_out + r0, u->out + (size_t)t * (size_t)m->n_out + r0, r1 - r0);
     }
 }
 

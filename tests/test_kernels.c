@@ -112,6 +112,34 @@ static void test_vector_kernels(void) {
     }
 }
 
+/* SwiGLU: within 4 ulp of silu(g) * u computed in double, for gates from -120 to 100, and the
+   same bits when split at any offset. Below g = -88.7 e^-g overflows and the result is 0
+   (as in PyTorch), where the exact one is under 1e-36. */
+static void test_swiglu_kernel(void) {
+    const llm__kernels *ref = llm__kernels_get(1), *simd = llm__kernels_get(0);
+    enum { N = 4001 };
+    static float g[N], u[N], a[N], b[N], c[N];
+    int i, split;
+    double worst_a = 0.0, worst_b = 0.0;
+    for (i = 0; i < N; i++) { g[i] = -120.0f + 220.0f * (float)i / (N - 1); u[i] = i % 3 ? frand() : 1.0f; }
+    g[0] = 0.0f; g[1] = -0.0f; g[2] = 1e-30f;
+    memcpy(a, g, sizeof g); memcpy(b, g, sizeof g);
+    ref->swiglu(a, u, N); simd->swiglu(b, u, N);
+    for (i = 0; i < N; i++) {
+        double e = (double)g[i] / (1.0 + exp(-(double)g[i])) * u[i], tol = 4.0 * 1.1920929e-7 * fabs(e) + 1e-36;
+        if (fabs(a[i] - e) / tol > worst_a) worst_a = fabs(a[i] - e) / tol;
+        if (fabs(b[i] - e) / tol > worst_b) worst_b = fabs(b[i] - e) / tol;
+    }
+    CHECK(worst_a <= 1.0, "scalar swiglu off by %.2f x 4 ulp", worst_a);
+    CHECK(worst_b <= 1.0, "%s swiglu off by %.2f x 4 ulp", simd->name, worst_b);
+    for (split = 1; split < 40; split += 3) {
+        memcpy(c, g, sizeof g);
+        simd->swiglu(c, u, split);
+        simd->swiglu(c + split, u + split, N - split);
+        CHECK(!memcmp(b, c, sizeof c), "%s swiglu depends on the split at %d", simd->name, split);
+    }
+}
+
 /* q8_0 reconstructs within half a step; q4_0's search is never worse than ggml's rounding. */
 static void test_quantizers(void) {
     int n_out = 32, n_in = 256, r, k;
@@ -248,6 +276,7 @@ int main(void) {
     int n_tok;
     printf("kernels: %s\n", llm__kernels_get(0)->name);
     test_vector_kernels();
+    test_swiglu_kernel();
     test_quantizers();
     for (i = 0; i < sizeof types / sizeof types[0]; i++) {
         int quant = llm__is_quant(types[i]);

@@ -109,7 +109,7 @@ static void test_swiglu(void) {
     tensor_1x1(&t1, &w1); tensor_1x1(&t2, &w2); tensor_1x1(&t3, &w3);
     matmul_1x1(&gate, &t1, &x);
     matmul_1x1(&up, &t3, &x);
-    llm__swiglu(&gate, &up, 1);
+    llm__swiglu_ref(&gate, &up, 1);
     matmul_1x1(&out, &t2, &gate);
     printf("     swiglu(x=1, W1=1.5, W3=0.8, W2=1.2) = %.5f\n", out);
     check(within(out, 1.178, 1e-3), "swiglu scalar example is 1.178 (textbook, within 1e-3)");
