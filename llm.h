@@ -1509,7 +1509,8 @@ LLM__INLINE void llm__wtile_avx512(const float *wp, int kc, const float *xp, con
 
 LLM__INLINE void llm__wpanels_avx512(const llm__mm *m, const uint16_t *G, const int ng, float *out, const int bf16) {
     size_t K = (size_t)m->n_in, gs = LLM__QG * K, os = (size_t)m->n_out, kb, k;
-    float wp[LLM__KC * 32];
+    __m512 panel[LLM__KC * 2]; /* vectors: aligned to the cache lines */
+    float *wp = (float *)panel;
     int t, nt, kc;
     for (kb = 0; kb < K; kb += LLM__KC) {
         kc = K - kb < LLM__KC ? (int)(K - kb) : LLM__KC;
@@ -3059,7 +3060,8 @@ static void llm__matmuls(llm_ctx *c, const float *x, int n_tok, int n_in, int n_
     double work = 0.0;
     memset(tk, 0, sizeof *tk);
     for (j = 0; j < n_jobs; j++) rows += (int)w[j]->shape[0];
-    /* 32 rows (two interleaved groups) per chunk, more for matrices with millions of rows */
+    /* 32 rows (two interleaved groups) per chunk, 128 for one token (taking a chunk costs
+       about as much as the memory reads of 32 rows), more for matrices with millions of rows */
     for (tk->chunk_rows = (n_tok == 1 ? 8 : 2) * LLM__QG; rows / tk->chunk_rows >= 1 << 19;) tk->chunk_rows *= 2;
     tk->c = c;
     tk->n_jobs = n_jobs;
