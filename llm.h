@@ -3017,8 +3017,9 @@ static void llm__task_chunk(void *arg, int chunk) {
 
 /* When a parallel step took longer than the calling thread alone would have (another thread
    was preempted by another process), the next steps run on the calling thread alone, for a
-   window that doubles while that keeps happening: on a busy machine more threads must not
-   mean slower. The pool's workers are woken as a window ends, so that the next parallel step
+   window that doubles while that keeps happening and shrinks by an eighth per parallel step
+   that is not slow (one lucky step does not undo it): on a busy machine more threads must
+   not mean slower. The pool's workers are woken as a window ends, so that the next parallel step
    is judged with them awake. */
 static void llm__task_run(llm_ctx *c, llm__task *tk, double work) {
     int k, slow = 0;
@@ -3047,7 +3048,7 @@ static void llm__task_run(llm_ctx *c, llm__task *tk, double work) {
         slow = llm__slower_than_alone(omp_get_wtime() - t0, t1 - t0, mine, tk->n_chunks);
     }
 #endif
-    c->solo_window = slow ? (c->solo_window ? (c->solo_window < 4096 ? 2 * c->solo_window : 4096) : 16) : c->solo_window / 2;
+    c->solo_window = slow ? (c->solo_window ? (c->solo_window < 4096 ? 2 * c->solo_window : 4096) : 16) : c->solo_window - c->solo_window / 8;
     c->solo = slow ? c->solo_window : 0;
 }
 
