@@ -979,6 +979,7 @@ LLMDEF const char *llm_dtype_name(llm_dtype t) {
 #define LLM__Q4_BLOCK 18 /* 2 (scale) + 16 */
 
 static int llm__is_quant(llm_dtype t) { return t == LLM_DTYPE_Q8_0 || t == LLM_DTYPE_Q4_0; }
+static int llm__is_w16(llm_dtype t) { return t == LLM_DTYPE_F16 || t == LLM_DTYPE_BF16; }
 
 LLMDEF int64_t llm_dtype_row_group(llm_dtype t) { return llm__is_quant(t) ? LLM__QG : 1; }
 
@@ -1226,6 +1227,19 @@ static void llm__pack_x(const float *x, int n_tok, int K, int tile, float *out) 
 /* Quantized activations of one token: K int8 codes, then K/32 f32 scales, then K/32 int32
    sums of the codes (for kernels that take the weights as unsigned bytes). */
 static size_t llm__xq_stride(int n_in) { return ((size_t)n_in + (size_t)n_in / LLM__QK * 8 + 63) / 64 * 64; }
+
+/* The activations of a step as kernel set K takes them: quantized into xq (xs bytes a token)
+   for quantized weights; for 16-bit weights and many tokens packed into xp, where the set
+   packs. Returns xp when it was filled, else NULL (the kernels then read x itself). */
+static const float *llm__prepare_x(const llm__kernels *K, const float *x, int n_tok, int n_in, int quant, int w16,
+                                   uint8_t *xq, size_t xs, float *xp) {
+    int t;
+    if (quant)
+        for (t = 0; t < n_tok; t++) K->quantize_x(x + (size_t)t * (size_t)n_in, n_in, xq + (size_t)t * xs);
+    if (!w16 || n_tok < 2 || !K->x_tile || !xp) return NULL;
+    llm__pack_x(x, n_tok, n_in, K->x_tile, xp);
+    return xp;
+}
 
 /* Scale amax / 127, codes rounded to nearest even (the default rounding mode, as the SIMD
    conversions round), so every version gives the same bytes. */
@@ -2780,7 +2794,7 @@ static int llm__default_threads(void) {
 static int llm__model_has_w16(const llm_model *m) {
     size_t i;
     for (i = 0; i < m->n_tensors; i++)
-        if (m->tensors[i].dtype == LLM_DTYPE_F16 || m->tensors[i].dtype == LLM_DTYPE_BF16) return 1;
+        if (llm__is_w16(m->tensors[i].dtype)) return 1;
     return 0;
 }
 
@@ -3057,7 +3071,8 @@ static void llm__task_run(llm_ctx *c, llm__task *tk, double work) {
 static void llm__matmuls(llm_ctx *c, const float *x, int n_tok, int n_in, int n_jobs, const llm_tensor *const *w,
                          const llm_tensor *const *bias, float *const *out, float *residual, int swiglu) {
     llm__task *tk = &c->task;
-    int j, t, quant = 0, w16 = 0, rows = 0;
+    int j, quant = 0, w16 = 0, rows = 0;
+    const float *xp;
     double work = 0.0;
     memset(tk, 0, sizeof *tk);
     for (j = 0; j < n_jobs; j++) rows += (int)w[j]->shape[0];
@@ -3074,17 +3089,13 @@ static void llm__matmuls(llm_ctx *c, const float *x, int n_tok, int n_in, int n_
         m->n_tok = n_tok; m->n_in = n_in; m->n_out = (int)w[j]->shape[0];
         tk->bias[j] = bias ? bias[j] : NULL;
         quant |= llm__is_quant(w[j]->dtype);
-        w16 |= w[j]->dtype == LLM_DTYPE_F16 || w[j]->dtype == LLM_DTYPE_BF16;
+        w16 |= llm__is_w16(w[j]->dtype);
         work += (double)m->n_out * n_in * n_tok;
         tk->first_chunk[j + 1] = tk->first_chunk[j] + (swiglu && j == 1 ? 0 : (m->n_out + tk->chunk_rows - 1) / tk->chunk_rows);
     }
     tk->n_chunks = tk->first_chunk[n_jobs];
-    if (quant)
-        for (t = 0; t < n_tok; t++) c->kern->quantize_x(x + (size_t)t * n_in, n_in, c->xq + (size_t)t * c->xq_stride);
-    if (w16 && n_tok > 1 && c->xp) {
-        llm__pack_x(x, n_tok, n_in, c->kern->x_tile, c->xp);
-        for (j = 0; j < n_jobs; j++) tk->mm[j].xp = c->xp;
-    }
+    xp = llm__prepare_x(c->kern, x, n_tok, n_in, quant, w16, c->xq, c->xq_stride, c->xp);
+    for (j = 0; j < n_jobs; j++) tk->mm[j].xp = xp;
     llm__task_run(c, tk, work);
 }
 

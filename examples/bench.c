@@ -80,7 +80,7 @@ static double measure_membw(int threads, double *one1) {
     if (!buf) { fprintf(stderr, "bench: out of memory\n"); exit(1); }
     for (i = 0; i < words; i++) buf[i] = i;
     if (one1) *one1 = membw(1, buf, words);
-    many = membw(threads, buf, words);
+    many = one1 && threads == 1 ? *one1 : membw(threads, buf, words);
     free(buf);
     return many;
 }
@@ -112,7 +112,8 @@ static double membw_apart(int threads, double *one1) {
 /* Prints the bandwidth with 1 and n threads; returns the one for n. */
 static double run_membw(int n_threads) {
     double one, many = membw_apart(n_threads, &one);
-    printf("memory read bandwidth: %.1f GB/s with 1 thread, %.1f GB/s with %d threads\n", one, many, n_threads);
+    if (n_threads == 1) printf("memory read bandwidth: %.1f GB/s with 1 thread\n", one);
+    else printf("memory read bandwidth: %.1f GB/s with 1 thread, %.1f GB/s with %d threads\n", one, many, n_threads);
     return many;
 }
 

@@ -33,17 +33,10 @@ static void run_mm(const llm__kernels *K, const llm_tensor *w, const float *x, i
     size_t xs = llm__xq_stride(n_in), i;
     uint8_t *xq = (uint8_t *)malloc(xs * (size_t)n_tok);
     float *xp = (float *)malloc((size_t)n_tok * (size_t)n_in * sizeof *xp);
-    int t;
     for (i = 0; i < (size_t)n_tok * n_out; i++) out[i] = NAN;
-    if (llm__is_quant(w->dtype))
-        for (t = 0; t < n_tok; t++) K->quantize_x(x + (size_t)t * n_in, n_in, xq + (size_t)t * xs);
     memset(&m, 0, sizeof m);
     m.w = w; m.x = x; m.xq = xq; m.xq_stride = xs; m.out = out; m.n_tok = n_tok; m.n_in = n_in; m.n_out = n_out;
-    /* as llm__matmuls does: many tokens meet 16-bit weights packed, where the kernels pack */
-    if ((w->dtype == LLM_DTYPE_F16 || w->dtype == LLM_DTYPE_BF16) && n_tok > 1 && K->x_tile) {
-        llm__pack_x(x, n_tok, n_in, K->x_tile, xp);
-        m.xp = xp;
-    }
+    m.xp = llm__prepare_x(K, x, n_tok, n_in, llm__is_quant(w->dtype), llm__is_w16(w->dtype), xq, xs, xp);
     K->mm[w->dtype](&m, r0, r1);
     free(xq); free(xp);
 }
