@@ -55,6 +55,7 @@
 
    OWNERSHIP
        llm_model_close frees what llm_model_open made; close every context of a model first.
+       llm_model_close(NULL), llm_ctx_close(NULL) and llm_builder_destroy(NULL) do nothing.
        llm_model_open_memory uses the caller's buffer in place: keep it alive and unchanged
        until llm_model_close; it must be 4-byte aligned (malloc's buffers are). Pointers the library returns (llm_logits, llm_ctx_tokens,
        llm_model_info_get, llm_token_text, llm_model_meta_string, llm_ctx_error, a
@@ -266,7 +267,7 @@ LLMDEF llm_result llm_model_open(llm_model **out, const char *path, const llm_mo
 #endif
 LLMDEF llm_result llm_model_open_memory(llm_model **out, const void *data, size_t size,
                                         const llm_model_desc *desc);
-LLMDEF void llm_model_close(llm_model *model);
+LLMDEF void llm_model_close(llm_model *model); /* NULL is allowed */
 LLMDEF const llm_model_info *llm_model_info_get(const llm_model *model);
 LLMDEF const llm_tensor *llm_model_tensor(const llm_model *model, const char *name);
 /* A metadata string (e.g. "tokenizer.chat_template"); NULL if absent. Not NUL-terminated. */
@@ -275,25 +276,36 @@ LLMDEF const char *llm_model_meta_string(const llm_model *model, const char *key
 /* ---- llm: context ----------------------------------------------------------------------- */
 typedef enum llm_kv_type { LLM_KV_DEFAULT = 0, LLM_KV_F32 = 1, LLM_KV_F16 = 2 } llm_kv_type;
 
+#define LLM_MAX_THREADS 256  /* more threads than this are taken as this many */
+
 typedef struct llm_ctx_desc {
-    int32_t n_ctx;           /* 0: min(model's max_position_embeddings, 4096) */
-    int32_t n_threads;       /* 0: the number of CPUs (OpenMP's default); 1 under LLM_NO_THREADS */
+    int32_t n_ctx;           /* 0: min(model's max_position_embeddings, 4096); more than the
+                                model was trained for works, with a warning to log */
+    int32_t n_threads;       /* 0: the number of CPUs (OpenMP's default); at most
+                                LLM_MAX_THREADS; 1 under LLM_NO_THREADS */
     int32_t n_batch;         /* tokens per prompt chunk; 0: 64 */
     llm_kv_type kv_type;     /* 0: f16 */
     llm_allocator allocator;
     int32_t logits_all;      /* 1: keep the logits of every token of llm_eval's last chunk
                                 (up to n_batch tokens), for llm_logits_at; 0: the last only */
     int32_t reference_kernels; /* 1: the scalar reference kernels instead of the SIMD ones (tests) */
+    llm_log_fn log;          /* receives the detail message of a failed open, and warnings */
+    void *log_user;
 } llm_ctx_desc;
 
+/* Sizes are checked before anything is allocated: a context that needs more bytes than the
+   machine's physical memory fails at once with LLM_ERR_OUT_OF_MEMORY (desc->log names the
+   bytes). The KV cache is not filled: its pages are touched as positions are evaluated. */
 LLMDEF llm_result llm_ctx_open(llm_ctx **out, const llm_model *model, const llm_ctx_desc *desc);
-LLMDEF void llm_ctx_close(llm_ctx *ctx);
+LLMDEF void llm_ctx_close(llm_ctx *ctx); /* NULL is allowed */
 LLMDEF const char *llm_ctx_error(const llm_ctx *ctx);
 LLMDEF llm_result llm_eval(llm_ctx *ctx, const int32_t *tokens, size_t n);
+/* The logits of the last evaluated token: n_vocab floats, or NULL when the context holds
+   none (nothing evaluated yet, after llm_ctx_rewind, or a state loaded without logits). */
 LLMDEF const float *llm_logits(const llm_ctx *ctx);
 /* The logits computed at position pos (the distribution of the token at pos + 1): any
    position of the last llm_eval call's last chunk with logits_all, else only the last one.
-   NULL for any other position. */
+   NULL for any other position, and whenever llm_logits is NULL. */
 LLMDEF const float *llm_logits_at(const llm_ctx *ctx, int32_t pos);
 LLMDEF int32_t llm_ctx_pos(const llm_ctx *ctx);
 LLMDEF int32_t llm_ctx_size(const llm_ctx *ctx);
@@ -310,7 +322,10 @@ LLMDEF uint64_t llm_kv_cache_bytes(int64_t n_layer, int64_t n_head_kv, int64_t h
    file. Loading it into a fresh context of the same model file and KV type (any n_ctx
    that holds the tokens) continues bitwise as the saved one would: a long system prompt
    is evaluated once. Another model or KV type gives LLM_ERR_WRONG_MODEL; a cut or damaged
-   state LLM_ERR_TRUNCATED or LLM_ERR_BAD_FILE, and the context is then left empty. */
+   state LLM_ERR_TRUNCATED or LLM_ERR_BAD_FILE. Every check comes before the context is
+   touched: a failed load leaves it holding what it held. llm_ctx_save writes a temporary
+   file beside path and renames it over path once complete: a failed save leaves the old
+   file as it was. */
 /* LLM_ERR_BUFFER_TOO_SMALL with *n_out = the size needed when cap is too small. */
 LLMDEF llm_result llm_ctx_save_memory(llm_ctx *ctx, void *buf, size_t cap, size_t *n_out);
 LLMDEF llm_result llm_ctx_load_memory(llm_ctx *ctx, const void *buf, size_t size);
@@ -356,8 +371,10 @@ LLMDEF void llm_decoder_init(llm_decoder *d, const llm_model *m);
 LLMDEF llm_result llm_decoder_push(llm_decoder *d, int32_t id, char *out, size_t cap, size_t *n_out);
 LLMDEF llm_result llm_decoder_flush(llm_decoder *d, char *out, size_t cap, size_t *n_out);
 
-/* A token's exact raw bytes (as llm_token_text gives them: " the", not "Ġthe") -> its id, or
-   -1; added tokens first, as HF's token_to_id. */
+/* A token's exact raw bytes, as llm_token_text gives them -> its id, or -1; added tokens
+   first, as HF's token_to_id. In a byte-level vocabulary (GPT-2, Llama 3, Qwen2) the text is
+   the bytes themselves: " the", not "Ġthe"; a SentencePiece-style one stores its own
+   spelling: "▁the" (U+2581), "<0x0A>". */
 LLMDEF int32_t llm_token_find(const llm_model *m, const char *text, size_t len);
 LLMDEF const char *llm_token_text(const llm_model *m, int32_t id, size_t *len);  /* raw bytes of a token; NULL if none */
 LLMDEF int llm_token_is_special(const llm_model *m, int32_t id);
@@ -510,7 +527,8 @@ LLMDEF llm_result llm_generate(llm_ctx *ctx, const char *prompt, size_t len, con
    is exactly start, then steps until done. The generation lives in its context: after
    another start or a change of the context (llm_eval, llm_ctx_rewind, llm_ctx_load) its
    next step fails with LLM_ERR_INVALID_ARGUMENT. desc is copied; its sampler and stop_ids
-   must stay valid until done. A step after done does nothing. */
+   must stay valid until done. A step after done does nothing; a step on a generation no
+   start was called on (zeroed) is LLM_ERR_INVALID_ARGUMENT. */
 typedef struct llm_generation {
     int32_t id;                /* the token this step produced, or -1 */
     const char *piece;         /* the text it adds (see llm_token_fn), valid until the next step; */
@@ -543,7 +561,8 @@ LLMDEF llm_result llm_builder_set_f64(llm_builder *b, const char *key, double v)
 LLMDEF llm_result llm_builder_set_string(llm_builder *b, const char *key, const char *s, size_t len);
 LLMDEF llm_result llm_builder_set_i32_array(llm_builder *b, const char *key, const int32_t *v, size_t n);
 LLMDEF llm_result llm_builder_set_blob(llm_builder *b, const char *key, const void *data, size_t size);
-/* Returns the tensor's index through idx. size is computed from dtype and shape. */
+/* Returns the tensor's index through idx. size is computed from dtype and shape. A name
+   already added is LLM_ERR_INVALID_ARGUMENT. */
 LLMDEF llm_result llm_builder_add_tensor(llm_builder *b, const char *name, llm_dtype dtype, int n_dims,
                                          const int64_t *shape, size_t *idx);
 /* Lays out the file; the bytes before the first tensor (header, metadata, table, padding). */
@@ -563,6 +582,7 @@ LLMDEF size_t llm_dtype_row_bytes(llm_dtype t, int64_t n); /* bytes of n values;
 #ifndef LLM_IMPLEMENTATION_DONE
 #define LLM_IMPLEMENTATION_DONE
 
+#include <float.h>
 #include <math.h>
 #include <string.h>
 #include <stdarg.h>
@@ -633,6 +653,7 @@ static double llm__seconds(void) {
 }
 #elif defined(__unix__) || defined(__APPLE__)
 #include <sys/time.h>
+#include <unistd.h> /* sysconf */
 static double llm__seconds(void) {
     struct timeval tv;
     gettimeofday(&tv, NULL);
@@ -648,12 +669,17 @@ static double llm__seconds(void) { return (double)clock() / CLOCKS_PER_SEC; }
 #define WIN32_LEAN_AND_MEAN
 #endif
 #include <windows.h>
-#else
-#include <sys/stat.h>
-#if !defined(LLM_NO_MMAP)
+#include <errno.h>
 #include <fcntl.h>
-#include <sys/mman.h>
+#include <io.h>
+#include <sys/stat.h>
+#else
+#include <errno.h>
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
+#if !defined(LLM_NO_MMAP)
+#include <sys/mman.h>
 #endif
 #endif
 
@@ -755,6 +781,69 @@ static void llm__unmap_file(llm__file_view *v, const llm_allocator *a) {
 #elif !defined(LLM_NO_MMAP)
     munmap(v->data, (size_t)v->size);
 #endif
+}
+
+/* Writing over a file: the bytes go to a temporary beside it, created exclusively (a name
+   no other writer holds), which replaces the file only once completely written, so a
+   failed write (a full disk) leaves the old file as it was. */
+typedef struct llm__tmp_file {
+    int fd;
+    char *path;                /* the temporary's name, from the allocator */
+} llm__tmp_file;
+
+static llm_result llm__tmp_open(llm__tmp_file *t, const char *path, const llm_allocator *a, const void *salt) {
+    size_t cap = strlen(path) + 32;
+    uint32_t seed = (uint32_t)(uintptr_t)salt ^ (uint32_t)(uint64_t)(llm__seconds() * 1e6);
+    int k;
+    t->fd = -1;
+    if (!(t->path = (char *)llm__alloc(a, cap))) return LLM_ERR_OUT_OF_MEMORY;
+    for (k = 0; k < 64 && t->fd < 0; k++) {
+        seed = seed * 1664525u + 1013904223u;
+        snprintf(t->path, cap, "%s.%08x.tmp", path, (unsigned)seed);
+#if defined(_WIN32)
+        t->fd = _open(t->path, _O_WRONLY | _O_CREAT | _O_EXCL | _O_BINARY, _S_IREAD | _S_IWRITE);
+        if (t->fd < 0 && errno != EEXIST) break;
+#else
+        t->fd = open(t->path, O_WRONLY | O_CREAT | O_EXCL, 0666);
+        if (t->fd < 0 && errno != EEXIST) break;
+#endif
+    }
+    if (t->fd >= 0) return LLM_OK;
+    llm__free(a, t->path);
+    t->path = NULL;
+    return LLM_ERR_IO;
+}
+
+static int llm__tmp_write(llm__tmp_file *t, const void *data, size_t n) {
+    const char *p = (const char *)data;
+    while (n) {
+        size_t k = n < ((size_t)1 << 30) ? n : ((size_t)1 << 30);
+#if defined(_WIN32)
+        int w = _write(t->fd, p, (unsigned)k);
+#else
+        long w = (long)write(t->fd, p, k);
+        if (w < 0 && errno == EINTR) continue;
+#endif
+        if (w <= 0) return 0;
+        p += w;
+        n -= (size_t)w;
+    }
+    return 1;
+}
+
+/* Closes the temporary and, when ok, puts it in place of path; else, or when that fails,
+   removes it. Returns whether path now holds the new bytes. */
+static int llm__tmp_close(llm__tmp_file *t, const char *path, int ok, const llm_allocator *a) {
+#if defined(_WIN32)
+    ok = _close(t->fd) == 0 && ok;
+    ok = ok && MoveFileExA(t->path, path, MOVEFILE_REPLACE_EXISTING);
+#else
+    ok = close(t->fd) == 0 && ok;
+    ok = ok && rename(t->path, path) == 0;
+#endif
+    if (!ok) remove(t->path);
+    llm__free(a, t->path);
+    return ok;
 }
 #endif /* !LLM_NO_STDIO */
 
@@ -1260,17 +1349,40 @@ static const float *llm__prepare_x(const llm__kernels *K, const float *x, int n_
 }
 
 /* Scale amax / 127, codes rounded to nearest even (the default rounding mode, as the SIMD
-   conversions round), so every version gives the same bytes. */
+   conversions round), so every version gives the same bytes. The largest magnitude is
+   taken on the bits without the sign, whose order is that of the magnitudes, with NaN
+   above infinity: a block holding either is found with the same work. A scale below
+   FLT_MIN (1 / d would overflow) counts as an all-zero block. */
+#define LLM__XQ_NONFINITE 0x7F800000u /* amax bits from here up: an infinity or a NaN */
+
+/* A block holding NaN or an infinity: codes and code sum 0 and a NaN scale, so every kernel
+   gives NaN for the dot products it is in (0 x NaN), as float arithmetic would give NaN or
+   an infinity, and no non-number is converted to an integer. */
+static void llm__quantize_x_nonfinite(uint8_t *out, int n, int b) {
+    static const uint32_t nan_bits = 0x7FC00000u;
+    static const int32_t zero = 0;
+    memset(out + (size_t)b * LLM__QK, 0, LLM__QK);
+    memcpy(out + n + 4 * (size_t)b, &nan_bits, 4);
+    memcpy(out + n + 4 * (size_t)(n / LLM__QK + b), &zero, 4);
+}
+
 static void llm__quantize_x_ref(const float *x, int n, uint8_t *out) {
     int nb = n / LLM__QK, b, i;
     int8_t *q = (int8_t *)out;
     for (b = 0; b < nb; b++) {
         const float *xb = x + b * LLM__QK;
-        float amax = 0.0f, d, id;
+        uint32_t bits = 0, u;
+        float amax, d, id;
         int32_t sum = 0;
-        for (i = 0; i < LLM__QK; i++) amax = fabsf(xb[i]) > amax ? fabsf(xb[i]) : amax;
+        for (i = 0; i < LLM__QK; i++) {
+            memcpy(&u, xb + i, 4);
+            u &= 0x7FFFFFFFu;
+            bits = u > bits ? u : bits;
+        }
+        if (bits >= LLM__XQ_NONFINITE) { llm__quantize_x_nonfinite(out, n, b); continue; }
+        memcpy(&amax, &bits, 4);
         d = amax / 127.0f;
-        id = d > 0.0f ? 1.0f / d : 0.0f;
+        id = d >= FLT_MIN ? 1.0f / d : 0.0f;
         for (i = 0; i < LLM__QK; i++) {
             q[b * LLM__QK + i] = (int8_t)lrintf(xb[i] * id);
             sum += q[b * LLM__QK + i];
@@ -1651,11 +1763,20 @@ static void llm__mm_q8_0_avx512(const llm__mm *m, int r0, int r1) { llm__mm_quan
 static void llm__quantize_x_avx512(const float *x, int n, uint8_t *out) {
     int nb = n / LLM__QK, b;
     for (b = 0; b < nb; b++) {
+        const __m512i mag = _mm512_set1_epi32(0x7FFFFFFF);
         __m512 v0 = _mm512_loadu_ps(x + b * LLM__QK), v1 = _mm512_loadu_ps(x + b * LLM__QK + 16);
-        float amax = _mm512_reduce_max_ps(_mm512_max_ps(_mm512_abs_ps(v0), _mm512_abs_ps(v1)));
-        float d = amax / 127.0f, id = d > 0.0f ? 1.0f / d : 0.0f;
-        __m512i q0 = _mm512_cvtps_epi32(_mm512_mul_ps(v0, _mm512_set1_ps(id))), q1 = _mm512_cvtps_epi32(_mm512_mul_ps(v1, _mm512_set1_ps(id)));
-        int32_t sum = _mm512_reduce_add_epi32(_mm512_add_epi32(q0, q1));
+        uint32_t bits = _mm512_reduce_max_epu32(_mm512_max_epu32(_mm512_and_si512(_mm512_castps_si512(v0), mag),
+                                                                 _mm512_and_si512(_mm512_castps_si512(v1), mag)));
+        float amax, d, id;
+        __m512i q0, q1;
+        int32_t sum;
+        if (bits >= LLM__XQ_NONFINITE) { llm__quantize_x_nonfinite(out, n, b); continue; }
+        memcpy(&amax, &bits, 4);
+        d = amax / 127.0f;
+        id = d >= FLT_MIN ? 1.0f / d : 0.0f;
+        q0 = _mm512_cvtps_epi32(_mm512_mul_ps(v0, _mm512_set1_ps(id)));
+        q1 = _mm512_cvtps_epi32(_mm512_mul_ps(v1, _mm512_set1_ps(id)));
+        sum = _mm512_reduce_add_epi32(_mm512_add_epi32(q0, q1));
         _mm_storeu_si128((__m128i *)(out + b * LLM__QK), _mm512_cvtepi32_epi8(q0));
         _mm_storeu_si128((__m128i *)(out + b * LLM__QK + 16), _mm512_cvtepi32_epi8(q1));
         memcpy(out + n + 4 * (size_t)b, &d, 4);
@@ -1895,22 +2016,25 @@ static void llm__mm_q8_0_avx2(const llm__mm *m, int r0, int r1) { llm__mm_quant_
 
 static void llm__quantize_x_avx2(const float *x, int n, uint8_t *out) {
     int nb = n / LLM__QK, b, i;
-    const __m256 sign = _mm256_set1_ps(-0.0f);
+    const __m256i mag = _mm256_set1_epi32(0x7FFFFFFF);
     for (b = 0; b < nb; b++) {
-        __m256 v[4], mx;
-        __m128 m4;
-        __m256i q[4], s;
+        __m256 v[4];
+        __m256i q[4], s, mx;
+        __m128i m4;
+        uint32_t bits;
         float amax, d, id;
         int32_t sum;
         for (i = 0; i < 4; i++) v[i] = _mm256_loadu_ps(x + b * LLM__QK + 8 * i);
-        mx = _mm256_max_ps(_mm256_max_ps(_mm256_andnot_ps(sign, v[0]), _mm256_andnot_ps(sign, v[1])),
-                           _mm256_max_ps(_mm256_andnot_ps(sign, v[2]), _mm256_andnot_ps(sign, v[3])));
-        m4 = _mm_max_ps(_mm256_castps256_ps128(mx), _mm256_extractf128_ps(mx, 1));
-        m4 = _mm_max_ps(m4, _mm_movehl_ps(m4, m4));
-        m4 = _mm_max_ss(m4, _mm_movehdup_ps(m4));
-        amax = _mm_cvtss_f32(m4);
+        for (i = 0; i < 4; i++) q[i] = _mm256_and_si256(_mm256_castps_si256(v[i]), mag);
+        mx = _mm256_max_epu32(_mm256_max_epu32(q[0], q[1]), _mm256_max_epu32(q[2], q[3]));
+        m4 = _mm_max_epu32(_mm256_castsi256_si128(mx), _mm256_extracti128_si256(mx, 1));
+        m4 = _mm_max_epu32(m4, _mm_shuffle_epi32(m4, 0x4E));
+        m4 = _mm_max_epu32(m4, _mm_shuffle_epi32(m4, 0xB1));
+        bits = (uint32_t)_mm_cvtsi128_si32(m4);
+        if (bits >= LLM__XQ_NONFINITE) { llm__quantize_x_nonfinite(out, n, b); continue; }
+        memcpy(&amax, &bits, 4);
         d = amax / 127.0f;
-        id = d > 0.0f ? 1.0f / d : 0.0f;
+        id = d >= FLT_MIN ? 1.0f / d : 0.0f;
         for (i = 0; i < 4; i++) q[i] = _mm256_cvtps_epi32(_mm256_mul_ps(v[i], _mm256_set1_ps(id)));
         s = _mm256_add_epi32(_mm256_add_epi32(q[0], q[1]), _mm256_add_epi32(q[2], q[3]));
         s = _mm256_hadd_epi32(s, s);
@@ -2181,13 +2305,38 @@ static void llm__softmax(float *x, int n) {
 }
 
 /* ---- llm: model file ---------------------------------------------------------------------
-   Layout (docs/FORMAT.md): a 64-byte header, a metadata section of typed key/value
-   entries, a tensor table, then tensor data aligned to LLM__ALIGN. Little-endian. */
+   Layout (docs/FORMAT.md): a 72-byte header, a metadata section of typed key/value
+   entries, a tensor table, then tensor data aligned to LLM__ALIGN. Little-endian. The
+   header ends with a checksum of everything before the tensor data. */
 #define LLM__MAGIC "LLMF"
-#define LLM__VERSION 2u
-#define LLM__HEADER_SIZE 64u
+#define LLM__VERSION 3u
+#define LLM__HEADER_SIZE 72u
+#define LLM__CHECKSUM_AT 64u /* the u64 checksum field, the header's last */
 #define LLM__ALIGN 64u
 #define LLM__MAX_NAME 256u
+#define LLM__HASH_SEED 0xCBF29CE484222325ull
+
+/* 8 bytes at a time; each step is a bijection of h and of the word, so a changed word
+   always changes the result. */
+static uint64_t llm__hash64(uint64_t h, const void *data, size_t n) {
+    const uint8_t *p = (const uint8_t *)data;
+    uint64_t v;
+    for (; n >= 8; p += 8, n -= 8) {
+        memcpy(&v, p, 8);
+        h = (h ^ v) * 0x100000001B3ull;
+        h ^= h >> 31;
+    }
+    for (; n; p++, n--) h = (h ^ *p) * 0x100000001B3ull;
+    return h;
+}
+
+/* The checksum of a model file: the hash of every byte before the tensor data but the
+   checksum field itself (header, metadata, tensor table, padding). The weights are left out:
+   hashing them would read the whole file at open. */
+static uint64_t llm__file_checksum(const uint8_t *data, uint64_t data_off) {
+    uint64_t h = llm__hash64(LLM__HASH_SEED, data, LLM__CHECKSUM_AT);
+    return llm__hash64(h, data + LLM__HEADER_SIZE, (size_t)(data_off - LLM__HEADER_SIZE));
+}
 
 typedef enum llm__meta_type {
     LLM__META_I32 = 1, LLM__META_F64 = 2, LLM__META_STRING = 3, LLM__META_I32_ARRAY = 4, LLM__META_BLOB = 5
@@ -2306,8 +2455,8 @@ static llm_result llm__parse_header(llm_model *m, uint64_t *meta_off, uint64_t *
         return llm__fail(err, es, LLM_ERR_BAD_MAGIC, "not a .llm model file (magic is not \"LLMF\")");
     if (m->size < 8) return llm__fail(err, es, LLM_ERR_TRUNCATED, "file ends inside the header (%llu bytes)", (unsigned long long)m->size);
     if (llm__rd32(h + 4) != LLM__VERSION)
-        return llm__fail(err, es, LLM_ERR_BAD_VERSION, "file format version %u, this header reads version %u",
-                         llm__rd32(h + 4), LLM__VERSION);
+        return llm__fail(err, es, LLM_ERR_BAD_VERSION, "file format version %u, this header reads version %u%s",
+                         llm__rd32(h + 4), LLM__VERSION, llm__rd32(h + 4) < LLM__VERSION ? ": convert the model again" : "");
     if (m->size < LLM__HEADER_SIZE)
         return llm__fail(err, es, LLM_ERR_TRUNCATED, "file ends inside the header (%llu of %u bytes)",
                          (unsigned long long)m->size, LLM__HEADER_SIZE);
@@ -2334,6 +2483,10 @@ static llm_result llm__parse_header(llm_model *m, uint64_t *meta_off, uint64_t *
     if (*n_tensors > *tab_size / 24) /* an entry takes at least 24 bytes */
         return llm__fail(err, es, LLM_ERR_BAD_FILE, "%llu tensors cannot fit in a %llu-byte table",
                          (unsigned long long)*n_tensors, (unsigned long long)*tab_size);
+    if (llm__file_checksum(h, *data_off) != llm__rd64(h + LLM__CHECKSUM_AT))
+        return llm__fail(err, es, LLM_ERR_BAD_FILE, "header checksum mismatch: the file says %016llx, its first %llu bytes "
+                         "hash to %016llx (the file is damaged)", (unsigned long long)llm__rd64(h + LLM__CHECKSUM_AT),
+                         (unsigned long long)*data_off, (unsigned long long)llm__file_checksum(h, *data_off));
     return LLM_OK;
 }
 
@@ -2362,7 +2515,7 @@ static llm_result llm__parse_meta(llm_model *m, uint64_t off, uint64_t size, cha
 static llm_result llm__parse_tensors(llm_model *m, uint64_t off, uint64_t size, uint64_t n, uint64_t data_off,
                                      char *err, size_t es) {
     llm__reader r;
-    uint64_t i, prev_end = 0;
+    uint64_t i, k, prev_end = 0;
     char *names;
     size_t names_cap = (size_t)size; /* every name is stored in the table, so this bounds their total */
     r.p = m->data; r.pos = off; r.end = off + size; r.bad = 0;
@@ -2382,6 +2535,10 @@ static llm_result llm__parse_tensors(llm_model *m, uint64_t off, uint64_t size, 
         names[name_len] = 0;
         t->name = names;
         names += name_len + 1;
+        for (k = 0; k < i; k++) /* llm_model_tensor would only ever find the first */
+            if (strcmp(m->tensors[k].name, t->name) == 0)
+                return llm__fail(err, es, LLM_ERR_BAD_FILE, "tensor '%s' is in the tensor table twice (entries %llu and %llu)",
+                                 t->name, (unsigned long long)k, (unsigned long long)i);
         dtype = llm__take32(&r);
         nd = llm__take32(&r);
         if (r.bad || nd < 1 || nd > 4)
@@ -2796,7 +2953,7 @@ static int llm__default_threads(void) {
     return omp_get_max_threads();
 #else
     long n = sysconf(_SC_NPROCESSORS_ONLN);
-    return n < 1 ? 1 : n > 256 ? 256 : (int)n;
+    return n < 1 ? 1 : n > LLM_MAX_THREADS ? LLM_MAX_THREADS : (int)n;
 #endif
 }
 
@@ -2818,73 +2975,140 @@ static uint64_t llm__part(uint64_t *total, uint64_t n, uint64_t size) {
 
 /* The forward pass's scratch buffers come from one block and start on 64-byte boundaries, so
    the rows of outputs that different threads write (groups of 16 floats) do not share cache
-   lines. Leaves c->scratch NULL when the block cannot be had. */
-static void llm__ctx_scratch(llm_ctx *c, size_t B, size_t max_in) {
+   lines. Returns the bytes the block takes (2^62 or more when it is too big); with a base,
+   points the buffers into it. The attention scores come last: they grow with n_ctx, and a
+   row is only read as far as it was written, so they are not filled. */
+static uint64_t llm__ctx_scratch(llm_ctx *c, size_t B, size_t max_in, uint8_t *base, uint64_t *filled) {
     const llm_model_info *h = &c->model->info;
     uint64_t total = 0, q_dim = (uint64_t)h->n_head * (uint64_t)h->head_dim, kv_dim = (uint64_t)h->n_head_kv * (uint64_t)h->head_dim;
     uint64_t o_x = llm__part(&total, B, 4 * (uint64_t)h->n_embd), o_xb = llm__part(&total, B, 4 * (uint64_t)h->n_embd);
     uint64_t o_q = llm__part(&total, B, 4 * q_dim), o_k = llm__part(&total, B, 4 * kv_dim), o_v = llm__part(&total, B, 4 * kv_dim);
     uint64_t o_att = llm__part(&total, B, 4 * q_dim);
     uint64_t o_hb = llm__part(&total, B, 4 * (uint64_t)h->n_ff), o_hb2 = llm__part(&total, B, 4 * (uint64_t)h->n_ff);
-    uint64_t o_scores = llm__part(&total, (uint64_t)h->n_head, 4 * (uint64_t)c->n_ctx);
     uint64_t o_logits = llm__part(&total, c->logits_all ? B : 1, 4 * (uint64_t)h->n_vocab);
     uint64_t o_rope = llm__part(&total, B, 4 * (uint64_t)h->head_dim), o_xq = llm__part(&total, B, c->xq_stride);
     int packs = c->kern->x_tile && llm__model_has_w16(c->model);
     uint64_t o_xp = llm__part(&total, packs ? B : 0, 4 * (uint64_t)max_in);
-    uint8_t *base;
-    if (total > (uint64_t)((size_t)-1 - 64) || !(c->scratch = llm__calloc(&c->alloc, 1, (size_t)total + 64))) return;
-    base = (uint8_t *)c->scratch + (64 - (uintptr_t)c->scratch % 64) % 64;
+    uint64_t o_scores = llm__part(&total, (uint64_t)h->n_head, 4 * (uint64_t)c->n_ctx);
+    *filled = o_scores;
+    if (!base) return total;
     c->x = (float *)(base + o_x); c->xb = (float *)(base + o_xb);
     c->q = (float *)(base + o_q); c->k = (float *)(base + o_k); c->v = (float *)(base + o_v);
     c->att_out = (float *)(base + o_att); c->hb = (float *)(base + o_hb); c->hb2 = (float *)(base + o_hb2);
     c->scores = (float *)(base + o_scores); c->logits = (float *)(base + o_logits); c->rope = (float *)(base + o_rope);
     c->xq = base + o_xq;
     c->xp = packs ? (float *)(base + o_xp) : NULL;
+    return total;
+}
+
+/* Bytes of physical memory, 0 when unknown: a context that needs more cannot be served. */
+static uint64_t llm__physical_memory(void) {
+#if defined(_WIN32)
+    MEMORYSTATUSEX st;
+    st.dwLength = sizeof st;
+    return GlobalMemoryStatusEx(&st) ? (uint64_t)st.ullTotalPhys : 0;
+#elif (defined(__unix__) || defined(__APPLE__)) && defined(_SC_PHYS_PAGES) && defined(_SC_PAGESIZE)
+    long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+    return pages > 0 && page > 0 ? (uint64_t)pages * (uint64_t)page : 0;
+#else
+    return 0;
+#endif
+}
+
+/* A message to the desc's log callback, if it has one (a context has no error text yet). */
+static void llm__ctx_log(const llm_ctx_desc *d, const char *fmt, ...) {
+    char msg[256];
+    va_list ap;
+    if (!d->log) return;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    d->log(d->log_user, msg);
+}
+
+/* The desc with its defaults filled in (zero means default); LLM_ERR_INVALID_ARGUMENT for
+   values out of range. */
+static llm_result llm__ctx_defaults(llm_ctx_desc *d, const llm_model_info *h) {
+    if (d->n_ctx < 0 || d->n_threads < 0 || d->n_batch < 0 || (unsigned)d->kv_type > LLM_KV_F16) return LLM_ERR_INVALID_ARGUMENT;
+    if (d->n_ctx == 0) d->n_ctx = h->n_ctx_train < 4096 ? h->n_ctx_train : 4096;
+    if (d->n_batch == 0) d->n_batch = 64;
+    if (d->n_batch > d->n_ctx) d->n_batch = d->n_ctx;
+    if (d->n_threads == 0) d->n_threads = llm__default_threads();
+    if (d->n_threads > LLM_MAX_THREADS) d->n_threads = LLM_MAX_THREADS;
+#if defined(LLM__THREADS_NONE)
+    d->n_threads = 1;
+#endif
+    if (d->kv_type == LLM_KV_DEFAULT) d->kv_type = LLM_KV_F16;
+    return LLM_OK;
+}
+
+/* Every size of a context, checked before anything is allocated: c->kv_bytes (one of K, V),
+   the scratch block (*scratch, of which the first *filled bytes are zeroed) and the total.
+   0 when a size does not fit in size_t. */
+static uint64_t llm__ctx_sizes(llm_ctx *c, size_t max_in, uint64_t *scratch, uint64_t *filled) {
+    const llm_model_info *h = &c->model->info;
+    size_t kv_elems, es = c->kv_type == LLM_KV_F16 ? 2 : 4;
+    uint64_t total, sample = llm_sample_scratch_bytes(h->n_vocab);
+    if (!llm__mul_ok((size_t)h->n_layer * (size_t)h->n_head_kv * (size_t)h->head_dim, (size_t)c->n_ctx, &kv_elems) ||
+        !llm__mul_ok(kv_elems, es, &c->kv_bytes) || c->kv_bytes > (size_t)-1 / 2)
+        return 0;
+    *scratch = llm__ctx_scratch(c, (size_t)c->n_batch, max_in, NULL, filled) + 64;
+    total = 2 * (uint64_t)c->kv_bytes + *scratch + 4 * (uint64_t)c->n_ctx + sample;
+    return *scratch > (uint64_t)(size_t)-1 || total > (uint64_t)(size_t)-1 || total < *scratch ? 0 : total;
 }
 
 LLMDEF llm_result llm_ctx_open(llm_ctx **out, const llm_model *model, const llm_ctx_desc *desc) {
     llm_ctx_desc d;
     llm_ctx *c;
     const llm_model_info *h;
-    size_t B, q_dim, kv_dim, kv_elems, es, max_in;
+    size_t max_in;
+    uint64_t need, scratch = 0, filled = 0, phys;
     if (!out) return LLM_ERR_INVALID_ARGUMENT;
     *out = NULL;
     if (!model) return LLM_ERR_INVALID_ARGUMENT;
-    if (model->vocab_only) return LLM_ERR_UNSUPPORTED; /* opened without its tensors */
-    h = &model->info;
     memset(&d, 0, sizeof d);
     if (desc) d = *desc;
-    if (d.n_ctx < 0 || d.n_threads < 0 || d.n_batch < 0 || (unsigned)d.kv_type > LLM_KV_F16) return LLM_ERR_INVALID_ARGUMENT;
-    if (d.n_ctx == 0) d.n_ctx = h->n_ctx_train < 4096 ? h->n_ctx_train : 4096;
-    if (d.n_batch == 0) d.n_batch = 64;
-    if (d.n_batch > d.n_ctx) d.n_batch = d.n_ctx;
-    if (d.n_threads == 0) d.n_threads = llm__default_threads();
-#if defined(LLM__THREADS_NONE)
-    d.n_threads = 1;
-#endif
-    if (d.kv_type == LLM_KV_DEFAULT) d.kv_type = LLM_KV_F16;
+    if (model->vocab_only) {
+        llm__ctx_log(&d, "the model was opened vocab_only, without its tensors");
+        return LLM_ERR_UNSUPPORTED;
+    }
+    h = &model->info;
+    if (llm__ctx_defaults(&d, h) != LLM_OK) {
+        llm__ctx_log(&d, "llm_ctx_open: n_ctx %d, n_threads %d, n_batch %d or kv_type %d is out of range", d.n_ctx, d.n_threads,
+                 d.n_batch, (int)d.kv_type);
+        return LLM_ERR_INVALID_ARGUMENT;
+    }
+    if (h->n_ctx_train > 0 && d.n_ctx > h->n_ctx_train)
+        llm__ctx_log(&d, "n_ctx %d exceeds the model's trained context of %d positions; quality may degrade", d.n_ctx, h->n_ctx_train);
     c = (llm_ctx *)llm__calloc(&d.allocator, 1, sizeof *c);
-    if (!c) return LLM_ERR_OUT_OF_MEMORY;
+    if (!c) { llm__ctx_log(&d, "out of memory"); return LLM_ERR_OUT_OF_MEMORY; }
     c->model = model; c->alloc = d.allocator;
     c->n_ctx = d.n_ctx; c->n_threads = d.n_threads; c->n_batch = d.n_batch; c->kv_type = d.kv_type;
     c->logits_all = d.logits_all != 0;
     c->kern = llm__kernels_get(d.reference_kernels);
-    B = (size_t)d.n_batch;
-    q_dim = (size_t)h->n_head * (size_t)h->head_dim;
-    kv_dim = (size_t)h->n_head_kv * (size_t)h->head_dim;
     max_in = (size_t)(h->n_ff > h->n_embd ? h->n_ff : h->n_embd);
-    if (q_dim > max_in) max_in = q_dim;
-    es = d.kv_type == LLM_KV_F16 ? 2 : 4;
-    if (!llm__mul_ok((size_t)h->n_layer * kv_dim, (size_t)d.n_ctx, &kv_elems) || !llm__mul_ok(kv_elems, es, &c->kv_bytes)) {
+    if ((size_t)h->n_head * (size_t)h->head_dim > max_in) max_in = (size_t)h->n_head * (size_t)h->head_dim;
+    c->xq_stride = llm__xq_stride((int)max_in);
+    need = llm__ctx_sizes(c, max_in, &scratch, &filled);
+    phys = llm__physical_memory();
+    if (need == 0 || (phys && need > phys)) {
+        if (need == 0) llm__ctx_log(&d, "n_ctx %d: the context's size does not fit in this address space", d.n_ctx);
+        else llm__ctx_log(&d, "n_ctx %d needs %llu bytes (KV cache %llu), more than this machine's %llu bytes of memory", d.n_ctx,
+                      (unsigned long long)need, 2 * (unsigned long long)c->kv_bytes, (unsigned long long)phys);
         llm__ctx_free(c);
         return LLM_ERR_OUT_OF_MEMORY;
     }
+    /* Nothing below fills the cache or the token ids: position p is written before it is
+       read, so pages are touched only as the context grows. */
     c->k_cache = llm__alloc(&c->alloc, c->kv_bytes);
     c->v_cache = llm__alloc(&c->alloc, c->kv_bytes);
     c->kv_bytes *= 2;
-    c->xq_stride = llm__xq_stride((int)max_in);
-    llm__ctx_scratch(c, B, max_in);
-    c->tokens = (int32_t *)llm__calloc(&c->alloc, (size_t)d.n_ctx, 4);
+    if ((c->scratch = llm__alloc(&c->alloc, (size_t)scratch)) != NULL) {
+        uint8_t *base = (uint8_t *)c->scratch + (64 - (uintptr_t)c->scratch % 64) % 64;
+        memset(base, 0, (size_t)filled);
+        llm__ctx_scratch(c, (size_t)c->n_batch, max_in, base, &filled);
+    }
+    c->tokens = (int32_t *)llm__alloc(&c->alloc, (size_t)c->n_ctx * 4);
     c->sample_scratch = llm__alloc(&c->alloc, llm_sample_scratch_bytes(h->n_vocab));
 #if defined(LLM__THREADS_POOL)
     c->pool = llm__pool_create(c->n_threads, &c->alloc);
@@ -2895,6 +3119,7 @@ LLMDEF llm_result llm_ctx_open(llm_ctx **out, const llm_model *model, const llm_
         || !c->pool
 #endif
     ) {
+        llm__ctx_log(&d, "out of memory: n_ctx %d needs %llu bytes", d.n_ctx, (unsigned long long)need);
         llm__ctx_free(c);
         return LLM_ERR_OUT_OF_MEMORY;
     }
@@ -2905,7 +3130,7 @@ LLMDEF llm_result llm_ctx_open(llm_ctx **out, const llm_model *model, const llm_
 LLMDEF void llm_ctx_close(llm_ctx *c) { if (c) llm__ctx_free(c); }
 LLMDEF const char *llm_ctx_error(const llm_ctx *c) { return c ? c->error : "no context"; }
 LLMDEF const float *llm_logits(const llm_ctx *c) {
-    return c ? c->logits + (size_t)(c->n_logits ? c->n_logits - 1 : 0) * (size_t)c->model->info.n_vocab : NULL;
+    return c && c->n_logits ? c->logits + (size_t)(c->n_logits - 1) * (size_t)c->model->info.n_vocab : NULL;
 }
 LLMDEF const float *llm_logits_at(const llm_ctx *c, int32_t pos) {
     if (!c || pos < c->logits_first || pos >= c->logits_first + c->n_logits) return NULL;
@@ -3190,21 +3415,6 @@ LLMDEF llm_result llm_eval(llm_ctx *c, const int32_t *tokens, size_t n) {
 #define LLM__STATE_MAGIC "LLMS"
 #define LLM__STATE_VERSION 1u
 #define LLM__STATE_HEADER 48u
-#define LLM__HASH_SEED 0xCBF29CE484222325ull
-
-/* 8 bytes at a time; each step is a bijection of h and of the word, so a changed word
-   always changes the result. */
-static uint64_t llm__hash64(uint64_t h, const void *data, size_t n) {
-    const uint8_t *p = (const uint8_t *)data;
-    uint64_t v;
-    for (; n >= 8; p += 8, n -= 8) {
-        memcpy(&v, p, 8);
-        h = (h ^ v) * 0x100000001B3ull;
-        h ^= h >> 31;
-    }
-    for (; n; p++, n--) h = (h ^ *p) * 0x100000001B3ull;
-    return h;
-}
 
 /* The file's header, metadata and tensor table, and the first and last 64 bytes of every
    tensor: another conversion or a fine-tune with the same shapes differs there. */
@@ -3246,7 +3456,7 @@ typedef struct llm__state_io {
     uint8_t *out;              /* saving to memory */
     const uint8_t *in;         /* loading */
 #if !defined(LLM_NO_STDIO)
-    FILE *f;                   /* saving to a file */
+    llm__tmp_file *f;          /* saving to a file */
 #endif
     uint64_t hash;
     int failed;
@@ -3257,7 +3467,7 @@ static void llm__state_put(void *user, void *mem, size_t size) {
     io->hash = llm__hash64(io->hash, mem, size);
     if (io->out) { memcpy(io->out, mem, size); io->out += size; }
 #if !defined(LLM_NO_STDIO)
-    else if (fwrite(mem, 1, size, io->f) != size) io->failed = 1;
+    else if (!io->failed && !llm__tmp_write(io->f, mem, size)) io->failed = 1;
 #endif
 }
 
@@ -3358,25 +3568,26 @@ LLMDEF llm_result llm_ctx_load_memory(llm_ctx *c, const void *buf, size_t size) 
             (int32_t)llm__rd32(p + LLM__STATE_HEADER + 4 * (size_t)i) < 0)
             return llm__fail(c->error, sizeof c->error, LLM_ERR_BAD_FILE, "the state's token %d is outside the vocabulary", i);
     io.in = p + LLM__STATE_HEADER;
-    c->n_logits = 0; /* the logits section reads into the first row */
+    c->n_logits = lg; /* the logits section reads into the first row */
     llm__state_sections(c, n, lg, llm__state_get, &io);
     c->pos = n;
     c->logits_first = n - 1;
-    c->n_logits = lg;
     return LLM_OK;
 }
 
 #if !defined(LLM_NO_STDIO)
 LLMDEF llm_result llm_ctx_save(llm_ctx *c, const char *path) {
     llm__state_io io;
+    llm__tmp_file t;
+    llm_result r;
     if (!c || !path) return LLM_ERR_INVALID_ARGUMENT;
     memset(&io, 0, sizeof io);
-    if (!(io.f = fopen(path, "wb"))) return llm__fail(c->error, sizeof c->error, LLM_ERR_IO, "%s: cannot create", path);
+    if ((r = llm__tmp_open(&t, path, &c->alloc, c)) != LLM_OK)
+        return llm__fail(c->error, sizeof c->error, r, "%s: cannot create a temporary file beside it", path);
+    io.f = &t;
     llm__state_write(c, &io);
-    if (fclose(io.f) != 0 || io.failed) {
-        remove(path);
-        return llm__fail(c->error, sizeof c->error, LLM_ERR_IO, "%s: write failed", path);
-    }
+    if (!llm__tmp_close(&t, path, !io.failed, &c->alloc))
+        return llm__fail(c->error, sizeof c->error, LLM_ERR_IO, "%s: write failed (the file is unchanged)", path);
     return LLM_OK;
 }
 
@@ -5547,7 +5758,8 @@ LLMDEF llm_result llm_generate_step(llm_generation *g) {
     g->id = -1;
     g->piece = NULL;
     g->len = 0;
-    if (g->done || !(c = g->ctx)) return LLM_OK;
+    if (g->done) return LLM_OK;
+    if (!(c = g->ctx)) return LLM_ERR_INVALID_ARGUMENT; /* never started (a zeroed generation) */
     if (g->serial != c->generation || g->at != c->pos) {
         snprintf(c->error, sizeof c->error, "the generation's context was changed or another generation started");
         return llm__generation_end(g, LLM_ERR_INVALID_ARGUMENT);
@@ -5742,13 +5954,25 @@ LLMDEF llm_result llm_builder_set_i32_array(llm_builder *b, const char *key, con
 
 static uint64_t llm__align_up(uint64_t v) { return (v + LLM__ALIGN - 1) / LLM__ALIGN * LLM__ALIGN; }
 
+/* Whether the table already has a tensor of this name (entries: u32 length, name, u32 dtype,
+   u32 dims, u64 x dims, u64 offset, u64 size). */
+static int llm__builder_has_tensor(const llm_builder *b, const char *name, size_t nl) {
+    size_t p = 0, len;
+    while (!b->table.oom && p < b->table.n) {
+        len = llm__rd32(b->table.p + p);
+        if (len == nl && memcmp(b->table.p + p + 4, name, nl) == 0) return 1;
+        p += 4 + len + 8 + 8 * (size_t)llm__rd32(b->table.p + p + 4 + len + 4) + 16;
+    }
+    return 0;
+}
+
 LLMDEF llm_result llm_builder_add_tensor(llm_builder *b, const char *name, llm_dtype dtype, int n_dims,
                                          const int64_t *shape, size_t *idx) {
     size_t nl, size, rows = 1;
     int d;
     if (!b || !name || !shape || n_dims < 1 || n_dims > 4 || (unsigned)dtype >= LLM_DTYPE_COUNT) return LLM_ERR_INVALID_ARGUMENT;
     nl = strlen(name);
-    if (nl == 0 || nl > LLM__MAX_NAME) return LLM_ERR_INVALID_ARGUMENT;
+    if (nl == 0 || nl > LLM__MAX_NAME || llm__builder_has_tensor(b, name, nl)) return LLM_ERR_INVALID_ARGUMENT;
     for (d = 0; d < n_dims; d++)
         if (shape[d] < 1 || (d < n_dims - 1 && !llm__mul_ok(rows, (size_t)shape[d], &rows))) return LLM_ERR_INVALID_ARGUMENT;
     size = llm_dtype_row_bytes(dtype, shape[n_dims - 1]);
@@ -5778,10 +6002,12 @@ LLMDEF llm_result llm_builder_add_tensor(llm_builder *b, const char *name, llm_d
 }
 
 LLMDEF llm_result llm_builder_header(llm_builder *b, const void **bytes, size_t *size) {
-    uint64_t meta_off = LLM__HEADER_SIZE, meta_size = 8 + b->meta.n, tab_off = meta_off + meta_size;
-    uint64_t data_off = llm__align_up(tab_off + b->table.n);
+    uint64_t meta_off = LLM__HEADER_SIZE, meta_size, tab_off, data_off;
     static const uint8_t zeros[LLM__ALIGN] = { 0 };
     if (!b || !bytes || !size) return LLM_ERR_INVALID_ARGUMENT;
+    meta_size = 8 + b->meta.n;
+    tab_off = meta_off + meta_size;
+    data_off = llm__align_up(tab_off + b->table.n);
     b->file_size = data_off + llm__align_up(b->data_size);
     b->out.n = 0;
     llm__put(&b->out, LLM__MAGIC, 4);
@@ -5790,11 +6016,13 @@ LLMDEF llm_result llm_builder_header(llm_builder *b, const void **bytes, size_t 
     llm__put64(&b->out, meta_off); llm__put64(&b->out, meta_size);
     llm__put64(&b->out, tab_off); llm__put64(&b->out, b->table.n);
     llm__put64(&b->out, b->n_tensors); llm__put64(&b->out, data_off);
+    llm__put64(&b->out, 0); /* the checksum, once the bytes it covers are there */
     llm__put64(&b->out, b->n_meta);
     llm__put(&b->out, b->meta.p, b->meta.n);
     llm__put(&b->out, b->table.p, b->table.n);
     llm__put(&b->out, zeros, (size_t)(data_off - b->out.n));
     if (b->out.oom) return LLM_ERR_OUT_OF_MEMORY;
+    llm__wr64(b->out.p + LLM__CHECKSUM_AT, llm__file_checksum(b->out.p, data_off));
     *bytes = b->out.p;
     *size = b->out.n;
     b->data_off = data_off;

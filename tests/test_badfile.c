@@ -184,7 +184,29 @@ static void wr64(uint8_t *p, uint64_t v) { int i; for (i = 0; i < 8; i++) p[i] =
 static void wr32(uint8_t *p, uint32_t v) { int i; for (i = 0; i < 4; i++) p[i] = (uint8_t)(v >> (8 * i)); }
 
 enum { H_VERSION = 4, H_FILE_SIZE = 8, H_META_OFF = 16, H_META_SIZE = 24, H_TAB_OFF = 32, H_TAB_SIZE = 40,
-       H_N_TENSORS = 48, H_DATA_OFF = 56 };
+       H_N_TENSORS = 48, H_DATA_OFF = 56, H_CHECKSUM = 64, H_END = 72 };
+
+/* The hash H of docs/FORMAT.md ("Hash"), written here from the text rather than taken from
+   llm.h, so that the file format is checked against its description. */
+static uint64_t fmt_hash(uint64_t h, const uint8_t *p, size_t n) {
+    for (; n >= 8; p += 8, n -= 8) {
+        h = (h ^ rd64(p)) * 0x100000001B3ull;
+        h ^= h >> 31;
+    }
+    for (; n; p++, n--) h = (h ^ *p) * 0x100000001B3ull;
+    return h;
+}
+
+/* Writes the header checksum again after a patch, so that a crafted file reaches the check it
+   was made for instead of stopping at the checksum. Nothing to do when the header's tensor
+   data offset is outside the buffer (the header's own checks refuse that first). */
+static void reseal(uint8_t *b, size_t n) {
+    uint64_t data_off;
+    if (n < H_END) return;
+    data_off = rd64(b + H_DATA_OFF);
+    if (data_off < H_END || data_off > n) return;
+    wr64(b + H_CHECKSUM, fmt_hash(fmt_hash(0xCBF29CE484222325ull, b, 64), b + H_END, (size_t)data_off - H_END));
+}
 enum { T_DTYPE, T_NDIMS, T_DIM0, T_DIM1, T_OFFSET, T_SIZE };
 
 /* Byte position of a field of tensor table entry i. */
@@ -223,6 +245,14 @@ static size_t meta_entry(const uint8_t *buf, int i) {
 /* ---- the bad files ---------------------------------------------------------------------- */
 static void p_magic(uint8_t *b, size_t n) { (void)n; memcpy(b, "GGUF", 4); }
 static void p_version(uint8_t *b, size_t n) { (void)n; wr32(b + H_VERSION, 1); }
+static void p_version2(uint8_t *b, size_t n) { (void)n; wr32(b + H_VERSION, 2); }
+static void p_version4(uint8_t *b, size_t n) { (void)n; wr32(b + H_VERSION, 4); }
+/* entry 3 (k_proj) renamed to entry 2's name (q_proj, the same length) */
+static void p_duplicate_name(uint8_t *b, size_t n) {
+    size_t q = tensor_field(b, 2, T_DTYPE), k = tensor_field(b, 3, T_DTYPE), len = strlen("model.layers.0.self_attn.q_proj.weight");
+    (void)n;
+    memcpy(b + k - len, b + q - len, len);
+}
 static void p_size_long(uint8_t *b, size_t n) { wr64(b + H_FILE_SIZE, n + 64); }
 static void p_size_short(uint8_t *b, size_t n) { wr64(b + H_FILE_SIZE, n - 64); }
 static void p_meta_past_end(uint8_t *b, size_t n) { wr64(b + H_META_OFF, n + 1); }
@@ -297,6 +327,9 @@ typedef struct file_case {
 static const file_case file_cases[] = {
     { "wrong magic", R0, p_magic, LLM_ERR_BAD_MAGIC, "magic" },
     { "wrong version", R0, p_version, LLM_ERR_BAD_VERSION, "version 1" },
+    { "version 2 (no checksum)", R0, p_version2, LLM_ERR_BAD_VERSION, "version 2, this header reads version 3: convert the model again" },
+    { "version 4", R0, p_version4, LLM_ERR_BAD_VERSION, "version 4" },
+    { "two tensors of one name", R0, p_duplicate_name, LLM_ERR_BAD_FILE, "tensor 'model.layers.0.self_attn.q_proj.weight' is in the tensor table twice" },
     { "header file size larger than the file", R0, p_size_long, LLM_ERR_TRUNCATED, "bytes" },
     { "header file size smaller than the file", R0, p_size_short, LLM_ERR_BAD_FILE, "bytes" },
     { "metadata offset past the end", R0, p_meta_past_end, LLM_ERR_BAD_FILE, "metadata section" },
@@ -366,6 +399,7 @@ static void test_file_cases(void) {
         const file_case *c = &file_cases[i];
         uint8_t *buf = build(&c->r, &size);
         if (c->patch) c->patch(buf, size);
+        reseal(buf, size);
         r = open_copy(buf, size, &m);
         check(r == c->expect && last_msg[0] && strstr(last_msg, c->in_message), "%-50s %-22s %s", c->name,
               llm_result_string(r), last_msg);
@@ -392,6 +426,7 @@ static void test_prefixes(void) {
         if (len >= H_FILE_SIZE + 8) {
             memcpy(buf, good, len);
             wr64(buf + H_FILE_SIZE, len);
+            reseal(buf, len);
             r2 = open_copy(buf, len, &m);
             n_cut++;
             if ((r2 != LLM_ERR_BAD_FILE && r2 != LLM_ERR_TRUNCATED) || !last_msg[0])
@@ -419,27 +454,51 @@ static void test_prefixes(void) {
     free(buf);
 }
 
-/* Every byte of the header region set to 0, 0xff and flipped in its low and high bit: the
-   open succeeds (then the model runs) or fails with a message. Never a crash. */
+/* Every byte of the first 4 KB before the tensor data set to 0, 0xff and flipped in its low
+   and high bit: each such file is refused with a message (the header checksum, if nothing
+   before it). Then the same mutations with the checksum written again, so that they reach
+   the section parsers: the open succeeds (then the model runs) or fails with a message.
+   Never a crash. */
 static void test_byte_mutations(void) {
-    static const char *const names[] = { "ok", "other" };
-    size_t size, region, p, counts[2] = { 0, 0 }, no_msg = 0;
+    size_t size, region, p, n = 0, opened = 0, no_msg = 0, counts[2] = { 0, 0 }, no_msg2 = 0;
     uint8_t *good = build(&(recipe)R0, &size), *buf = (uint8_t *)malloc(size);
     llm_model *m;
-    int k;
+    int k, shown = 0;
     region = (size_t)rd64(good + H_DATA_OFF);
+    if (region > 4096) region = 4096;
     for (p = 0; p < region; p++)
         for (k = 0; k < 4; k++) {
             llm_result r;
+            uint8_t v = k == 0 ? 0 : k == 1 ? 0xff : k == 2 ? (uint8_t)(good[p] ^ 1) : (uint8_t)(good[p] ^ 0x80);
+            if (v == good[p]) continue;
             memcpy(buf, good, size);
-            buf[p] = k == 0 ? 0 : k == 1 ? 0xff : k == 2 ? (uint8_t)(buf[p] ^ 1) : (uint8_t)(buf[p] ^ 0x80);
+            buf[p] = v;
+            r = open_copy(buf, size, &m);
+            n++;
+            if (r == LLM_OK && shown++ < 5) printf("     byte %zu set to 0x%02x: the file opens\n", p, v);
+            opened += r == LLM_OK;
+            if (r != LLM_OK && !last_msg[0]) no_msg++;
+            reseal(buf, size);
             r = open_copy(buf, size, &m);
             counts[r != LLM_OK]++;
-            if (r != LLM_OK && !last_msg[0]) no_msg++;
+            if (r != LLM_OK && !last_msg[0]) no_msg2++;
         }
-    check(no_msg == 0, "%zu one-byte mutations of the header region: %zu open (and run), %zu refused with a message",
+    check(n > 1000 && opened == 0 && no_msg == 0, "%zu one-byte corruptions of the first %zu bytes (all before the tensor data): "
+          "%zu open, every other one is refused with a message", n, region, opened);
+    check(no_msg2 == 0, "the same %zu mutations with the checksum written again: %zu open (and run), %zu refused with a message",
           counts[0] + counts[1], counts[0], counts[1]);
-    (void)names;
+    {
+        llm_result r;
+        memcpy(buf, good, size);
+        buf[meta_entry(buf, 1) + 4] ^= 0x20; /* a letter of the second metadata key */
+        r = open_copy(buf, size, &m);
+        check(r == LLM_ERR_BAD_FILE && strstr(last_msg, "header checksum mismatch") && strstr(last_msg, "(the file is damaged)"),
+              "a changed metadata key: %s (%s)", llm_result_string(r), last_msg);
+        memcpy(buf, good, size);
+        buf[size - 1] ^= 1; /* the last weight byte: not covered */
+        r = open_copy(buf, size, &m);
+        check(r == LLM_OK, "a changed weight byte is not checked at open: %s", llm_result_string(r));
+    }
     free(good);
     free(buf);
 }
@@ -481,6 +540,20 @@ static void test_api_misuse(void) {
     check(strcmp(llm_result_string((llm_result)-999), "unknown result") == 0 && strcmp(llm_result_string(LLM_ERR_BAD_TOKEN), "token outside the vocabulary") == 0,
           "llm_result_string names every code and an unknown one");
     check(llm_dtype_name((llm_dtype)99)[0] != 0, "llm_dtype_name of an unknown type");
+    {
+        llm_builder *b;
+        const int64_t shape[2] = { 16, 8 };
+        size_t idx = 99;
+        llm_builder_create(&b);
+        r = llm_builder_add_tensor(b, "a.weight", LLM_DTYPE_F32, 2, shape, &idx);
+        check(r == LLM_OK && idx == 0 && llm_builder_add_tensor(b, "b.weight", LLM_DTYPE_F32, 2, shape, &idx) == LLM_OK && idx == 1 &&
+              llm_builder_add_tensor(b, "a.weight", LLM_DTYPE_F32, 1, shape, &idx) == LLM_ERR_INVALID_ARGUMENT && idx == 1 &&
+              llm_builder_add_tensor(b, "b.weight", LLM_DTYPE_F16, 2, shape, &idx) == LLM_ERR_INVALID_ARGUMENT &&
+              llm_builder_add_tensor(b, "a.weigh", LLM_DTYPE_F32, 2, shape, &idx) == LLM_OK && idx == 2,
+              "llm_builder_add_tensor refuses a name it already has: invalid argument");
+        llm_builder_destroy(b);
+        llm_builder_destroy(NULL);
+    }
 
     snprintf(path, sizeof path, "%s", outp("/good.llm"));
     {

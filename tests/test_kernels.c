@@ -105,6 +105,65 @@ static void test_vector_kernels(void) {
     }
 }
 
+/* Activations holding NaN or an infinity: the quantized activations are the same bytes in
+   every kernel set (codes 0, a NaN scale), and every kernel gives NaN for a token whose
+   activations hold either (float kernels: the same NaN or infinity as the reference), with
+   no integer conversion of a non-number (UBSan: tests/valgrind.sh, make test). A block
+   whose scale would be below FLT_MIN quantizes to zero codes. */
+static void test_nonfinite_activations(void) {
+    static const llm_dtype types[] = { LLM_DTYPE_F32, LLM_DTYPE_F16, LLM_DTYPE_BF16, LLM_DTYPE_Q8_0, LLM_DTYPE_Q4_0 };
+    const llm__kernels *ref = llm__kernels_get(1), *simd = llm__kernels_get(0);
+    enum { N_TOK = 4, N_IN = 128, N_OUT = 32 };
+    float *x = rand_vec((size_t)N_TOK * N_IN, 2.0f), *wf = rand_vec((size_t)N_OUT * N_IN, 1.0f);
+    float a[N_TOK * N_OUT], b[N_TOK * N_OUT];
+    uint8_t qa[N_IN + N_IN / 4], qb[N_IN + N_IN / 4];
+    size_t i;
+    int t, r, k;
+    x[0 * N_IN + 40] = NAN;                                  /* token 0: a NaN in block 1 */
+    x[1 * N_IN + 3] = INFINITY; x[1 * N_IN + 70] = -INFINITY; /* token 1: +inf in block 0, -inf in block 2 */
+    x[2 * N_IN + 100] = -NAN;                                /* token 2: a NaN with the sign bit, block 3 */
+    for (k = 0; k < 32; k++) x[3 * N_IN + 32 + k] = 1e-39f * (float)(k - 16); /* token 3: a subnormal block */
+    for (t = 0; t < N_TOK; t++) {
+        ref->quantize_x(x + t * N_IN, N_IN, qa);
+        simd->quantize_x(x + t * N_IN, N_IN, qb);
+        CHECK(memcmp(qa, qb, sizeof qa) == 0, "%s quantize_x of non-finite activations differs from the reference, token %d", simd->name, t);
+        for (k = 0; k < N_IN / 32; k++) {
+            float d;
+            int zeros = 0, j;
+            memcpy(&d, qa + N_IN + 4 * k, 4);
+            for (j = 0; j < 32; j++) zeros += qa[32 * k + j] == 0;
+            if ((t == 0 && k == 1) || (t == 1 && (k == 0 || k == 2)) || (t == 2 && k == 3))
+                CHECK(d != d && zeros == 32 && llm__rd_i32(qa + N_IN + 4 * (N_IN / 32 + k)) == 0,
+                      "token %d block %d: a non-finite block quantizes to zero codes and a NaN scale", t, k);
+            else if (t == 3 && k == 1)
+                CHECK(zeros == 32, "token 3: a block whose scale is below FLT_MIN quantizes to zero codes");
+            else
+                CHECK(d == d, "token %d block %d: a finite block has a finite scale", t, k);
+        }
+    }
+    for (i = 0; i < sizeof types / sizeof types[0]; i++) {
+        llm_dtype dt = types[i];
+        void *wq = malloc(llm_dtype_row_bytes(dt, N_IN) * N_OUT);
+        llm_tensor w;
+        int bad = 0;
+        memset(&w, 0, sizeof w);
+        w.dtype = dt; w.n_dims = 2; w.shape[0] = N_OUT; w.shape[1] = N_IN; w.data = wq;
+        llm_quantize(dt, wf, N_OUT, N_IN, wq, 0);
+        run_mm(ref, &w, x, N_TOK, N_IN, N_OUT, 0, N_OUT, a);
+        run_mm(simd, &w, x, N_TOK, N_IN, N_OUT, 0, N_OUT, b);
+        for (t = 0; t < N_TOK; t++)
+            for (r = 0; r < N_OUT; r++) {
+                float u = a[t * N_OUT + r], v = b[t * N_OUT + r];
+                if (t < 3) bad += llm__is_quant(dt) ? !(u != u && v != v) : !((u != u && v != v) || (isinf(u) && u == v));
+                else bad += !(u == u && v == v && fabsf(u - v) <= 1e-4f * (1.0f + fabsf(u)));
+            }
+        CHECK(bad == 0, "%s %s: %d results of non-finite activations differ from the reference (NaN expected for quantized weights)",
+              simd->name, llm_dtype_name(dt), bad);
+        free(wq);
+    }
+    free(x); free(wf);
+}
+
 /* SwiGLU: within 4 ulp of silu(g) * u computed in double, for gates from -120 to 100, and the
    same bits when split at any offset. Below g = -88.7 e^-g overflows and the result is 0
    (as in PyTorch), where the exact one is under 1e-36. */
@@ -263,6 +322,41 @@ static void test_forward(llm_dtype dt) {
     free(buf);
 }
 
+/* A q8_0 / q4_0 model whose v_proj holds a block with a NaN scale (a damaged or overflowed
+   checkpoint): the NaN reaches the activations of the next layers, which every kernel set
+   evaluates without undefined behaviour (UBSan) to NaN logits, and sampling still picks an id. */
+static void test_nan_weights(llm_dtype dt) {
+    size_t size;
+    uint8_t *buf = (uint8_t *)make_model(dt, 64, 128, 2, 4, 2, 64, &size);
+    llm_model *m;
+    const llm_tensor *v;
+    int32_t ids[5] = { 1, 5, 9, 13, 17 };
+    int ref, nan_ref = 0, k;
+    if (llm_model_open_memory(&m, buf, size, NULL) != LLM_OK) { CHECK(0, "open %s model", llm_dtype_name(dt)); free(buf); return; }
+    v = llm_model_tensor(m, "model.layers.0.self_attn.v_proj.weight");
+    /* group 0's scales follow its codes: row 0, block 1 (docs/FORMAT.md, "Quantized tensors") */
+    buf[(const uint8_t *)v->data - buf + 2 * (dt == LLM_DTYPE_Q8_0 ? 512 : 256) + 32] = 0x00;
+    buf[(const uint8_t *)v->data - buf + 2 * (dt == LLM_DTYPE_Q8_0 ? 512 : 256) + 33] = 0x7E;
+    for (ref = 0; ref < 2; ref++) {
+        llm_ctx *c;
+        llm_ctx_desc d;
+        llm_sampler greedy;
+        int32_t id;
+        memset(&d, 0, sizeof d);
+        memset(&greedy, 0, sizeof greedy);
+        d.n_ctx = 16; d.n_threads = 2; d.reference_kernels = ref;
+        if (llm_ctx_open(&c, m, &d) != LLM_OK) { CHECK(0, "ctx_open"); continue; }
+        CHECK(llm_eval(c, ids, 3) == LLM_OK && llm_eval(c, ids + 3, 2) == LLM_OK, "%s: eval with a NaN weight block", llm_dtype_name(dt));
+        for (k = 0; k < 64; k++) nan_ref += llm_logits(c)[k] != llm_logits(c)[k];
+        id = llm_sample(c, &greedy);
+        CHECK(id >= 0 && id < 64, "%s: a token is sampled from NaN logits (%d)", llm_dtype_name(dt), id);
+        llm_ctx_close(c);
+    }
+    CHECK(nan_ref == 2 * 64, "%s: a NaN weight gives NaN logits with both kernel sets (%d of %d)", llm_dtype_name(dt), nan_ref, 2 * 64);
+    llm_model_close(m);
+    free(buf);
+}
+
 int main(void) {
     static const llm_dtype types[] = { LLM_DTYPE_F32, LLM_DTYPE_F16, LLM_DTYPE_BF16, LLM_DTYPE_Q8_0, LLM_DTYPE_Q4_0 };
     size_t i;
@@ -280,6 +374,9 @@ int main(void) {
         test_matmul(types[i], 9, quant ? 1024 : 1000, quant ? 32 : 37, 0, quant ? 32 : 37);
         test_forward(types[i]);
     }
+    test_nonfinite_activations();
+    test_nan_weights(LLM_DTYPE_Q8_0);
+    test_nan_weights(LLM_DTYPE_Q4_0);
     if (failures) { printf("%d failures\n", failures); return 1; }
     printf("all kernel checks passed\n");
     return 0;

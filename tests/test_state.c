@@ -2,15 +2,24 @@
    evaluated once and saved; loaded into fresh contexts (from a file and from memory, any
    n_ctx that holds it) the continuation is bitwise identical to the original context's.
    A state of another model file or KV type is refused, and truncated or damaged states
-   give errors and leave the context as it was. */
+   give errors and leave the context as it was. A save that fails midway (a file size limit,
+   as a full disk) leaves the previous file as it was, and no temporary behind. llm_logits
+   is NULL exactly when the context holds no logits. */
+#define _POSIX_C_SOURCE 200809L
 #define LLM_IMPLEMENTATION
 #include "../llm.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#if !defined(_WIN32)
+#include <dirent.h>
+#include <signal.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#endif
 
-#define DIR "build/tests/state/"
+#define STATE_DIR "build/tests/state/"
 
 static int failures;
 #define CHECK(cond, ...) do { if (!(cond)) { printf("FAIL %s:%d: ", __FILE__, __LINE__); printf(__VA_ARGS__); printf("\n"); failures++; } } while (0)
@@ -116,10 +125,98 @@ static void test_damage(llm_ctx *c, const uint8_t *state, size_t n) {
     memcpy(bad, state, n);
     bad[n] = 0;
     expect_refused(c, bad, n + 1, LLM_ERR_BAD_FILE, "one byte too many");
-    write_bytes(DIR "cut.state", state, n - 100);
-    CHECK(llm_ctx_load(c, DIR "cut.state") == LLM_ERR_TRUNCATED, "a cut file: %s", llm_ctx_error(c));
-    CHECK(llm_ctx_load(c, DIR "missing.state") == LLM_ERR_IO, "a missing file: %s", llm_ctx_error(c));
+    write_bytes(STATE_DIR "cut.state", state, n - 100);
+    CHECK(llm_ctx_load(c, STATE_DIR "cut.state") == LLM_ERR_TRUNCATED, "a cut file: %s", llm_ctx_error(c));
+    CHECK(llm_ctx_load(c, STATE_DIR "missing.state") == LLM_ERR_IO, "a missing file: %s", llm_ctx_error(c));
     free(bad);
+}
+
+static uint8_t *read_bytes(const char *path, size_t *n) {
+    uint8_t *p;
+    FILE *f;
+    *n = file_size(path);
+    p = (uint8_t *)malloc(*n + 1);
+    if (!(f = fopen(path, "rb")) || fread(p, 1, *n, f) != *n) { printf("FAIL cannot read %s\n", path); exit(1); }
+    fclose(f);
+    return p;
+}
+
+#if !defined(_WIN32)
+/* Files in STATE_DIR whose name ends in ".tmp". */
+static int temporaries(void) {
+    DIR *d = opendir(STATE_DIR);
+    struct dirent *e;
+    int n = 0;
+    while (d && (e = readdir(d)) != NULL) {
+        size_t len = strlen(e->d_name);
+        n += len > 4 && strcmp(e->d_name + len - 4, ".tmp") == 0;
+    }
+    if (d) closedir(d);
+    return n;
+}
+#endif
+
+/* A good state file survives a save of another state that fails midway: the write passes
+   the process's file size limit (SIGXFSZ ignored, so write fails with EFBIG, as on a full
+   disk; this works as root too), and a save onto a directory. */
+static void test_failed_save(llm_ctx *good, llm_ctx *bigger) {
+#if defined(_WIN32)
+    (void)good; (void)bigger;
+    printf("failed save: not run on Windows\n");
+#else
+    struct rlimit old, lim;
+    size_t n0, n1;
+    uint8_t *before, *after;
+    llm_result r;
+    void (*prev)(int);
+    CHECK(llm_ctx_save(good, STATE_DIR "keep.state") == LLM_OK, "save: %s", llm_ctx_error(good));
+    before = read_bytes(STATE_DIR "keep.state", &n0);
+    CHECK(getrlimit(RLIMIT_FSIZE, &old) == 0, "getrlimit");
+    lim = old;
+    lim.rlim_cur = (rlim_t)(n0 / 2);
+    prev = signal(SIGXFSZ, SIG_IGN);
+    CHECK(setrlimit(RLIMIT_FSIZE, &lim) == 0, "setrlimit");
+    r = llm_ctx_save(bigger, STATE_DIR "keep.state");
+    setrlimit(RLIMIT_FSIZE, &old);
+    signal(SIGXFSZ, prev);
+    after = read_bytes(STATE_DIR "keep.state", &n1);
+    CHECK(r == LLM_ERR_IO && strstr(llm_ctx_error(bigger), "keep.state"), "a save past the file size limit: %s (%s)",
+          llm_result_string(r), llm_ctx_error(bigger));
+    CHECK(n0 == n1 && !memcmp(before, after, n0), "the failed save changed the old file (%lu bytes, had %lu)", (unsigned long)n1,
+          (unsigned long)n0);
+    CHECK(temporaries() == 0, "the failed save left a temporary file in " STATE_DIR);
+    mkdir(STATE_DIR "a-directory.state", 0777);
+    r = llm_ctx_save(good, STATE_DIR "a-directory.state");
+    CHECK(r == LLM_ERR_IO && temporaries() == 0, "a save onto a directory: %s (%s), no temporary left", llm_result_string(r),
+          llm_ctx_error(good));
+    CHECK(llm_ctx_save(bigger, STATE_DIR "keep.state") == LLM_OK && file_size(STATE_DIR "keep.state") > n0 && temporaries() == 0,
+          "a save that succeeds replaces the file");
+    printf("failed save: the old %lu-byte state file is intact\n", (unsigned long)n0);
+    free(before); free(after);
+#endif
+}
+
+/* llm_logits, llm_logits_at and llm_sample agree: nothing before an evaluation, after a
+   rewind or after loading a state without logits. */
+static void test_no_logits(const llm_model *m) {
+    llm_ctx *c = new_ctx(m, 32, LLM_KV_F32);
+    llm_sampler greedy;
+    int32_t ids[3] = { 1, 2, 3 };
+    uint8_t buf[256];
+    size_t n;
+    memset(&greedy, 0, sizeof greedy);
+    CHECK(llm_logits(c) == NULL && llm_logits_at(c, 0) == NULL && llm_logits_at(c, -1) == NULL && llm_sample(c, &greedy) == -1,
+          "a fresh context has no logits");
+    CHECK(llm_ctx_save_memory(c, buf, sizeof buf, &n) == LLM_OK, "save an empty state");
+    CHECK(llm_eval(c, ids, 3) == LLM_OK && llm_logits(c) != NULL && llm_logits(c) == llm_logits_at(c, 2) && llm_sample(c, &greedy) >= 0,
+          "after an evaluation: logits at position 2");
+    CHECK(llm_ctx_rewind(c, 1) == LLM_OK && llm_logits(c) == NULL && llm_logits_at(c, 0) == NULL && llm_sample(c, &greedy) == -1,
+          "after a rewind: no logits");
+    CHECK(llm_eval(c, ids, 2) == LLM_OK && llm_logits(c) != NULL, "evaluate again");
+    CHECK(llm_ctx_rewind(c, 0) == LLM_OK && llm_logits(c) == NULL && llm_sample(c, &greedy) == -1, "after a rewind to 0: no logits");
+    CHECK(llm_eval(c, ids, 2) == LLM_OK && llm_ctx_load_memory(c, buf, n) == LLM_OK && llm_ctx_pos(c) == 0 && llm_logits(c) == NULL &&
+          llm_logits_at(c, 0) == NULL && llm_sample(c, &greedy) == -1, "after loading an empty state: no logits");
+    llm_ctx_close(c);
 }
 
 int main(void) {
@@ -132,12 +229,12 @@ int main(void) {
     llm_sampler greedy;
     size_t need = 0, got = 0;
     int32_t n_system;
-    if (system("mkdir -p " DIR " && build/convert models/kjv-tiny " DIR "kjv.llm > " DIR "convert.log 2>&1 && "
-               "build/convert models/kjv-tiny " DIR "kjv-f32.llm --dtype f32 >> " DIR "convert.log 2>&1") != 0) {
-        printf("FAIL build/convert models/kjv-tiny (see " DIR "convert.log)\n");
+    if (system("mkdir -p " STATE_DIR " && build/convert models/kjv-tiny " STATE_DIR "kjv.llm > " STATE_DIR "convert.log 2>&1 && "
+               "build/convert models/kjv-tiny " STATE_DIR "kjv-f32.llm --dtype f32 >> " STATE_DIR "convert.log 2>&1") != 0) {
+        printf("FAIL build/convert models/kjv-tiny (see " STATE_DIR "convert.log)\n");
         return 1;
     }
-    if (llm_model_open(&m, DIR "kjv.llm", NULL) != LLM_OK || llm_model_open(&other, DIR "kjv-f32.llm", NULL) != LLM_OK) {
+    if (llm_model_open(&m, STATE_DIR "kjv.llm", NULL) != LLM_OK || llm_model_open(&other, STATE_DIR "kjv-f32.llm", NULL) != LLM_OK) {
         printf("FAIL cannot open the models\n");
         return 1;
     }
@@ -148,9 +245,9 @@ int main(void) {
     n_system = eval_system(a);
     printf("system prompt: %d tokens\n", n_system);
     CHECK(n_system > 100 && llm_ctx_pos(a) == n_system, "the system prompt should be long: %d tokens", n_system);
-    CHECK(llm_ctx_save(a, DIR "system.state") == LLM_OK, "save: %s", llm_ctx_error(a));
-    CHECK(llm_ctx_save_memory(a, NULL, 0, &need) == LLM_ERR_BUFFER_TOO_SMALL && need == file_size(DIR "system.state"),
-          "the size query says %lu, the file has %lu bytes", (unsigned long)need, (unsigned long)file_size(DIR "system.state"));
+    CHECK(llm_ctx_save(a, STATE_DIR "system.state") == LLM_OK, "save: %s", llm_ctx_error(a));
+    CHECK(llm_ctx_save_memory(a, NULL, 0, &need) == LLM_ERR_BUFFER_TOO_SMALL && need == file_size(STATE_DIR "system.state"),
+          "the size query says %lu, the file has %lu bytes", (unsigned long)need, (unsigned long)file_size(STATE_DIR "system.state"));
     mem = (uint8_t *)malloc(need + 1);
     CHECK(llm_ctx_save_memory(a, mem, need - 1, &got) == LLM_ERR_BUFFER_TOO_SMALL && got == need, "one byte short");
     CHECK(llm_ctx_save_memory(a, mem, need, &got) == LLM_OK && got == need, "save to memory");
@@ -161,7 +258,7 @@ int main(void) {
 
     /* b: a fresh context of the same size, from the file */
     b = new_ctx(m, 256, LLM_KV_F32);
-    CHECK(llm_ctx_load(b, DIR "system.state") == LLM_OK, "load: %s", llm_ctx_error(b));
+    CHECK(llm_ctx_load(b, STATE_DIR "system.state") == LLM_OK, "load: %s", llm_ctx_error(b));
     CHECK(llm_ctx_pos(b) == n_system, "b holds %d tokens after the load, want %d", llm_ctx_pos(b), n_system);
     continue_chat(b, &rb, lb, &sb);
     CHECK(sb.n_reused == n_system && sb.n_evaluated == sa.n_evaluated, "b evaluates only the question: %d reused, %d evaluated",
@@ -182,16 +279,29 @@ int main(void) {
     expect_refused(f16, mem, need, LLM_ERR_WRONG_MODEL, "into an f16 KV cache");
     wrong = new_ctx(other, 256, LLM_KV_F32);
     expect_refused(wrong, mem, need, LLM_ERR_WRONG_MODEL, "into the model's f32 conversion");
-    CHECK(llm_ctx_load(wrong, DIR "system.state") == LLM_ERR_WRONG_MODEL, "the file into another model");
+    CHECK(llm_ctx_load(wrong, STATE_DIR "system.state") == LLM_ERR_WRONG_MODEL, "the file into another model");
     llm_ctx_rewind(c, 20);
     test_damage(c, mem, need);
     CHECK(llm_ctx_pos(c) == 20 && !memcmp(llm_ctx_tokens(c), llm_ctx_tokens(a), 20 * sizeof(int32_t)), "c kept its 20 tokens");
+    {
+        /* a damaged file: the load fails and the context keeps its tokens */
+        uint8_t *bad = (uint8_t *)malloc(need);
+        memcpy(bad, mem, need);
+        bad[need / 2] ^= 1;
+        write_bytes(STATE_DIR "damaged.state", bad, need);
+        CHECK(llm_ctx_load(c, STATE_DIR "damaged.state") == LLM_ERR_BAD_FILE && llm_ctx_pos(c) == 20 &&
+              !memcmp(llm_ctx_tokens(c), llm_ctx_tokens(a), 20 * sizeof(int32_t)), "a damaged file: %s, c kept its 20 tokens",
+              llm_ctx_error(c));
+        free(bad);
+    }
+    test_failed_save(c, a);
+    test_no_logits(m);
 
     /* an empty context saves and loads too */
     llm_ctx_rewind(c, 0);
     memset(&greedy, 0, sizeof greedy);
     CHECK(llm_ctx_save_memory(c, mem, need, &got) == LLM_OK && got == 56 && llm_ctx_load_memory(b, mem, got) == LLM_OK &&
-          llm_ctx_pos(b) == 0 && llm_sample(b, &greedy) == -1, "an empty state: %lu bytes", (unsigned long)got);
+          llm_ctx_pos(b) == 0 && llm_sample(b, &greedy) == -1 && llm_logits(b) == NULL, "an empty state: %lu bytes", (unsigned long)got);
 
     free(mem);
     llm_ctx_close(a); llm_ctx_close(b); llm_ctx_close(c); llm_ctx_close(small); llm_ctx_close(f16); llm_ctx_close(wrong);

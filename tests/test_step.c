@@ -2,7 +2,8 @@
    gives exactly llm_generate's tokens, text and final logits, each step evaluating at most
    one prompt chunk or one token and producing at most one token; stop tokens, max_tokens,
    the callback and max_tokens -1 end it as they end llm_generate; a generation whose context
-   changed, or a second one on the same context, stops the first. With logits_all, the
+   changed, or a second one on the same context, stops the first; a zeroed generation is
+   refused. With logits_all, the
    logits of every position of a chunk are those a token-by-token evaluation computes. */
 #define LLM_IMPLEMENTATION
 #include "../llm.h"
@@ -163,6 +164,14 @@ static void test_endings(const llm_model *m) {
               llm_generate_start(c, &g2, "In the beginning", 16, &d) == LLM_OK &&
               llm_generate_step(&g) == LLM_ERR_INVALID_ARGUMENT && llm_generate_step(&g2) == LLM_OK,
               "only the newest generation of a context runs");
+    }
+    /* a generation no start was called on: refused at every step, never "running" */
+    {
+        llm_generation z;
+        int k, refused = 0;
+        memset(&z, 0, sizeof z);
+        for (k = 0; k < 3; k++) refused += llm_generate_step(&z) == LLM_ERR_INVALID_ARGUMENT && z.id == -1 && z.len == 0;
+        CHECK(refused == 3 && llm_generate_step(NULL) == LLM_ERR_INVALID_ARGUMENT, "a zeroed generation's steps: invalid argument");
     }
     llm_ctx_close(c);
 }

@@ -1,6 +1,8 @@
 /* One model shared by 4 threads, each with its own context, generating at the same time:
    every thread's tokens and final logits equal those of the same run done alone. `make
-   test-tsan` runs this program under ThreadSanitizer. */
+   test-tsan` runs this program under ThreadSanitizer. A context asked for 70000 threads
+   gets LLM_MAX_THREADS and computes the logits of one thread (OpenMP, or with OPENMP=0 the
+   pthread pool). */
 #define LLM_IMPLEMENTATION
 #include "../llm.h"
 #include "tiny_model.h"
@@ -51,6 +53,42 @@ static DWORD WINAPI thread_main(LPVOID p) { run_job((job *)p); return 0; }
 #else
 static void *thread_main(void *p) { run_job((job *)p); return NULL; }
 #endif
+
+/* The logits after a 6-token prompt and 2 more tokens, on n_threads threads. */
+static int run_threads(const llm_model *m, int32_t n_threads, float *logits, int n_vocab) {
+    llm_ctx *c;
+    llm_ctx_desc cd;
+    int32_t ids[8] = { 1, 5, 9, 2, 7, 3, 11, 4 };
+    int ok;
+    memset(&cd, 0, sizeof cd);
+    cd.n_ctx = 16; cd.n_threads = n_threads;
+    if (llm_ctx_open(&c, m, &cd) != LLM_OK) return 0;
+    ok = llm_eval(c, ids, 6) == LLM_OK && llm_eval(c, ids + 6, 1) == LLM_OK && llm_eval(c, ids + 7, 1) == LLM_OK;
+    if (ok) memcpy(logits, llm_logits(c), sizeof(float) * (size_t)n_vocab);
+    llm_ctx_close(c);
+    return ok;
+}
+
+/* Matrices big enough (256 x 512) for the steps to run in parallel. */
+static int test_many_threads(void) {
+    tiny_desc d = tiny_default();
+    size_t size;
+    void *file;
+    llm_model *m;
+    static float one[64], many[64];
+    int ok;
+    d.n_embd = 256; d.n_ff = 512; d.n_head = 4; d.n_head_kv = 2; d.head_dim = 64; d.n_layer = 1;
+    if (!(file = tiny_model(&d, &size)) || llm_model_open_memory(&m, file, size, NULL) != LLM_OK) {
+        printf("cannot build the test model\n");
+        return 1;
+    }
+    ok = run_threads(m, 1, one, d.n_vocab) && run_threads(m, 70000, many, d.n_vocab) && !memcmp(one, many, sizeof one);
+    printf("%s n_threads 70000 (at most %d run, %s): %s\n", ok ? "ok  " : "FAIL", LLM_MAX_THREADS, llm_system_info(),
+           ok ? "the logits of one thread" : "failed or different logits");
+    llm_model_close(m);
+    free(file);
+    return !ok;
+}
 
 int main(void) {
     tiny_desc d = tiny_default();
@@ -106,5 +144,6 @@ int main(void) {
     llm_model_close(model);
     free(file);
     if (!failed) printf("%d threads sharing one model: %d tokens each, identical to the runs alone\n", N_THREADS, N_GEN);
+    failed |= test_many_threads();
     return failed;
 }

@@ -1,8 +1,9 @@
 /* Fuzz target: llm_model_open_memory on arbitrary bytes (and, when that fails, again with
    vocab_only); when the model opens, its tokenizer and chat template on a fixed text, and with
    the tensors a context of 4 positions and one llm_eval of two tokens. The last input byte picks the KV cache type and
-   whether the header's file size is first set to the input's size (so that mutations of a
-   seed get past that check and reach the metadata and tensor table).
+   whether the header's file size is first set to the input's size and its checksum written
+   again (so that mutations of a seed get past those checks and reach the metadata and
+   tensor table).
    Seeds: tests/fuzz/corpus/fuzz_model (tiny models of each family and dtype). */
 #define LLM_IMPLEMENTATION
 #include "../../llm.h"
@@ -45,6 +46,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         if (!(copy = (uint8_t *)malloc(size))) return 0;
         memcpy(copy, data, size);
         for (i = 0; i < 8; i++) copy[8 + i] = (uint8_t)((uint64_t)size >> (8 * i));
+        if (size >= LLM__HEADER_SIZE && llm__rd64(copy + 56) >= LLM__HEADER_SIZE && llm__rd64(copy + 56) <= size)
+            llm__wr64(copy + LLM__CHECKSUM_AT, llm__file_checksum(copy, llm__rd64(copy + 56)));
         data = copy;
     }
     memset(&md, 0, sizeof md);

@@ -1,0 +1,110 @@
+/* llm_ctx_open's sizes and messages: a context too big for the machine fails at once with
+   LLM_ERR_OUT_OF_MEMORY and a message naming the bytes it needs (nothing is filled first);
+   a big context that fits costs nothing until it is used; n_ctx past the model's trained
+   positions opens with a warning to llm_ctx_desc.log, and a normal one without. */
+#define LLM_IMPLEMENTATION
+#include "../llm.h"
+#include "tiny_model.h"
+
+static int failures;
+#define CHECK(cond, ...) do { if (!(cond)) { printf("FAIL %s:%d: ", __FILE__, __LINE__); printf(__VA_ARGS__); printf("\n"); failures++; } } while (0)
+
+typedef struct log_record { char last[512]; int count; } log_record;
+
+static void record(void *user, const char *message) {
+    log_record *r = (log_record *)user;
+    snprintf(r->last, sizeof r->last, "%s", message);
+    r->count++;
+}
+
+/* Opens a context of n_ctx positions; the seconds it took go to *seconds. */
+static llm_result open_timed(const llm_model *m, int32_t n_ctx, llm_kv_type kv, log_record *log, llm_ctx **c, double *seconds) {
+    llm_ctx_desc d;
+    double t0 = llm__seconds();
+    llm_result r;
+    memset(&d, 0, sizeof d);
+    memset(log, 0, sizeof *log);
+    d.n_ctx = n_ctx; d.n_threads = 1; d.kv_type = kv; d.log = record; d.log_user = log;
+    r = llm_ctx_open(c, m, &d);
+    *seconds = llm__seconds() - t0;
+    return r;
+}
+
+static void test_sizes(const llm_model *m) {
+    log_record log;
+    llm_ctx *c = NULL;
+    double s;
+    llm_result r;
+    int32_t ids[4] = { 1, 2, 3, 4 };
+    char bytes[64];
+    /* 2^31 - 1 positions of 4 layers x 16 f32 K and V values: 1 TiB of KV cache */
+    uint64_t kv = llm_kv_cache_bytes(4, 2, 8, 0x7fffffff, 4);
+    r = open_timed(m, 0x7fffffff, LLM_KV_F32, &log, &c, &s);
+    snprintf(bytes, sizeof bytes, "KV cache %llu", (unsigned long long)kv);
+    CHECK(r == LLM_ERR_OUT_OF_MEMORY && c == NULL, "n_ctx 2^31 - 1: %s, expected out of memory", llm_result_string(r));
+    CHECK(s < 2.0, "n_ctx 2^31 - 1 took %.2f s to fail", s);
+    CHECK(strstr(log.last, "n_ctx 2147483647 needs ") && strstr(log.last, bytes) && strstr(log.last, "bytes"),
+          "the message names the bytes: \"%s\"", log.last);
+    printf("n_ctx 2^31 - 1: %s in %.3f s: %s\n", llm_result_string(r), s, log.last);
+    llm_ctx_close(c);
+
+    /* the issue's request: 2^29 positions (64 GiB of f16 cache here); refused or, on a machine
+       that has the memory, opened without touching it: either way at once */
+    r = open_timed(m, 536870912, LLM_KV_F16, &log, &c, &s);
+    CHECK((r == LLM_ERR_OUT_OF_MEMORY && strstr(log.last, "needs")) || r == LLM_OK, "n_ctx 2^29: %s (%s)", llm_result_string(r), log.last);
+    CHECK(s < 2.0, "n_ctx 2^29 took %.2f s", s);
+    printf("n_ctx 2^29: %s in %.3f s: %s\n", llm_result_string(r), s, log.last);
+    if (r == LLM_OK) CHECK(llm_eval(c, ids, 4) == LLM_OK, "the big context evaluates");
+    llm_ctx_close(c);
+
+    /* a normal context still opens and runs */
+    r = open_timed(m, 64, LLM_KV_F16, &log, &c, &s);
+    CHECK(r == LLM_OK && llm_eval(c, ids, 4) == LLM_OK && llm_logits(c) != NULL, "a 64-position context: %s", llm_result_string(r));
+    llm_ctx_close(c);
+
+    /* a context that fits but is far bigger than what is used: opens fast (nothing filled) */
+    r = open_timed(m, 4 << 20, LLM_KV_F32, &log, &c, &s);
+    CHECK(r == LLM_OK && s < 0.5, "4M positions (%.0f MiB of KV cache): %s in %.3f s", llm_kv_cache_bytes(4, 2, 8, 4 << 20, 4) / 1048576.0,
+          llm_result_string(r), s);
+    if (r == LLM_OK) CHECK(llm_eval(c, ids, 4) == LLM_OK, "the 4M-position context evaluates");
+    llm_ctx_close(c);
+}
+
+static void test_trained_context(const llm_model *m) {
+    log_record log;
+    llm_ctx *c = NULL;
+    double s;
+    llm_result r = open_timed(m, 64, LLM_KV_F16, &log, &c, &s);
+    CHECK(r == LLM_OK && log.count == 0, "n_ctx 64 of the 64 trained: no message (%d: %s)", log.count, log.last);
+    llm_ctx_close(c);
+    r = open_timed(m, 100, LLM_KV_F16, &log, &c, &s);
+    CHECK(r == LLM_OK && log.count == 1 &&
+          !strcmp(log.last, "n_ctx 100 exceeds the model's trained context of 64 positions; quality may degrade"),
+          "n_ctx 100 of the 64 trained: a warning (%d: %s)", log.count, log.last);
+    printf("n_ctx 100: %s\n", log.last);
+    llm_ctx_close(c);
+    r = open_timed(m, 0, LLM_KV_F16, &log, &c, &s);
+    CHECK(r == LLM_OK && log.count == 0 && llm_ctx_size(c) == 64, "the default n_ctx: the trained one, no message");
+    llm_ctx_close(c);
+    llm_ctx_close(NULL);
+}
+
+int main(void) {
+    tiny_desc d = tiny_default();
+    size_t size;
+    void *file;
+    llm_model *m;
+    d.n_layer = 4;
+    if (!(file = tiny_model(&d, &size)) || llm_model_open_memory(&m, file, size, NULL) != LLM_OK) {
+        printf("FAIL cannot build the test model\n");
+        return 1;
+    }
+    test_sizes(m);
+    test_trained_context(m);
+    llm_model_close(m);
+    llm_model_close(NULL);
+    free(file);
+    if (failures) { printf("%d failures\n", failures); return 1; }
+    printf("context sizes and messages: all checks passed\n");
+    return 0;
+}
