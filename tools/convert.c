@@ -7,9 +7,11 @@
    number comes from those files; what the library cannot run is refused here with a
    message that names the field. --vocab-only writes the tokenizer (and the token ids of
    config.json / generation_config.json when present) without tensors: such a file opens
-   with llm_model_desc.vocab_only, for tokenizing only. The file is written
-   through llm.h's builder to OUT.llm.tmp, opened and validated with llm.h, then renamed,
-   so a failed run leaves no partial file.
+   with llm_model_desc.vocab_only, for tokenizing only. The file is written through llm.h's
+   builder to a new temporary beside OUT (OUT.tmp.PID.N, created exclusively: a file or link
+   planted there is never written through), opened and validated with llm.h, then renamed
+   over OUT, so a failed or interrupted (SIGINT, SIGTERM) run leaves no partial file. An OUT
+   that exists and is not a regular file (a device, a directory) is refused before any work.
 
    Output: progress on stderr (a bar of tensors and bytes done with MB/s when stderr is a
    terminal, else one line per tensor), warnings and errors on stderr (exit status 1; 2 for
@@ -29,12 +31,21 @@
 #include <time.h>
 #include <math.h>
 #include <errno.h>
+#include <signal.h>
+#include <fcntl.h>
+#include <sys/stat.h>
 #if defined(_WIN32)
 #include <io.h>
+#include <process.h>
 #define isatty _isatty
 #define fileno _fileno
+#define unlink _unlink
+#define getpid _getpid
 #else
 #include <unistd.h>
+#endif
+#if !defined(S_ISREG)
+#define S_ISREG(m) (((m) & S_IFMT) == S_IFREG)
 #endif
 
 static char g_err[1024];
@@ -62,10 +73,23 @@ static int replace_file(const char *from, const char *to) {
 #endif
 }
 
+/* Present, though perhaps unreadable: opening it then says why. */
 static int file_exists(const char *path) {
     FILE *f = fopen(path, "rb");
     if (f) fclose(f);
-    return f != NULL;
+    return f != NULL || errno != ENOENT;
+}
+
+/* A JSON file the converter reads: an object whose strings hold no U+0000 (they are used
+   as C strings: a "model_type" of "llama\u0000evil" must not pass for "llama"). */
+static int read_json_object(const char *path, json_value **out) {
+    char err[1024];
+    if (!(*out = json_parse_file_ex(path, JSON_NO_NUL, err, sizeof err))) return fail("%s", err);
+    if ((*out)->type == JSON_OBJECT) return 0;
+    fail("%s: not a JSON object (found %s)", path, json_type_name((*out)->type));
+    json_free(*out);
+    *out = NULL;
+    return -1;
 }
 
 #include "convert_tokenizer.h"
@@ -89,8 +113,10 @@ static int cfg_int(const json_value *cfg, const char *key, int required, int dfl
         *out = dflt;
         return 0;
     }
-    if (!json_is_int(v) || v->number < -2147483647.0 || v->number > 2147483647.0)
-        return fail("config.json: '%s' must be an integer, found %s", key, json_type_name(v->type));
+    if (v->type != JSON_NUMBER) return fail("config.json: '%s' must be an integer, found %s", key, json_type_name(v->type));
+    if (v->number != floor(v->number)) return fail("config.json: '%s' must be an integer, found %.17g", key, v->number);
+    if (v->number < -2147483647.0 || v->number > 2147483647.0)
+        return fail("config.json: '%s' is out of range: %.17g (at most 2147483647)", key, v->number);
     *out = (int)v->number;
     return 0;
 }
@@ -191,29 +217,33 @@ static int read_windows(const json_value *cfg, hparams *h) {
     return 0;
 }
 
-/* A token id: an integer in [0, 2^31). */
-static int is_token_id(const json_value *v) {
-    return json_is_int(v) && v->number >= 0 && v->number <= 2147483647.0;
+/* A token id: an integer in [0, 2^31). v is FILE's KEY (KEY[index] when index >= 0). */
+static int read_id(const json_value *v, const char *file, const char *key, int index, int *out) {
+    char name[64];
+    if (index >= 0) snprintf(name, sizeof name, "%s[%d]", key, index);
+    else snprintf(name, sizeof name, "%s", key);
+    if (v->type != JSON_NUMBER) return fail("%s: '%s' must be a token id (an integer >= 0), found %s", file, name, json_type_name(v->type));
+    if (!(v->number >= 0 && v->number <= 2147483647.0) || v->number != floor(v->number))
+        return fail("%s: '%s' must be a token id (an integer in [0, 2147483647]), found %.17g", file, name, v->number);
+    *out = (int)v->number;
+    return 0;
 }
 
+/* bos and eos ids: generation_config.json's when it names them, else config.json's. */
 static int read_token_ids(const json_value *gen, const json_value *cfg, hparams *h) {
     const json_value *eos = json_get(gen, "eos_token_id"), *bos = json_get(gen, "bos_token_id");
+    const char *eos_file = "generation_config.json", *bos_file = eos_file;
     size_t i;
-    if (!eos || eos->type == JSON_NULL) eos = json_get(cfg, "eos_token_id");
-    if (!bos || bos->type == JSON_NULL) bos = json_get(cfg, "bos_token_id");
+    if (!eos || eos->type == JSON_NULL) { eos = json_get(cfg, "eos_token_id"); eos_file = "config.json"; }
+    if (!bos || bos->type == JSON_NULL) { bos = json_get(cfg, "bos_token_id"); bos_file = "config.json"; }
     h->bos_id = -1;
     h->n_eos = 0;
-    if (bos && bos->type != JSON_NULL) {
-        if (!is_token_id(bos)) return fail("bos_token_id must be a token id (an integer >= 0)");
-        h->bos_id = (int)bos->number;
-    }
+    if (bos && bos->type != JSON_NULL && read_id(bos, bos_file, "bos_token_id", -1, &h->bos_id)) return -1;
     if (!eos || eos->type == JSON_NULL) return 0;
-    if (is_token_id(eos)) { h->eos[h->n_eos++] = (int)eos->number; return 0; }
-    if (eos->type != JSON_ARRAY) return fail("eos_token_id must be a token id or a list of token ids");
+    if (eos->type != JSON_ARRAY) return read_id(eos, eos_file, "eos_token_id", -1, &h->eos[h->n_eos++]);
     for (i = 0; i < eos->len; i++) {
-        if (!is_token_id(&eos->items[i])) return fail("eos_token_id[%d] is not a token id (an integer >= 0)", (int)i);
-        if (h->n_eos == LLM_MAX_STOP_IDS) return fail("more than %d eos_token_id values", LLM_MAX_STOP_IDS);
-        h->eos[h->n_eos++] = (int)eos->items[i].number;
+        if (h->n_eos == LLM_MAX_STOP_IDS) return fail("%s: more than %d eos_token_id values", eos_file, LLM_MAX_STOP_IDS);
+        if (read_id(&eos->items[i], eos_file, "eos_token_id", (int)i, &h->eos[h->n_eos++])) return -1;
     }
     return 0;
 }
@@ -223,6 +253,7 @@ static int hparams_from_json(const json_value *cfg, const json_value *gen, hpara
     const json_value *act;
     int mlp_bias = 0, attn_bias = 0;
     memset(h, 0, sizeof *h);
+    if (cfg->type != JSON_OBJECT) return fail("config.json: not a JSON object (found %s), so it has no 'model_type'", json_type_name(cfg->type));
     if (read_arch(cfg, h)) return -1;
     act = json_get(cfg, "hidden_act");
     if (act && !cfg_str_is(act, "silu"))
@@ -250,14 +281,14 @@ static int hparams_from_json(const json_value *cfg, const json_value *gen, hpara
 }
 
 static int read_hparams(const char *dir, hparams *h) {
-    char path[4096], err[512];
+    char path[4096], err[1024];
     json_value *cfg, *gen = NULL;
     int rc;
     memset(h, 0, sizeof *h);
     path_join(path, sizeof path, dir, "config.json");
-    if (!(cfg = json_parse_file(path, err, sizeof err))) return fail("%s", err);
+    if (!(cfg = json_parse_file_ex(path, JSON_NO_NUL, err, sizeof err))) return fail("%s", err);
     path_join(path, sizeof path, dir, "generation_config.json");
-    if (file_exists(path) && !(gen = json_parse_file(path, err, sizeof err))) { json_free(cfg); return fail("%s", err); }
+    if (file_exists(path) && read_json_object(path, &gen)) { json_free(cfg); return -1; }
     rc = hparams_from_json(cfg, gen, h);
     json_free(cfg);
     json_free(gen);
@@ -278,6 +309,7 @@ typedef struct src_tensor {
 typedef struct source {
     char **files;
     int n_files;
+    char *index;        /* model.safetensors.index.json, when sharded */
     src_tensor *t;
     int n, cap;
 } source;
@@ -334,18 +366,63 @@ static int st_entry(source *src, int file_idx, const json_value *e, uint64_t dat
     return 0;
 }
 
+static int st_offset_cmp(const void *a, const void *b) {
+    const src_tensor *x = *(const src_tensor *const *)a, *y = *(const src_tensor *const *)b;
+    return (x->offset > y->offset) - (x->offset < y->offset);
+}
+
+static int st_name_cmp(const void *a, const void *b) {
+    return strcmp((*(const src_tensor *const *)a)->name, (*(const src_tensor *const *)b)->name);
+}
+
+/* Pointers to src->t[first..n), sorted by cmp; NULL (with the message set) when out of memory. */
+static const src_tensor **sorted_tensors(const source *src, int first, int (*cmp)(const void *, const void *)) {
+    const src_tensor **order = (const src_tensor **)malloc((size_t)(src->n - first + 1) * sizeof *order);
+    int i;
+    if (!order) { fail("out of memory"); return NULL; }
+    for (i = first; i < src->n; i++) order[i - first] = &src->t[i];
+    qsort(order, (size_t)(src->n - first), sizeof *order, cmp);
+    return order;
+}
+
+/* Two tensors sharing bytes would alias each other's weights; the safetensors library
+   refuses such a header. The tensors of the file are src->t[first..n). */
+static int check_overlap(const source *src, int first, const char *path) {
+    const src_tensor **order = sorted_tensors(src, first, st_offset_cmp);
+    int i, rc = 0;
+    if (!order) return -1;
+    for (i = 1; i < src->n - first && rc == 0; i++)
+        if (order[i - 1]->offset + order[i - 1]->size > order[i]->offset)
+            rc = fail("%s: tensors '%s' and '%s' overlap", path, order[i - 1]->name, order[i]->name);
+    free(order);
+    return rc;
+}
+
+/* One name twice (in two shards: the JSON reader refuses it twice in one header) would
+   give the model file two tensors of that name. */
+static int check_unique_names(const source *src) {
+    const src_tensor **order = sorted_tensors(src, 0, st_name_cmp);
+    int i, rc = 0;
+    if (!order) return -1;
+    for (i = 1; i < src->n && rc == 0; i++)
+        if (strcmp(order[i - 1]->name, order[i]->name) == 0)
+            rc = fail("tensor '%s' is in both %s and %s", order[i]->name, src->files[order[i - 1]->file], src->files[order[i]->file]);
+    free(order);
+    return rc;
+}
+
 /* The JSON header (hlen bytes at hdr) of shard file_idx, a file of fsize bytes. */
 static int parse_safetensors_header(source *src, int file_idx, const char *hdr, uint64_t hlen, uint64_t fsize) {
     char err[256];
-    json_value *j = json_parse(hdr, (size_t)hlen, err, sizeof err);
+    json_value *j = json_parse_ex(hdr, (size_t)hlen, JSON_NO_NUL, err, sizeof err);
     size_t i;
-    int rc = 0;
+    int rc = 0, first = src->n;
     if (!j) return fail("%s: bad safetensors header JSON: %s", src->files[file_idx], err);
     if (j->type != JSON_OBJECT) rc = fail("%s: safetensors header is not an object", src->files[file_idx]);
     for (i = 0; rc == 0 && i < j->len; i++)
         if (strcmp(j->items[i].key, "__metadata__") != 0) rc = st_entry(src, file_idx, &j->items[i], 8 + hlen, fsize);
     json_free(j);
-    return rc;
+    return rc ? rc : check_overlap(src, first, src->files[file_idx]);
 }
 
 static int read_safetensors_header(source *src, int file_idx) {
@@ -353,18 +430,34 @@ static int read_safetensors_header(source *src, int file_idx) {
     FILE *f = fopen(path, "rb");
     unsigned char lenb[8];
     uint64_t hlen, fsize;
+    off_t end;
     char *hdr;
     int i, rc;
-    if (!f) return fail("%s: cannot open (%s)", path, strerror(errno));
-    if (fseeko(f, 0, SEEK_END) != 0) { fclose(f); return fail("%s: cannot seek", path); }
-    fsize = (uint64_t)ftello(f);
-    fseeko(f, 0, SEEK_SET);
-    if (fread(lenb, 1, 8, f) != 8) { fclose(f); return fail("%s: too short for a safetensors file", path); }
+    if (!f) return fail("cannot open %s: %s", path, strerror(errno));
+    if (fseeko(f, 0, SEEK_END) != 0 || (end = ftello(f)) < 0 || fseeko(f, 0, SEEK_SET) != 0) {
+        fail("cannot read %s: %s", path, strerror(errno));
+        fclose(f);
+        return -1;
+    }
+    fsize = (uint64_t)end;
+    if (fread(lenb, 1, 8, f) != 8) {
+        if (ferror(f)) fail("cannot read %s: %s", path, strerror(errno)); /* a directory: EISDIR */
+        else fail("%s: too short for a safetensors file", path);
+        fclose(f);
+        return -1;
+    }
     hlen = 0;
     for (i = 0; i < 8; i++) hlen |= (uint64_t)lenb[i] << (8 * i);
     if (hlen > fsize - 8 || hlen > (uint64_t)100 << 20) { fclose(f); return fail("%s: header length %llu is larger than the file", path, (unsigned long long)hlen); }
     hdr = (char *)malloc((size_t)hlen + 1);
-    if (!hdr || fread(hdr, 1, (size_t)hlen, f) != (size_t)hlen) { free(hdr); fclose(f); return fail("%s: cannot read header", path); }
+    if (!hdr || fread(hdr, 1, (size_t)hlen, f) != (size_t)hlen) {
+        if (!hdr) fail("%s: out of memory for the header", path);
+        else if (ferror(f)) fail("cannot read %s: %s", path, strerror(errno));
+        else fail("%s: shorter than its header length", path);
+        free(hdr);
+        fclose(f);
+        return -1;
+    }
     fclose(f);
     rc = parse_safetensors_header(src, file_idx, hdr, hlen, fsize);
     free(hdr);
@@ -372,7 +465,7 @@ static int read_safetensors_header(source *src, int file_idx) {
 }
 
 static int open_source(const char *dir, source *src) {
-    char path[4096], err[512];
+    char path[4096];
     json_value *idx;
     const json_value *map;
     size_t i;
@@ -380,17 +473,17 @@ static int open_source(const char *dir, source *src) {
     memset(src, 0, sizeof *src);
     path_join(path, sizeof path, dir, "model.safetensors");
     if (file_exists(path)) {
-        src->files = (char **)malloc(sizeof(char *));
-        src->files[0] = strdup(path);
+        if (!(src->files = (char **)malloc(sizeof(char *))) || !(src->files[0] = strdup(path))) return fail("out of memory");
         src->n_files = 1;
         return read_safetensors_header(src, 0);
     }
     path_join(path, sizeof path, dir, "model.safetensors.index.json");
     if (!file_exists(path)) return fail("%s: no model.safetensors or model.safetensors.index.json", dir);
-    if (!(idx = json_parse_file(path, err, sizeof err))) return fail("%s", err);
+    if (read_json_object(path, &idx)) return -1;
+    if (!(src->index = strdup(path))) { json_free(idx); return fail("out of memory"); }
     map = json_get(idx, "weight_map");
     if (!map || map->type != JSON_OBJECT) { json_free(idx); return fail("%s: no 'weight_map' object", path); }
-    src->files = (char **)calloc(map->len ? map->len : 1, sizeof(char *));
+    if (!(src->files = (char **)calloc(map->len ? map->len : 1, sizeof(char *)))) { json_free(idx); return fail("out of memory"); }
     for (i = 0; i < map->len; i++) {
         const json_value *fv = &map->items[i];
         char shard[4096];
@@ -399,12 +492,18 @@ static int open_source(const char *dir, source *src) {
         for (k = 0; k < src->n_files; k++) if (strcmp(src->files[k], shard) == 0) break;
         if (k < src->n_files) continue;
         if (!file_exists(shard)) { fail("%s: names shard '%s', which is missing", path, fv->str); json_free(idx); return -1; }
-        src->files[src->n_files++] = strdup(shard);
+        if (!(src->files[src->n_files] = strdup(shard))) { json_free(idx); return fail("out of memory"); }
+        src->n_files++;
     }
     json_free(idx);
     for (k = 0; k < src->n_files; k++)
         if (read_safetensors_header(src, k)) return -1;
-    return 0;
+    return check_unique_names(src);
+}
+
+/* The file a message about the checkpoint names: the index of shards, or the one file. */
+static const char *src_where(const source *src) {
+    return src->index ? src->index : src->n_files ? src->files[0] : "the checkpoint";
 }
 
 static void free_source(source *src) {
@@ -413,6 +512,7 @@ static void free_source(source *src) {
     for (i = 0; i < src->n_files; i++) free(src->files[i]);
     free(src->t);
     free(src->files);
+    free(src->index);
 }
 
 static const src_tensor *find_src(const source *src, const char *name) {
@@ -542,7 +642,7 @@ static int convert_values(const src_tensor *t, const void *data, llm_dtype dst, 
     for (i = 0; i < count; i++) f[i] = src_value(t, data, i);
     r = llm_quantize(dst, f, (int64_t)(count / (size_t)cols), cols, out, qflags);
     free(f);
-    return r == LLM_OK ? 0 : fail("tensor '%s': cannot convert to %s", t->name, llm_dtype_name(dst));
+    return r == LLM_OK ? 0 : fail("tensor '%s': cannot convert %s to %s", t->name, llm_dtype_name(t->dtype), llm_dtype_name(dst));
 }
 
 static int set_hparams(llm_builder *b, const hparams *h) {
@@ -600,23 +700,23 @@ static int check_complete(const source *src, const hparams *h) {
     char name[256];
     int l;
     size_t i;
-    if (!find_src(src, "model.embed_tokens.weight")) return fail("missing tensor 'model.embed_tokens.weight'");
-    if (!find_src(src, "model.norm.weight")) return fail("missing tensor 'model.norm.weight'");
-    if (!h->tied && !find_src(src, "lm_head.weight")) return fail("missing tensor 'lm_head.weight' (tie_word_embeddings is false)");
+    if (!find_src(src, "model.embed_tokens.weight")) return fail("%s: missing tensor 'model.embed_tokens.weight'", src_where(src));
+    if (!find_src(src, "model.norm.weight")) return fail("%s: missing tensor 'model.norm.weight'", src_where(src));
+    if (!h->tied && !find_src(src, "lm_head.weight")) return fail("%s: missing tensor 'lm_head.weight' (tie_word_embeddings is false)", src_where(src));
     for (l = 0; l < h->n_layer; l++) {
         for (i = 0; i < sizeof always / sizeof always[0]; i++) {
             snprintf(name, sizeof name, "model.layers.%d.%s", l, always[i]);
-            if (!find_src(src, name)) return fail("missing tensor '%s'", name);
+            if (!find_src(src, name)) return fail("%s: missing tensor '%s'", src_where(src), name);
         }
         for (i = 0; i < 4; i++) {
             static const char *const proj[] = { "q", "k", "v", "o" };
             int want = i < 3 ? h->attn_bias_qkv : h->attn_bias_o;
             snprintf(name, sizeof name, "model.layers.%d.self_attn.%s_proj.bias", l, proj[i]);
-            if (want && !find_src(src, name)) return fail("missing tensor '%s'", name);
+            if (want && !find_src(src, name)) return fail("%s: missing tensor '%s'", src_where(src), name);
         }
         for (i = 0; i < 2 && h->qk_norm; i++) {
             snprintf(name, sizeof name, "model.layers.%d.self_attn.%s_norm.weight", l, i ? "k" : "q");
-            if (!find_src(src, name)) return fail("missing tensor '%s'", name);
+            if (!find_src(src, name)) return fail("%s: missing tensor '%s'", src_where(src), name);
         }
     }
     return 0;
@@ -644,9 +744,9 @@ static int plan_tensors(const source *src, const hparams *h, int has_dtype, llm_
         const src_tensor *t = &src->t[i];
         if (is_ignored_tensor(t->name, h)) continue;
         if (!is_model_tensor(t->name, h))
-            return fail("tensor '%s' is not part of a %s model with this config.json", t->name,
+            return fail("%s: tensor '%s' is not part of a %s model with this config.json", src->files[t->file], t->name,
                         h->arch == LLM_ARCH_QWEN3 ? "qwen3" : h->arch == LLM_ARCH_QWEN2 ? "qwen2" : h->arch == LLM_ARCH_MISTRAL ? "mistral" : "llama");
-        if (p->n == (int)(sizeof p->src / sizeof p->src[0])) return fail("too many tensors");
+        if (p->n == (int)(sizeof p->src / sizeof p->src[0])) return fail("%s: more than %d tensors", src_where(src), (int)(sizeof p->src / sizeof p->src[0]));
         p->src[p->n] = t;
         /* Norms and biases stay f32; matrices take the requested type (or keep their own). */
         p->dst[p->n] = t->n_dims == 1 ? LLM_DTYPE_F32 : has_dtype ? matrix_dtype(t, h, want) : t->dtype;
@@ -656,20 +756,21 @@ static int plan_tensors(const source *src, const hparams *h, int has_dtype, llm_
 }
 
 /* A vocab-only file: the tokenizer and what config.json / generation_config.json say of ids. */
-static int set_vocab_only(llm_builder *b, const char *dir) {
-    char path[4096], err[512];
+static int set_vocab_only(llm_builder *b, const char *dir, const tok_data *td) {
+    char path[4096];
     json_value *cfg = NULL, *gen = NULL;
     hparams h;
     int r = 0, vocab = 0;
     memset(&h, 0, sizeof h);
     h.bos_id = -1;
     path_join(path, sizeof path, dir, "config.json");
-    if (file_exists(path) && !(cfg = json_parse_file(path, err, sizeof err))) return fail("%s", err);
+    if (file_exists(path) && read_json_object(path, &cfg)) return -1;
     path_join(path, sizeof path, dir, "generation_config.json");
-    if (file_exists(path) && !(gen = json_parse_file(path, err, sizeof err))) { json_free(cfg); return fail("%s", err); }
-    if (read_token_ids(gen, cfg, &h) || cfg_int(cfg, "vocab_size", 0, 0, &vocab)) { json_free(cfg); json_free(gen); return -1; }
+    if (file_exists(path) && read_json_object(path, &gen)) { json_free(cfg); return -1; }
+    r = read_token_ids(gen, cfg, &h) || cfg_int(cfg, "vocab_size", 0, 0, &vocab) || (td && vocab > 0 && tok_check_vocab_size(td, vocab));
     json_free(cfg);
     json_free(gen);
+    if (r) return -1;
     r |= llm_builder_set_i32(b, "general.vocab_only", 1);
     if (vocab > 0) r |= llm_builder_set_i32(b, "llm.vocab_size", vocab);
     r |= llm_builder_set_i32(b, "llm.bos_token_id", h.bos_id);
@@ -677,7 +778,84 @@ static int set_vocab_only(llm_builder *b, const char *dir) {
     return r ? fail("cannot build metadata (out of memory)") : 0;
 }
 
-static int write_model(const char *tmp, const char *dir, const source *src, const plan *p, const hparams *h,
+/* ---- the output file ------------------------------------------------------------------ */
+/* The temporary output, for the signal handler (which gets no argument): set only while
+   g_tmp_live says the file is ours. */
+static char g_tmp[4096];
+static volatile sig_atomic_t g_tmp_live;
+
+/* Only async-signal-safe calls: unlink, signal, raise. The signal is then delivered again
+   with its default action, so the exit status says what ended the process. */
+static void remove_temp_on_signal(int sig) {
+    if (g_tmp_live) unlink(g_tmp);
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+static void catch_signals(void) {
+#if defined(_WIN32)
+    signal(SIGINT, remove_temp_on_signal);
+    signal(SIGTERM, remove_temp_on_signal);
+#else
+    static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
+    struct sigaction sa;
+    size_t i;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = remove_temp_on_signal;
+    sigemptyset(&sa.sa_mask);
+    sa.sa_flags = SA_RESETHAND;
+    for (i = 0; i < sizeof sigs / sizeof sigs[0]; i++) sigaction(sigs[i], &sa, NULL);
+#endif
+}
+
+/* rename() replaces whatever OUT names: a device or a directory is refused before any
+   work (a link to a regular file is replaced as a link, its target untouched). */
+static int check_target(const char *out) {
+    struct stat st;
+    if (stat(out, &st) == 0 && !S_ISREG(st.st_mode)) return fail("%s exists and is not a regular file", out);
+    return 0;
+}
+
+/* A new file beside out (out.tmp.PID.N), created exclusively: a planted file or link of
+   that name is never opened or followed, only skipped. Its name goes to g_tmp, marked live
+   before the open so that no signal finds the file made and not yet marked (one landing
+   right after a refused open removes an entry of this process's own temporary name). */
+static FILE *create_temp(const char *out) {
+    FILE *f;
+    int n, fd = -1;
+    for (n = 0; n < 1000; n++) {
+        g_tmp_live = 0;
+        snprintf(g_tmp, sizeof g_tmp, "%s.tmp.%ld.%d", out, (long)getpid(), n);
+        g_tmp_live = 1;
+#if defined(_WIN32)
+        fd = _open(g_tmp, _O_WRONLY | _O_CREAT | _O_EXCL | _O_BINARY, _S_IREAD | _S_IWRITE);
+#else
+        fd = open(g_tmp, O_WRONLY | O_CREAT | O_EXCL, 0644); /* less the umask */
+#endif
+        if (fd >= 0 || errno != EEXIST) break;
+    }
+    if (fd < 0) { g_tmp_live = 0; fail("cannot create %s: %s", g_tmp, strerror(errno)); return NULL; }
+#if defined(_WIN32)
+    f = _fdopen(fd, "wb");
+#else
+    f = fdopen(fd, "wb");
+#endif
+    if (!f) {
+        fail("cannot create %s: %s", g_tmp, strerror(errno));
+        close(fd);
+        remove(g_tmp);
+        g_tmp_live = 0;
+    }
+    return f;
+}
+
+static void remove_temp(void) {
+    if (g_tmp_live) remove(g_tmp);
+    g_tmp_live = 0;
+}
+
+/* Builds the file and writes it to a new temporary beside out (g_tmp). */
+static int write_model(const char *out_path, const char *dir, const source *src, const plan *p, const hparams *h,
                        const tok_data *td, int qflags, progress *pg, uint64_t *out_bytes) {
     llm_builder *b = NULL;
     FILE *out = NULL, *in = NULL;
@@ -686,8 +864,9 @@ static int write_model(const char *tmp, const char *dir, const source *src, cons
     void *inbuf = NULL, *outbuf = NULL;
     int i, cur_file = -1, rc = -1;
     uint64_t pos;
-    if (llm_builder_create(&b) != LLM_OK || (h ? set_hparams(b, h) : set_vocab_only(b, dir)) || (td && tok_write(b, td)) ||
-        convert_chat(b, dir, g_err, sizeof g_err))
+    const char *tmp = g_tmp;
+    if (llm_builder_create(&b) != LLM_OK) { fail("out of memory"); goto done; }
+    if ((h ? set_hparams(b, h) : set_vocab_only(b, dir, td)) || (td && tok_write(b, td)) || convert_chat(b, dir, g_err, sizeof g_err))
         goto done;
     for (i = 0; i < p->n; i++)
         if (llm_builder_add_tensor(b, p->src[i]->name, p->dst[i], p->src[i]->n_dims, p->src[i]->shape, &idx) != LLM_OK)
@@ -695,7 +874,7 @@ static int write_model(const char *tmp, const char *dir, const source *src, cons
     if (llm_builder_header(b, &hdr, &hdr_size) != LLM_OK) { fail("cannot lay out the file"); goto done; }
     pg->n_total = p->n;
     for (i = 0; i < p->n; i++) pg->bytes_total += llm_builder_tensor_size(b, (size_t)i);
-    if (!(out = fopen(tmp, "wb"))) { fail("%s: cannot create (%s)", tmp, strerror(errno)); goto done; }
+    if (!(out = create_temp(out_path))) goto done;
     if (fwrite(hdr, 1, hdr_size, out) != hdr_size) { fail("%s: write failed (%s)", tmp, strerror(errno)); goto done; }
     pos = hdr_size;
     for (i = 0; i < p->n; i++) {
@@ -705,7 +884,7 @@ static int write_model(const char *tmp, const char *dir, const source *src, cons
         for (d = 0; d < t->n_dims; d++) count *= (uint64_t)t->shape[d];
         if (t->file != cur_file) {
             if (in) fclose(in);
-            if (!(in = fopen(src->files[t->file], "rb"))) { fail("%s: cannot open", src->files[t->file]); goto done; }
+            if (!(in = fopen(src->files[t->file], "rb"))) { fail("cannot open %s: %s", src->files[t->file], strerror(errno)); goto done; }
             cur_file = t->file;
         }
         free(inbuf); free(outbuf);
@@ -713,7 +892,7 @@ static int write_model(const char *tmp, const char *dir, const source *src, cons
         outbuf = malloc((size_t)size);
         if (!inbuf || !outbuf) { fail("out of memory for tensor '%s'", t->name); goto done; }
         if (fseeko(in, (off_t)t->offset, SEEK_SET) != 0 || fread(inbuf, 1, (size_t)t->size, in) != t->size)
-            { fail("%s: cannot read tensor '%s'", src->files[t->file], t->name); goto done; }
+            { fail("cannot read tensor '%s' from %s: %s", t->name, src->files[t->file], ferror(in) ? strerror(errno) : "the file is shorter"); goto done; }
         if (convert_values(t, inbuf, p->dst[i], outbuf, (size_t)count, qflags)) goto done;
         if (write_zeros(out, off - pos) || fwrite(outbuf, 1, (size_t)size, out) != size)
             { fail("%s: write failed (%s)", tmp, strerror(errno)); goto done; }
@@ -733,15 +912,16 @@ done:
 }
 
 static void log_to_err(void *user, const char *msg) {
-    (void)user;
-    snprintf(g_err, sizeof g_err, "the written file does not validate: %s", msg);
+    snprintf(g_err, sizeof g_err, "%s: the written file does not validate: %s", (const char *)user, msg);
 }
 
-static int validate(const char *path, int vocab_only, llm_model_info *info) {
+/* Opens the temporary at path as OUT (out names it in messages). */
+static int validate(const char *path, const char *out, int vocab_only, llm_model_info *info) {
     llm_model *m;
     llm_model_desc d;
     memset(&d, 0, sizeof d);
     d.log = log_to_err;
+    d.log_user = (void *)out;
     d.vocab_only = vocab_only;
     if (llm_model_open(&m, path, &d) != LLM_OK) return -1;
     *info = *llm_model_info_get(m);
@@ -767,7 +947,6 @@ int convert_main(int argc, char **argv);
 #endif
 int main(int argc, char **argv) {
     const char *dir = NULL, *out = NULL;
-    char tmp[4096];
     llm_dtype want = LLM_DTYPE_F32;
     int has_dtype = 0, qflags = 0, vocab_only = 0, has_tok, i, rc = 1;
     hparams h;
@@ -796,24 +975,27 @@ int main(int argc, char **argv) {
         else { usage(stderr); return 2; }
     }
     if (!dir || !out) { usage(stderr); return 2; }
-    fprintf(stderr, "convert: reading %s\n", dir);
     memset(&src, 0, sizeof src);
     memset(&h, 0, sizeof h);
-    memset(&src, 0, sizeof src);
     memset(&td, 0, sizeof td);
+    if (check_target(out)) goto done;
+    catch_signals();
+    fprintf(stderr, "convert: reading %s\n", dir);
     if ((has_tok = tok_read(dir, &td)) < 0) goto done;
     if (vocab_only && has_tok) { fail("--vocab-only needs %s/tokenizer.json", dir); goto done; }
     if (!has_tok) tok_describe(&td);
     p = (plan *)calloc(1, sizeof *p);
     if (!p) { fail("out of memory"); goto done; }
-    if (!vocab_only && (read_hparams(dir, &h) || open_source(dir, &src) || plan_tensors(&src, &h, has_dtype, want, p))) goto done;
-    snprintf(tmp, sizeof tmp, "%s.tmp", out);
-    if (write_model(tmp, dir, &src, p, vocab_only ? NULL : &h, has_tok ? NULL : &td, qflags, &pg, &bytes) ||
-        validate(tmp, vocab_only, &info)) {
-        remove(tmp);
+    if (!vocab_only && (read_hparams(dir, &h) || (!has_tok && tok_check_vocab_size(&td, h.n_vocab)) || open_source(dir, &src) ||
+                        plan_tensors(&src, &h, has_dtype, want, p)))
+        goto done;
+    if (write_model(out, dir, &src, p, vocab_only ? NULL : &h, has_tok ? NULL : &td, qflags, &pg, &bytes) ||
+        validate(g_tmp, out, vocab_only, &info)) {
+        remove_temp();
         goto done;
     }
-    if (replace_file(tmp, out) != 0) { fail("cannot rename %s to %s: %s", tmp, out, strerror(errno)); remove(tmp); goto done; }
+    if (replace_file(g_tmp, out) != 0) { fail("cannot rename %s to %s: %s", g_tmp, out, strerror(errno)); remove_temp(); goto done; }
+    g_tmp_live = 0;
     print_summary(out, &pg, &info, vocab_only, bytes);
     rc = 0;
 done:

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <errno.h>
 
 typedef struct chat_rule {
     const char *variant, *family;
@@ -147,17 +148,11 @@ static int chat_set_meta(llm_builder *b, const char *tmpl, const char *bos, cons
     return r ? -1 : 0;
 }
 
-static char *chat_read_text(const char *path) {
+/* Absent is no error; present but unreadable (a directory, no permission) is. */
+static int chat_file_missing(const char *path) {
     FILE *f = fopen(path, "rb");
-    char *s = NULL;
-    long n;
-    if (!f) return NULL;
-    if (fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) >= 0 && fseek(f, 0, SEEK_SET) == 0 && (s = (char *)malloc((size_t)n + 1))) {
-        if (fread(s, 1, (size_t)n, f) != (size_t)n) { free(s); s = NULL; }
-        else s[n] = 0;
-    }
-    fclose(f);
-    return s;
+    if (f) fclose(f);
+    return !f && errno == ENOENT;
 }
 
 /* The converter's one call: reads dir's template files and adds the chat keys to b.
@@ -166,17 +161,30 @@ static int convert_chat(llm_builder *b, const char *dir, char *err, size_t err_s
     char path[4096];
     json_value *cfg = NULL;
     const json_value *ct = NULL;
-    char *jinja;
+    char *jinja = NULL;
     const char *tmpl = NULL;
+    size_t n;
     chat_info ci;
     int rc;
     snprintf(path, sizeof path, "%s/tokenizer_config.json", dir);
-    if ((cfg = json_parse_file(path, err, err_size)) == NULL) {
-        FILE *f = fopen(path, "rb");
-        if (f) { fclose(f); return -1; } /* present but unreadable: the message is in err */
+    if (!chat_file_missing(path)) {
+        if (!(cfg = json_parse_file_ex(path, JSON_NO_NUL, err, err_size))) return -1;
+        if (cfg->type != JSON_OBJECT) {
+            snprintf(err, err_size, "%.900s: not a JSON object (found %s)", path, json_type_name(cfg->type));
+            json_free(cfg);
+            return -1;
+        }
     }
     snprintf(path, sizeof path, "%s/chat_template.jinja", dir); /* newer transformers save it here */
-    jinja = chat_read_text(path);
+    if (!chat_file_missing(path)) {
+        if (!(jinja = json_read_file(path, &n, err, err_size))) { json_free(cfg); return -1; }
+        if (strlen(jinja) != n) { /* the template is text and is used as a C string */
+            snprintf(err, err_size, "%.900s: holds a NUL byte at byte %lu", path, (unsigned long)strlen(jinja));
+            free(jinja);
+            json_free(cfg);
+            return -1;
+        }
+    }
     if (cfg) ct = json_get(cfg, "chat_template");
     tmpl = jinja ? jinja : chat_pick_template(ct);
     if (!tmpl && ct && ct->type != JSON_NULL)

@@ -432,27 +432,28 @@ static int tok_set_text(int32_t id, const void *s, size_t n, char **text, size_t
 }
 
 /* Added tokens, with the ids HF gives them (AddedVocabulary::add_tokens): the id of the same
-   text if it is already known, else the next id after the vocabulary and earlier additions. */
+   text if it is already known (an earlier added token, else the vocabulary), else the next
+   id after the vocabulary and earlier additions. */
 static int tok_read_added(const json_value *added, const tok_map *vocab, tok_data *td, char **text, size_t *len) {
-    size_t i, j;
+    tok_map seen; /* content -> id of the added tokens so far */
+    size_t i;
     int32_t max_added = -1;
+    int rc = -1;
     if (!added || added->type == JSON_NULL) return 0;
     if (added->type != JSON_ARRAY) return fail("tokenizer.json: 'added_tokens' is not an array");
+    if (tok_map_init(&seen, added->len)) { tok_map_free(&seen); return -1; }
     for (i = 0; i < added->len; i++) {
         const json_value *a = &added->items[i], *content = json_get(a, "content"), *jid = json_get(a, "id");
-        int32_t id = -1;
+        int32_t id;
+        size_t slot;
         unsigned f = LLM__TF_ADDED;
-        if (!content || content->type != JSON_STRING) return fail("tokenizer.json: added token %s has no content", tok_quote(a));
+        if (!content || content->type != JSON_STRING) { fail("tokenizer.json: added token %s has no content", tok_quote(a)); goto done; }
         if (content->len == 0) continue;
-        for (j = 0; j < i && id < 0; j++) { /* an earlier token of the same text keeps its id */
-            const json_value *c = json_get(&added->items[j], "content");
-            if (c && c->type == JSON_STRING && c->len == content->len && memcmp(c->str, content->str, c->len) == 0)
-                for (id = 0; id < td->n; id++)
-                    if ((td->flags[id] & LLM__TF_ADDED) && len[id] == content->len && memcmp(text[id], content->str, len[id]) == 0) break;
-        }
-        if (id < 0 || id >= td->n) id = tok_map_get(vocab, content->str, content->len);
+        slot = tok_map_slot(&seen, content->str, content->len);
+        id = seen.key[slot] ? seen.id[slot] : tok_map_get(vocab, content->str, content->len);
         if (id < 0) id = max_added < 0 ? td->n_model : (max_added >= td->n_model ? max_added + 1 : td->n_model);
-        if (id >= (1 << 24)) return fail("tokenizer.json: too many added tokens");
+        if (id >= (1 << 24)) { fail("tokenizer.json: too many added tokens"); goto done; }
+        if (!seen.key[slot]) { seen.key[slot] = content->str; seen.len[slot] = content->len; seen.id[slot] = id; }
         if (!json_is_int(jid) || (int32_t)jid->number != id)
             fprintf(stderr, "convert: note: added token %s gets id %d as in HF tokenizers, not %s\n", tok_quote(content), id, tok_quote(jid));
         if (id >= td->n) {
@@ -464,7 +465,7 @@ static int tok_read_added(const json_value *added, const tok_map *vocab, tok_dat
         if (td->byte_level && (td->flags[id] & LLM__TF_MODEL) && (len[id] != content->len || memcmp(text[id], content->str, len[id]) != 0))
             f |= LLM__TF_BYTE_LEVEL_TEXT; /* keeps the vocabulary's bytes; its text is their byte-level spelling */
         else if (tok_set_text(id, content->str, content->len, text, len))
-            return -1;
+            goto done;
         if (tok_bool(a, "special", 0)) f |= LLM__TF_SPECIAL;
         if (tok_bool(a, "lstrip", 0)) f |= LLM__TF_LSTRIP;
         if (tok_bool(a, "rstrip", 0)) f |= LLM__TF_RSTRIP;
@@ -474,7 +475,10 @@ static int tok_read_added(const json_value *added, const tok_map *vocab, tok_dat
         td->flags[id] = (uint8_t)((td->flags[id] & (LLM__TF_MODEL | LLM__TF_SPECIAL | LLM__TF_BYTE_LEVEL_TEXT)) | f);
         td->n_added++;
     }
-    return 0;
+    rc = 0;
+done:
+    tok_map_free(&seen);
+    return rc;
 }
 
 static void tok_data_free(tok_data *td) {
@@ -501,7 +505,7 @@ static int tok_read(const char *dir, tok_data *td) {
         fprintf(stderr, "convert: warning: %s is missing; the model file gets no tokenizer\n", path);
         return 1;
     }
-    if (!(j = json_parse_file(path, err, sizeof err))) return fail("%s", err);
+    if (read_json_object(path, &j)) return -1;
     model = json_get(j, "model");
     if (tok_read_model(model, td) || tok_read_normalizer(json_get(j, "normalizer"), td) ||
         tok_read_pre_tokenizer(json_get(j, "pre_tokenizer"), td) || tok_read_decoder(json_get(j, "decoder"), td) ||
@@ -561,7 +565,7 @@ static int tok_read(const char *dir, tok_data *td) {
     td->offsets[td->n] = (int32_t)td->n_bytes;
     /* tokenizer_config.json only informs: the ids come from tokenizer.json, as in tokenizers */
     path_join(path, sizeof path, dir, "tokenizer_config.json");
-    if (file_exists(path) && (cfg = json_parse_file(path, err, sizeof err)) != NULL) {
+    if (file_exists(path) && (cfg = json_parse_file_ex(path, JSON_NO_NUL, err, sizeof err)) != NULL) {
         const json_value *abos = json_get(cfg, "add_bos_token"), *aeos = json_get(cfg, "add_eos_token");
         if (abos && (abos->type == JSON_TRUE) != (td->n_prefix > 0))
             fprintf(stderr, "convert: note: tokenizer_config.json add_bos_token is %s but the post-processor adds %d ids "
@@ -581,6 +585,23 @@ done:
     json_free(j);
     if (rc) tok_data_free(td);
     return rc;
+}
+
+/* Every token needs a row of the embedding matrix: config.json's vocab_size may exceed the
+   tokenizer's ids (matrices padded to a round size), never fall short of them. */
+static int tok_check_vocab_size(const tok_data *td, int32_t n_vocab) {
+    int32_t id;
+    for (id = n_vocab < 0 ? 0 : n_vocab; id < td->n; id++) {
+        json_value s;
+        if (!td->flags[id]) continue; /* an unused id in a gap */
+        memset(&s, 0, sizeof s);
+        s.type = JSON_STRING;
+        s.str = (char *)td->bytes + td->offsets[id];
+        s.len = (size_t)(td->offsets[id + 1] - td->offsets[id]);
+        return fail("tokenizer.json: token %s has id %d, but config.json's vocab_size is %d (ids 0 to %d)", tok_quote(&s), id,
+                    n_vocab, n_vocab - 1);
+    }
+    return 0;
 }
 
 static int tok_write(llm_builder *b, const tok_data *td) {

@@ -1,9 +1,12 @@
 /* json.h - a small JSON reader for llm.h's tools and examples (not part of llm.h).
 
    Parses a whole document into a tree whose strings are decoded to UTF-8 (with an
-   explicit length, so "\u0000" survives). Objects keep their members in file order and
-   answer lookups by key with a linear scan: the documents the tools read are either small
-   (config.json) or walked in order (tokenizer.json's vocabulary and merges).
+   explicit length, so "\u0000" survives in values; JSON_NO_NUL refuses it where the text
+   is used as a C string). Keys never hold U+0000, and a key twice in one object is refused:
+   RFC 8259 leaves it to the reader, and Python keeps the last value where a first-match
+   lookup would see the first. Objects keep their members in file order and answer lookups
+   by key with a linear scan: the documents the tools read are either small (config.json)
+   or walked in order (tokenizer.json's vocabulary and merges).
 
    Do this in exactly one C file:  #define JSON_IMPLEMENTATION  before  #include "json.h".
    Everything not needed by other files is static. Errors name the byte offset. */
@@ -33,6 +36,14 @@ void json_free(json_value *v);
 /* Reads and parses a file; NULL with a message (naming the path) on error. */
 json_value *json_parse_file(const char *path, char *err, size_t err_size);
 
+#define JSON_NO_NUL 1u /* refuse strings holding U+0000 */
+/* json_parse and json_parse_file with flags (JSON_NO_NUL). */
+json_value *json_parse_ex(const char *text, size_t n, unsigned flags, char *err, size_t err_size);
+json_value *json_parse_file_ex(const char *path, unsigned flags, char *err, size_t err_size);
+/* A whole file (a regular file, a pipe; up to 1 GiB) in a malloc'd buffer with a NUL after
+   its *size bytes; NULL with "cannot open PATH: REASON" or "cannot read PATH: REASON". */
+char *json_read_file(const char *path, size_t *size, char *err, size_t err_size);
+
 const json_value *json_get(const json_value *obj, const char *key); /* NULL if absent or not an object */
 int json_is_int(const json_value *v);                                 /* a number with no fraction */
 const char *json_type_name(json_type t);
@@ -44,9 +55,11 @@ const char *json_type_name(json_type t);
 #include <stdlib.h>
 #include <string.h>
 #include <math.h>
+#include <errno.h>
 
 typedef struct json__parser {
     const char *p, *end, *start;
+    unsigned flags;
     char *err;
     size_t err_size;
     int failed;
@@ -113,8 +126,9 @@ static size_t json__put_utf8(char *o, unsigned cp) {
 }
 
 /* Decodes a string starting after the opening quote. Escapes never grow the text
-   (\uXXXX is 6 bytes in, at most 4 out; a surrogate pair 12 in, 4 out). */
-static char *json__string(json__parser *ps, size_t *len) {
+   (\uXXXX is 6 bytes in, at most 4 out; a surrogate pair 12 in, 4 out). A raw NUL byte is
+   a control character, so "\u0000" is the one way to U+0000. */
+static char *json__string(json__parser *ps, size_t *len, int is_key) {
     const char *s = ps->p;
     char *out, *o;
     while (s < ps->end && *s != '"') s += (*s == '\\' && s + 1 < ps->end) ? 2 : 1;
@@ -147,6 +161,14 @@ static char *json__string(json__parser *ps, size_t *len) {
                 else ps->p = save;
             }
             if (cp >= 0xD800 && cp < 0xE000) cp = 0xFFFD; /* a lone surrogate has no UTF-8 form */
+            if (cp == 0 && (is_key || (ps->flags & JSON_NO_NUL))) {
+                char what[120];
+                *o = 0;
+                snprintf(what, sizeof what, "U+0000 (\\u0000) in a %s, after \"%.40s\"", is_key ? "key" : "string", out);
+                json__fail(ps, what);
+                free(out);
+                return NULL;
+            }
             o += json__put_utf8(o, cp);
             break;
         }
@@ -174,6 +196,30 @@ static int json__push(json__parser *ps, json_value *v, size_t *cap) {
     return 1;
 }
 
+static int json__key_cmp(const void *a, const void *b) {
+    const json_value *x = *(const json_value *const *)a, *y = *(const json_value *const *)b;
+    int c = memcmp(x->key, y->key, x->key_len < y->key_len ? x->key_len : y->key_len);
+    return c ? c : (x->key_len > y->key_len) - (x->key_len < y->key_len);
+}
+
+/* Sorting pointers to the members finds a repeated key in n log n (vocabularies have 200k). */
+static int json__unique_keys(json__parser *ps, const json_value *obj) {
+    const json_value **order;
+    size_t i;
+    if (obj->len < 2) return 1;
+    if (!(order = (const json_value **)malloc(obj->len * sizeof *order))) { json__fail(ps, "out of memory"); return 0; }
+    for (i = 0; i < obj->len; i++) order[i] = &obj->items[i];
+    qsort(order, obj->len, sizeof *order, json__key_cmp);
+    for (i = 1; i < obj->len && json__key_cmp(&order[i - 1], &order[i]) != 0; i++) {}
+    if (i < obj->len) {
+        char what[160];
+        snprintf(what, sizeof what, "duplicate key \"%.100s\" in the object ending", order[i]->key);
+        json__fail(ps, what);
+    }
+    free(order);
+    return i == obj->len;
+}
+
 static int json__container(json__parser *ps, json_value *v, char close) {
     size_t cap = 0;
     if (++ps->depth > 512) { json__fail(ps, "nesting too deep"); return 0; }
@@ -187,7 +233,7 @@ static int json__container(json__parser *ps, json_value *v, char close) {
         if (close == '}') {
             if (ps->p >= ps->end || *ps->p != '"') { json__fail(ps, "expected a key"); return 0; }
             ps->p++;
-            if (!(it->key = json__string(ps, &it->key_len))) return 0;
+            if (!(it->key = json__string(ps, &it->key_len, 1))) return 0;
             json__skip_ws(ps);
             if (ps->p >= ps->end || *ps->p != ':') { json__fail(ps, "expected ':'"); return 0; }
             ps->p++;
@@ -200,7 +246,7 @@ static int json__container(json__parser *ps, json_value *v, char close) {
         return 0;
     }
     ps->depth--;
-    return 1;
+    return close == '}' ? json__unique_keys(ps, v) : 1;
 }
 
 static int json__literal(json__parser *ps, const char *word) {
@@ -233,7 +279,7 @@ static int json__value(json__parser *ps, json_value *v) {
     switch (*ps->p) {
     case '{': ps->p++; v->type = JSON_OBJECT; return json__container(ps, v, '}');
     case '[': ps->p++; v->type = JSON_ARRAY; return json__container(ps, v, ']');
-    case '"': ps->p++; v->type = JSON_STRING; return (v->str = json__string(ps, &v->len)) != NULL;
+    case '"': ps->p++; v->type = JSON_STRING; return (v->str = json__string(ps, &v->len, 0)) != NULL;
     case 't': v->type = JSON_TRUE; return json__literal(ps, "true");
     case 'f': v->type = JSON_FALSE; return json__literal(ps, "false");
     case 'n': v->type = JSON_NULL; return json__literal(ps, "null");
@@ -243,12 +289,13 @@ static int json__value(json__parser *ps, json_value *v) {
     }
 }
 
-json_value *json_parse(const char *text, size_t n, char *err, size_t err_size) {
+json_value *json_parse_ex(const char *text, size_t n, unsigned flags, char *err, size_t err_size) {
     json__parser ps;
     json_value *v = (json_value *)calloc(1, sizeof *v);
-    if (!v) return NULL;
+    if (!v) { if (err && err_size) snprintf(err, err_size, "out of memory"); return NULL; }
     ps.p = ps.start = text;
     ps.end = text + n;
+    ps.flags = flags;
     ps.err = err;
     ps.err_size = err_size;
     ps.failed = 0;
@@ -262,30 +309,58 @@ json_value *json_parse(const char *text, size_t n, char *err, size_t err_size) {
     return v;
 }
 
-json_value *json_parse_file(const char *path, char *err, size_t err_size) {
+json_value *json_parse(const char *text, size_t n, char *err, size_t err_size) {
+    return json_parse_ex(text, n, 0, err, err_size);
+}
+
+/* Read in growing chunks rather than sized by fseek/ftell: that size is meaningless for a
+   directory (where Linux's fopen succeeds and read fails with EISDIR) or a pipe. */
+char *json_read_file(const char *path, size_t *size, char *err, size_t err_size) {
+    const size_t max = (size_t)1 << 30;
     FILE *f = fopen(path, "rb");
-    char *buf;
-    long size;
-    json_value *v;
-    char sub[200];
-    if (!f) { snprintf(err, err_size, "%s: cannot open", path); return NULL; }
-    if (fseek(f, 0, SEEK_END) != 0 || (size = ftell(f)) < 0 || fseek(f, 0, SEEK_SET) != 0) {
-        fclose(f);
-        snprintf(err, err_size, "%s: cannot read", path);
-        return NULL;
-    }
-    buf = (char *)malloc((size_t)size + 1);
-    if (!buf || fread(buf, 1, (size_t)size, f) != (size_t)size) {
+    char *buf = NULL;
+    size_t n = 0, cap = 0, k;
+    if (!f) { snprintf(err, err_size, "cannot open %s: %s", path, strerror(errno)); return NULL; }
+    do {
+        if (cap - n < 2) {
+            char *grown = cap < max ? (char *)realloc(buf, cap ? 2 * cap : 65536) : NULL;
+            if (!grown) {
+                snprintf(err, err_size, cap < max ? "cannot read %s: out of memory" : "cannot read %s: larger than 1 GiB", path);
+                free(buf);
+                fclose(f);
+                return NULL;
+            }
+            buf = grown;
+            cap = cap ? 2 * cap : 65536;
+        }
+        k = fread(buf + n, 1, cap - 1 - n, f);
+        n += k;
+    } while (k > 0);
+    if (ferror(f)) {
+        snprintf(err, err_size, "cannot read %s: %s", path, strerror(errno));
         free(buf);
         fclose(f);
-        snprintf(err, err_size, "%s: cannot read", path);
         return NULL;
     }
     fclose(f);
-    v = json_parse(buf, (size_t)size, sub, sizeof sub);
+    buf[n] = 0;
+    *size = n;
+    return buf;
+}
+
+json_value *json_parse_file_ex(const char *path, unsigned flags, char *err, size_t err_size) {
+    size_t size;
+    char *buf = json_read_file(path, &size, err, err_size), sub[200];
+    json_value *v;
+    if (!buf) return NULL;
+    v = json_parse_ex(buf, size, flags, sub, sizeof sub);
     free(buf);
     if (!v) snprintf(err, err_size, "%s: bad JSON: %s", path, sub);
     return v;
+}
+
+json_value *json_parse_file(const char *path, char *err, size_t err_size) {
+    return json_parse_file_ex(path, 0, err, err_size);
 }
 
 const json_value *json_get(const json_value *obj, const char *key) {

@@ -16,6 +16,13 @@ static void walk(const json_value *v, int depth) {
     if (v->type == JSON_ARRAY || v->type == JSON_OBJECT)
         for (i = 0; i < v->len; i++) walk(&v->items[i], depth + 1);
     if (v->type == JSON_STRING && v->str[v->len] != 0) abort(); /* strings are NUL-terminated */
+    if (v->type == JSON_OBJECT) /* keys hold no NUL and are unique (the inputs are small) */
+        for (i = 0; i < v->len; i++) {
+            size_t j;
+            if (strlen(v->items[i].key) != v->items[i].key_len) abort();
+            for (j = 0; j < i; j++)
+                if (v->items[j].key_len == v->items[i].key_len && memcmp(v->items[j].key, v->items[i].key, v->items[i].key_len) == 0) abort();
+        }
 }
 
 static void read_as_tokenizer(const uint8_t *data, size_t size, const char *dir) {

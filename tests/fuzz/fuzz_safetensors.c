@@ -1,6 +1,7 @@
 /* Fuzz target: the converter's safetensors header reader. Input: a u64 (little-endian) file
    size, then the first bytes of a .safetensors file (u64 header length, JSON header); the
-   tensor data itself is not read. Seeds: tests/fuzz/corpus/fuzz_safetensors. */
+   tensor data itself is not read. An accepted header has tensors inside the file, of the
+   size their shape says, no two sharing a byte or a name. Seeds: tests/fuzz/corpus/fuzz_safetensors. */
 #define CONVERT_NO_MAIN
 #include "../../tools/convert.c"
 
@@ -31,6 +32,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
             int d;
             for (d = 0; d < t->n_dims; d++) count *= (long double)t->shape[d];
             if (count != (long double)t->size || t->offset < 8 + hlen || t->offset + t->size > fsize) abort();
+            for (d = 0; d < i; d++)
+                if ((src.t[d].offset < t->offset + t->size && t->offset < src.t[d].offset + src.t[d].size) ||
+                    strcmp(src.t[d].name, t->name) == 0)
+                    abort();
         }
         /* the converter's tensor selection, for a 2-layer model of the family the first byte picks */
         if ((p = (plan *)malloc(sizeof *p)) != NULL) {
