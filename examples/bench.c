@@ -13,6 +13,7 @@
 #define _POSIX_C_SOURCE 200809L
 #define LLM_IMPLEMENTATION
 #include "../llm.h"
+#include "flags.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -166,47 +167,61 @@ static long rss_kb(const char *field) {
 static void usage(FILE *f) {
     fprintf(f, "usage: bench -m model.llm [-p 128] [-n 64] [-t N] [-r 5] [--kv-type f16|f32] [--membw] [--busy N]\n"
                "       bench --membw [-t N]\n"
-               "  -m FILE        model file (.llm)\n"
-               "  -p N, -n N     prompt tokens evaluated at once, tokens generated one at a time (llama-bench's)\n"
-               "  -t N           threads\n"
-               "  -r N           repetitions; the median and the spread are shown\n"
-               "  --kv-type T    KV cache type: f16 (default) or f32\n"
-               "  --membw        memory read bandwidth with 1 and N threads\n"
-               "  --busy N       run N CPU-bound processes during the measurement\n");
+               "  -m, --model FILE  model file (.llm)\n"
+               "  -p N, -n N        prompt tokens evaluated at once, tokens generated one at a time (llama-bench's)\n"
+               "  -t, --threads N   threads (default: all CPUs; --membw: 2)\n"
+               "  -r N              repetitions; the median and the spread are shown\n"
+               "  --kv-type T       KV cache type: f16 (default) or f32\n"
+               "  --membw           memory read bandwidth with 1 and N threads\n"
+               "  --busy N          run N CPU-bound processes during the measurement (at most 16)\n"
+               "  -h, --help        this text\n");
 }
+
+/* What the figures depend on besides the machine: the kernels and threading of this build. */
+static void print_build(void) { printf("llm.h %d.%d.%d: %s\n", LLM_VERSION_MAJOR, LLM_VERSION_MINOR, LLM_VERSION_PATCH, llm_system_info()); }
+
+static const char *const known[] = { "-m", "--model", "-p", "-n", "-t", "--threads", "-r", "--kv-type", "--membw", "--busy", "-h", "--help", NULL };
+static const char *const valued[] = { "-m", "-p", "-n", "-t", "-r", "--kv-type", "--busy", NULL };
 
 int main(int argc, char **argv) {
     const char *path = NULL;
-    int n_prompt = 128, n_gen = 64, reps = 5, threads = 0, do_membw = 0, busy = 0, i, r;
+    int32_t n_prompt = 128, n_gen = 64, reps = 5, threads = 0, busy = 0;
+    int do_membw = 0, i, r;
     llm_kv_type kv = LLM_KV_DEFAULT;
     busy_pid busy_pids[16];
     llm_model *m;
+    llm_model_desc md;
     llm_ctx *c;
     llm_ctx_desc d;
     const llm_model_info *h;
     int32_t *toks;
     double *pp, *tg, *bw, *share, t0, t_open, bpt, pp_med, tg_med;
     for (i = 1; i < argc; i++) {
-        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-        if (!strcmp(a, "-h") || !strcmp(a, "--help")) { usage(stdout); return 0; }
+        const char *arg = argv[i], *a = flag_name(arg), *v;
+        int ok = 1;
+        if (!strcmp(a, "-h")) { usage(stdout); return 0; }
         if (!strcmp(a, "--membw")) { do_membw = 1; continue; }
-        if (!v) { fprintf(stderr, "bench: %s needs a value\n", a); usage(stderr); return 2; }
-        i++;
+        if (!flag_is(a, valued)) { flag_unknown("bench", arg, known); return 2; }
+        if (!(v = flag_value(argc, argv, &i))) { fprintf(stderr, "bench: %s needs a value\n", arg); return 2; }
         if (!strcmp(a, "-m")) path = v;
-        else if (!strcmp(a, "-p")) n_prompt = atoi(v);
-        else if (!strcmp(a, "-n")) n_gen = atoi(v);
-        else if (!strcmp(a, "-t")) threads = atoi(v);
-        else if (!strcmp(a, "-r")) reps = atoi(v);
-        else if (!strcmp(a, "--busy")) busy = atoi(v);
-        else if (!strcmp(a, "--kv-type")) kv = !strcmp(v, "f32") ? LLM_KV_F32 : LLM_KV_F16;
-        else { fprintf(stderr, "bench: unknown option '%s'\n", a); usage(stderr); return 2; }
+        else if (!strcmp(a, "-p")) ok = flag_int("bench", arg, v, 1, 1 << 20, &n_prompt);
+        else if (!strcmp(a, "-n")) ok = flag_int("bench", arg, v, 1, 1 << 20, &n_gen);
+        else if (!strcmp(a, "-t")) ok = flag_int("bench", arg, v, 0, 64, &threads);
+        else if (!strcmp(a, "-r")) ok = flag_int("bench", arg, v, 1, 1000, &reps);
+        else if (!strcmp(a, "--busy")) ok = flag_int("bench", arg, v, 0, 16, &busy);
+        else if (!strcmp(v, "f16") || !strcmp(v, "f32")) kv = !strcmp(v, "f32") ? LLM_KV_F32 : LLM_KV_F16;
+        else { fprintf(stderr, "bench: %s: '%s' is neither f16 nor f32\n", arg, v); return 2; }
+        if (!ok) return 2;
     }
-    if (n_prompt < 1 || n_gen < 1 || reps < 1 || threads < 0 || busy < 0 || busy > 16) { usage(stderr); return 2; }
+    if (!path && !do_membw) { fprintf(stderr, "bench: no model: give -m FILE or --membw (see bench --help)\n"); return 2; }
+    warn_build("bench");
+    if (do_membw) print_build();
     if (do_membw) run_membw(threads ? threads : 2);
-    if (!path) { if (!do_membw) usage(stderr); return do_membw ? 0 : 2; }
+    if (!path) return 0;
     if (start_busy(busy, busy_pids) != 0) return 2;
     t0 = llm__seconds();
-    if (llm_model_open(&m, path, NULL) != LLM_OK) { fprintf(stderr, "bench: cannot open %s\n", path); return 1; }
+    memset(&md, 0, sizeof md);
+    if (!(m = open_model("bench", path, &md))) { stop_busy(busy, busy_pids); return 1; }
     t_open = llm__seconds() - t0;
     h = llm_model_info_get(m);
     memset(&d, 0, sizeof d);
@@ -214,7 +229,8 @@ int main(int argc, char **argv) {
     d.kv_type = kv;
     d.n_ctx = n_prompt + n_gen + 1;
     d.n_batch = n_prompt;
-    if (llm_ctx_open(&c, m, &d) != LLM_OK) { fprintf(stderr, "bench: cannot create a context\n"); return 1; }
+    if (!(c = open_context("bench", m, &d))) { stop_busy(busy, busy_pids); llm_model_close(m); return 1; }
+    if (!do_membw) print_build();
     toks = (int32_t *)malloc((size_t)(n_prompt + n_gen) * sizeof *toks);
     pp = (double *)malloc((size_t)reps * sizeof *pp);
     tg = (double *)malloc((size_t)reps * sizeof *tg);

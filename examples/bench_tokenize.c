@@ -21,9 +21,10 @@ static double now(void) { return (double)clock() / CLOCKS_PER_SEC; }
 
 static void usage(FILE *f) {
     fprintf(f, "usage: bench_tokenize -m model.llm [-m model2.llm ...] [-f prose.txt] [-r repeats]\n"
-               "  -m FILE   a model file (vocab-only will do); up to 16\n"
-               "  -f FILE   English prose to tokenize (default: about 1 MB generated)\n"
-               "  -r N      runs per figure, the best is shown (default 3)\n");
+               "  -m, --model FILE  a model file (vocab-only will do); up to 16\n"
+               "  -f, --file FILE   English prose to tokenize (default: about 1 MB generated)\n"
+               "  -r N              runs per figure, the best is shown (default 3)\n"
+               "  -h, --help        this text\n");
 }
 
 static uint64_t rng(uint64_t *s) { *s ^= *s << 13; *s ^= *s >> 7; *s ^= *s << 17; return *s; }
@@ -66,21 +67,6 @@ static char *make_prose(size_t size) {
     return s;
 }
 
-static char *read_file(const char *path, size_t *n) {
-    FILE *f = fopen(path, "rb");
-    char *buf = NULL;
-    size_t cap = 0, got;
-    *n = 0;
-    if (!f) return NULL;
-    do {
-        if (cap - *n < 65536) { cap = cap * 2 + 65536; buf = (char *)realloc(buf, cap + 1); if (!buf) { fclose(f); return NULL; } }
-        got = fread(buf + *n, 1, cap - *n, f);
-        *n += got;
-    } while (got > 0);
-    fclose(f);
-    return buf;
-}
-
 /* Best time of `repeats` tokenizations; the id count through n_ids. */
 static double time_tokenize(const llm_model *m, const char *text, size_t len, int32_t *ids, size_t cap, int repeats, size_t *n_ids) {
     double best = 1e30;
@@ -95,27 +81,34 @@ static double time_tokenize(const llm_model *m, const char *text, size_t len, in
     return best;
 }
 
+static const char *const known[] = { "-m", "--model", "-f", "--file", "-r", "-h", "--help", NULL };
+static const char *const valued[] = { "-m", "-f", "-r", NULL };
+
 int main(int argc, char **argv) {
     const char *models[16], *prose_path = NULL;
-    int n_models = 0, repeats = 3, i;
+    int32_t repeats = 3;
+    int n_models = 0, i, rc = 1;
     size_t prose_len, word_len = 1 << 20, k;
     char *prose, *word, *text;
     int32_t *ids;
     uint64_t seed = 12345;
     for (i = 1; i < argc; i++) {
-        const char *a = flag_name(argv[i]);
+        const char *arg = argv[i], *a = flag_name(arg), *v;
         if (!strcmp(a, "-h")) { usage(stdout); return 0; }
-        if (!strcmp(a, "-m") && i + 1 < argc && n_models < 16) models[n_models++] = argv[++i];
-        else if (!strcmp(a, "-f") && i + 1 < argc) prose_path = argv[++i];
-        else if (!strcmp(argv[i], "-r") && i + 1 < argc) repeats = atoi(argv[++i]);
-        else { fprintf(stderr, "bench_tokenize: unknown option or missing value '%s'\n", argv[i]); usage(stderr); return 2; }
+        if (!flag_is(a, valued)) { flag_unknown("bench_tokenize", arg, known); return 2; }
+        if (!(v = flag_value(argc, argv, &i))) { fprintf(stderr, "bench_tokenize: %s needs a value\n", arg); return 2; }
+        if (!strcmp(a, "-f")) prose_path = v;
+        else if (!strcmp(a, "-r")) { if (!flag_int("bench_tokenize", arg, v, 1, 1000000, &repeats)) return 2; }
+        else if (n_models < 16) models[n_models++] = v;
+        else { fprintf(stderr, "bench_tokenize: more than 16 models\n"); return 2; }
     }
-    if (!n_models || repeats < 1) { fprintf(stderr, "usage: bench_tokenize -m model.llm [-m ...] [-f prose.txt] [-r repeats]\n"); return 2; }
-    prose = prose_path ? read_file(prose_path, &prose_len) : make_prose(prose_len = 1 << 20);
+    if (!n_models) { fprintf(stderr, "bench_tokenize: no model: give -m FILE (see bench_tokenize --help)\n"); return 2; }
+    warn_build("bench_tokenize");
+    if (!(prose = prose_path ? read_whole_file("bench_tokenize", prose_path, &prose_len) : make_prose(prose_len = 1 << 20))) return 1;
     word = (char *)malloc(word_len);
     ids = (int32_t *)malloc((word_len + (1 << 22)) * sizeof *ids);
     text = (char *)malloc(16 << 20);
-    if (!prose || !word || !ids || !text) { fprintf(stderr, "bench_tokenize: cannot read or allocate the text\n"); return 1; }
+    if (!word || !ids || !text) { fprintf(stderr, "bench_tokenize: out of memory\n"); goto done; }
     for (k = 0; k < word_len; k++) word[k] = (char)('a' + rng(&seed) % 26);
     for (i = 0; i < n_models; i++) {
         llm_model *m;
@@ -126,17 +119,15 @@ int main(int argc, char **argv) {
         memset(&d, 0, sizeof d);
         d.vocab_only = 1;
         t0 = now();
-        if (llm_model_open(&m, models[i], &d) != LLM_OK || !llm_tokenizer_info_get(m)) {
-            fprintf(stderr, "bench_tokenize: cannot open %s or it has no tokenizer\n", models[i]);
-            return 1;
-        }
+        if (!(m = open_model("bench_tokenize", models[i], &d))) goto done;
+        if (!llm_tokenizer_info_get(m)) { fprintf(stderr, "bench_tokenize: %s has no tokenizer\n", models[i]); llm_model_close(m); goto done; }
         t_open = now() - t0;
         if (i == 0) /* once a model opens: an error leaves stdout empty */
             printf("prose: %s, %.2f MB; word: %.2f MB of random a-z\n", prose_path ? prose_path : "generated", prose_len / 1e6, word_len / 1e6);
         t_prose = time_tokenize(m, prose, prose_len, ids, word_len + (1 << 22), repeats, &n_ids);
         for (r = 0; r < repeats; r++) {
             double t1 = now();
-            if (llm_detokenize(m, ids, n_ids, 0, text, 16 << 20, &n_text) != LLM_OK) { fprintf(stderr, "bench_tokenize: decode failed\n"); return 1; }
+            if (llm_detokenize(m, ids, n_ids, 0, text, 16 << 20, &n_text) != LLM_OK) { fprintf(stderr, "bench_tokenize: decode failed\n"); llm_model_close(m); goto done; }
             if (now() - t1 < t_dec) t_dec = now() - t1;
         }
         t_word = time_tokenize(m, word, word_len, ids, word_len + (1 << 22), repeats, &n_word);
@@ -145,6 +136,8 @@ int main(int argc, char **argv) {
                t_word, word_len / 1e6 / t_word, (unsigned long)n_word, n_text / 1e6 / t_dec);
         llm_model_close(m);
     }
+    rc = 0;
+done:
     free(prose); free(word); free(ids); free(text);
-    return 0;
+    return rc;
 }

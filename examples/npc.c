@@ -28,16 +28,17 @@
 static void usage(FILE *f) {
     fprintf(f,
             "usage: npc -m model.llm [options]\n"
-            "  -m FILE                model file (.llm)\n"
-            "  -p TEXT                what the NPC's line continues (default: a line of dialogue)\n"
-            "  -n N                   most tokens in the line (default 48)\n"
+            "  -m, --model FILE       model file (.llm)\n"
+            "  -p, --prompt TEXT      what the NPC's line continues (default: a line of dialogue)\n"
+            "  -n, --n-predict N      most tokens in the line (default 48)\n"
             "  --fps F                frames per second (default 60)\n"
             "  --budget MS            milliseconds of each frame the NPC may use (default half a frame)\n"
             SAMPLING_USAGE
             "                         (defaults: --temp 0.8 --top-p 0.95 --seed 1)\n"
-            "  -t N                   threads\n"
-            "  -c N                   context size\n"
-            "  -v                     report every frame on stderr\n");
+            "  -t, --threads N        threads (default: all CPUs)\n"
+            "  -c, --ctx-size N       context size (default: the model's, at most 4096)\n"
+            "  -v                     report every frame on stderr\n"
+            "  -h, --help             this text\n");
 }
 
 static void sleep_until(double t) {
@@ -63,14 +64,21 @@ static double game_work(int frame) {
     return s;
 }
 
+static const char *const known[] = { "-m", "--model", "-p", "--prompt", "-n", "--n-predict", "--fps", "--budget", "-s", SAMPLING_FLAGS,
+                                     "-t", "--threads", "-c", "--ctx-size", "-v", "-h", "--help", NULL };
+static const char *const valued[] = { "-m", "-p", "-n", "--fps", "--budget", SAMPLING_FLAGS, "-t", "-c", NULL };
+
 int main(int argc, char **argv) {
     const char *model_path = NULL, *prompt = "And the old man answered and said unto them,";
-    int max_tokens = 48, verbose = 0, frame, i, steps = 0, late = 0;
-    double fps = 60.0, budget_ms = 0.0, slowest = 0.0, typical = 0.0, total = 0.0, t0, sink = 0.0;
+    int32_t max_tokens = 48;
+    int verbose = 0, frame, i, steps = 0, late = 0;
+    float fps = 60.0f, budget_ms = 0.0f;
+    double slowest = 0.0, typical = 0.0, total = 0.0, t0, sink = 0.0;
     llm_sampler sampler;
     llm_generate_desc gd;
     llm_generation g;
     llm_ctx_desc cd;
+    llm_model_desc md;
     llm_model *model;
     llm_ctx *ctx;
     llm_result r;
@@ -81,39 +89,31 @@ int main(int argc, char **argv) {
     sampler.top_p = 0.95f;
     sampler.seed = 1;
     for (i = 1; i < argc; i++) {
-        const char *a = flag_name(argv[i]), *v = i + 1 < argc ? argv[i + 1] : NULL;
-        int k;
+        const char *arg = argv[i], *a = flag_name(arg), *v;
+        int ok = 1;
         if (!strcmp(a, "-h")) { usage(stdout); return 0; }
         if (!strcmp(a, "-v")) { verbose = 1; continue; }
-        if (!v) { fprintf(stderr, "npc: %s needs a value\n", a); return 2; }
-        i++;
-        if ((k = sampling_flag(a, v, &sampler)) != 0) {
-            if (k < 0) { fprintf(stderr, "npc: bad value '%s' for %s\n", v, a); return 2; }
-        } else if (!strcmp(a, "-m")) model_path = v;
+        if (!flag_is(a, valued)) { flag_unknown("npc", arg, known); return 2; }
+        if (!(v = flag_value(argc, argv, &i))) { fprintf(stderr, "npc: %s needs a value\n", arg); return 2; }
+        if ((ok = sampling_parse("npc", a, v, &sampler)) < 0) return 2;
+        if (ok) continue;
+        ok = 1;
+        if (!strcmp(a, "-m")) model_path = v;
         else if (!strcmp(a, "-p")) prompt = v;
-        else if (!strcmp(a, "-n")) max_tokens = atoi(v);
-        else if (!strcmp(a, "--fps")) fps = atof(v);
-        else if (!strcmp(a, "--budget")) budget_ms = atof(v);
-        else if (!strcmp(a, "-t")) cd.n_threads = atoi(v);
-        else if (!strcmp(a, "-c")) cd.n_ctx = atoi(v);
-        else { fprintf(stderr, "npc: unknown option '%s'\n", a); usage(stderr); return 2; }
+        else if (!strcmp(a, "-n")) ok = flag_int("npc", arg, v, 1, INT32_MAX, &max_tokens);
+        else if (!strcmp(a, "--fps")) ok = flag_float("npc", arg, v, 0.001f, 1e6f, &fps);
+        else if (!strcmp(a, "--budget")) ok = flag_float("npc", arg, v, 0.0f, 1e6f, &budget_ms);
+        else if (!strcmp(a, "-t")) ok = flag_int("npc", arg, v, 0, LLM_MAX_THREADS, &cd.n_threads);
+        else ok = flag_int("npc", arg, v, 0, INT32_MAX, &cd.n_ctx);
+        if (!ok) return 2;
     }
     sampling_done(&sampler);
-    if (!model_path) { usage(stderr); return 2; }
-    if (max_tokens < 1 || !(fps > 0.0) || budget_ms < 0.0 || cd.n_threads < 0 || cd.n_ctx < 0) {
-        fprintf(stderr, "npc: -n, --fps must be positive; --budget, -t, -c not negative\n");
-        return 2;
-    }
-    if (budget_ms == 0.0) budget_ms = 500.0 / fps;
-    if ((r = llm_model_open(&model, model_path, NULL)) != LLM_OK) {
-        fprintf(stderr, "npc: cannot load %s: %s\n", model_path, llm_result_string(r));
-        return 1;
-    }
-    if ((r = llm_ctx_open(&ctx, model, &cd)) != LLM_OK) {
-        fprintf(stderr, "npc: cannot create a context: %s\n", llm_result_string(r));
-        llm_model_close(model);
-        return 1;
-    }
+    if (!model_path) { fprintf(stderr, "npc: no model: give -m FILE (see npc --help)\n"); return 2; }
+    warn_build("npc");
+    if (budget_ms == 0.0f) budget_ms = 500.0f / fps;
+    memset(&md, 0, sizeof md);
+    if (!(model = open_model("npc", model_path, &md))) return 1;
+    if (!(ctx = open_context("npc", model, &cd))) { llm_model_close(model); return 1; }
     gd.sampler = &sampler;
     gd.max_tokens = max_tokens;
     gd.prompt_chunk = 8; /* a prompt step costs about what a few token steps do */

@@ -33,36 +33,16 @@
 static void usage(FILE *f) {
     fprintf(f,
             "usage: perplexity -m model.llm -f text.txt [options]\n"
-            "  -m FILE                model file (.llm)\n"
-            "  -f FILE                the text (UTF-8)\n"
-            "  -c N                   window size in tokens, BOS included (default 256 or the model's\n"
+            "  -m, --model FILE       model file (.llm)\n"
+            "  -f, --file FILE        the text (UTF-8)\n"
+            "  -c, --ctx-size N                window size in tokens, BOS included (default 256 or the model's\n"
             "                         positions if fewer)\n"
-            "  -b N                   tokens per evaluation call (default 64)\n"
+            "  -b, --batch-size N     tokens per evaluation call (default 64)\n"
             "  --chunks N             score only the first N windows\n"
-            "  -t N                   threads\n"
+            "  -t, --threads N        threads (default: all CPUs)\n"
             "  --kl-base FILE         also compare the next-token distributions with this model's:\n"
-            "                         mean KL(base || model) and top-1 agreement\n");
-}
-
-static void log_stderr(void *user, const char *msg) { (void)user; fprintf(stderr, "perplexity: %s\n", msg); }
-
-static char *read_file(const char *path, size_t *n) {
-    FILE *f = fopen(path, "rb");
-    char *buf = NULL, *p;
-    size_t cap = 0, got;
-    *n = 0;
-    if (!f) return NULL;
-    do {
-        if (cap - *n < 65536) {
-            cap = cap * 2 + 65536;
-            if (!(p = (char *)realloc(buf, cap))) { free(buf); fclose(f); return NULL; }
-            buf = p;
-        }
-        got = fread(buf + *n, 1, cap - *n, f);
-        *n += got;
-    } while (got > 0);
-    fclose(f);
-    return buf;
+            "                         mean KL(base || model) and top-1 agreement\n"
+            "  -h, --help             this text\n");
 }
 
 static int32_t *tokenize_text(const llm_model *m, const char *text, size_t len, size_t *n) {
@@ -148,18 +128,19 @@ static int score_window(scorer *s, const int32_t *ids, int32_t n) {
     return 0;
 }
 
-static llm_ctx *open_ctx(llm_model *m, int32_t n_ctx, int32_t n_batch, int32_t threads) {
+static llm_ctx *open_ctx(const char *prog, llm_model *m, int32_t n_ctx, int32_t n_batch, int32_t threads) {
     llm_ctx_desc d;
-    llm_ctx *c = NULL;
-    llm_result r;
     memset(&d, 0, sizeof d);
     d.n_ctx = n_ctx;
     d.n_batch = n_batch;
     d.n_threads = threads;
     d.logits_all = 1;
-    if ((r = llm_ctx_open(&c, m, &d)) != LLM_OK) fprintf(stderr, "perplexity: cannot create a context: %s\n", llm_result_string(r));
-    return c;
+    return open_context(prog, m, &d);
 }
+
+static const char *const flags_known[] = { "-m", "--model", "-f", "--file", "-c", "--ctx-size", "-b", "--batch-size", "--chunks",
+                                           "-t", "--threads", "--kl-base", "-h", "--help", NULL };
+static const char *const flags_valued[] = { "-m", "-f", "-c", "-b", "--chunks", "-t", "--kl-base", NULL };
 
 int main(int argc, char **argv) {
     const char *model_path = NULL, *text_path = NULL, *base_path = NULL;
@@ -170,42 +151,30 @@ int main(int argc, char **argv) {
     char *text = NULL;
     size_t len, n_ids = 0, n_base_ids = 0;
     int32_t *ids = NULL, *base_ids = NULL;
-    llm_result r;
     int i, rc = 1;
     memset(&md, 0, sizeof md);
     memset(&s, 0, sizeof s);
-    md.log = log_stderr;
     for (i = 1; i < argc; i++) {
-        const char *a = flag_name(argv[i]), *v = i + 1 < argc ? argv[i + 1] : NULL;
+        const char *arg = argv[i], *a = flag_name(arg), *v;
+        int ok = 1;
         if (!strcmp(a, "-h")) { usage(stdout); return 0; }
-        if (!v) { fprintf(stderr, "perplexity: %s needs a value\n", a); return 2; }
-        i++;
+        if (!flag_is(a, flags_valued)) { flag_unknown("perplexity", arg, flags_known); return 2; }
+        if (!(v = flag_value(argc, argv, &i))) { fprintf(stderr, "perplexity: %s needs a value\n", arg); return 2; }
         if (!strcmp(a, "-m")) model_path = v;
         else if (!strcmp(a, "-f")) text_path = v;
         else if (!strcmp(a, "--kl-base")) base_path = v;
-        else if (!strcmp(a, "-c")) n_ctx = atoi(v);
-        else if (!strcmp(a, "-b")) n_batch = atoi(v);
-        else if (!strcmp(a, "--chunks")) max_chunks = atoi(v);
-        else if (!strcmp(a, "-t")) threads = atoi(v);
-        else { fprintf(stderr, "perplexity: unknown option '%s'\n", a); usage(stderr); return 2; }
+        else if (!strcmp(a, "-c")) ok = flag_int("perplexity", arg, v, 2, INT32_MAX, &n_ctx);
+        else if (!strcmp(a, "-b")) ok = flag_int("perplexity", arg, v, 1, INT32_MAX, &n_batch);
+        else if (!strcmp(a, "--chunks")) ok = flag_int("perplexity", arg, v, 0, INT32_MAX, &max_chunks);
+        else ok = flag_int("perplexity", arg, v, 0, LLM_MAX_THREADS, &threads);
+        if (!ok) return 2;
     }
     if (!model_path || !text_path) { usage(stderr); return 2; }
-    if ((n_ctx && n_ctx < 2) || n_batch < 1 || max_chunks < 0 || threads < 0) {
-        fprintf(stderr, "perplexity: -c must be at least 2, -b positive, --chunks and -t not negative\n");
-        return 2;
-    }
-    if ((r = llm_model_open(&model, model_path, &md)) != LLM_OK ||
-        (base_path && (r = llm_model_open(&base, base_path, &md)) != LLM_OK)) {
-        fprintf(stderr, "perplexity: cannot open %s: %s\n", model ? base_path : model_path, llm_result_string(r));
+    warn_build("perplexity");
+    if (!(model = open_model("perplexity", model_path, &md)) || (base_path && !(base = open_model("perplexity", base_path, &md))))
         goto done;
-    }
     if (!n_ctx) n_ctx = llm_model_info_get(model)->n_ctx_train < 256 ? llm_model_info_get(model)->n_ctx_train : 256;
-    if (n_ctx > llm_model_info_get(model)->n_ctx_train) {
-        fprintf(stderr, "perplexity: -c %d is more than the model's %d positions\n", n_ctx, llm_model_info_get(model)->n_ctx_train);
-        rc = 2;
-        goto done;
-    }
-    if (!(text = read_file(text_path, &len))) { fprintf(stderr, "perplexity: cannot read %s\n", text_path); goto done; }
+    if (!(text = read_whole_file("perplexity", text_path, &len))) goto done;
     if (!llm_tokenizer_info_get(model)) { fprintf(stderr, "perplexity: %s has no tokenizer\n", model_path); goto done; }
     if (!(ids = tokenize_text(model, text, len, &n_ids))) goto done;
     s.n_vocab = llm_model_info_get(model)->n_vocab;
@@ -222,7 +191,9 @@ int main(int argc, char **argv) {
     if (max_chunks && max_chunks < n_windows) n_windows = max_chunks;
     if (n_ids < 2 || n_windows == 0) { fprintf(stderr, "perplexity: the text has %lu tokens: too few\n", (unsigned long)n_ids); goto done; }
     if (!(s.seq = (int32_t *)malloc((size_t)n_ctx * sizeof *s.seq))) { fprintf(stderr, "perplexity: out of memory\n"); goto done; }
-    if (!(s.ctx = open_ctx(model, n_ctx, n_batch, threads)) || (base && !(s.base = open_ctx(base, n_ctx, n_batch, threads)))) goto done;
+    if (!(s.ctx = open_ctx("perplexity", model, n_ctx, n_batch, threads)) ||
+        (base && !(s.base = open_ctx("perplexity: --kl-base", base, n_ctx, n_batch, threads))))
+        goto done;
     fprintf(stderr, "perplexity: %lu tokens, %d windows of %d tokens%s\n", (unsigned long)n_ids, n_windows, window,
             s.bos >= 0 ? " after BOS" : "");
     for (w = 0; w < n_windows; w++) {

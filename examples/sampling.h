@@ -3,6 +3,7 @@
 #ifndef LLM_EXAMPLES_SAMPLING_H
 #define LLM_EXAMPLES_SAMPLING_H
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include "flags.h"
@@ -20,51 +21,40 @@
 
 #define SAMPLING_NO_WINDOW INT32_MIN
 
+/* The sampling flags' names, for a program's list of the flags it knows (flag_unknown). */
+#define SAMPLING_FLAGS "--temp", "--top-k", "--top-p", "--min-p", "--repeat-penalty", "--repeat-last-n", \
+                       "--presence-penalty", "--frequency-penalty", "--seed"
 
-static int sampling_number(const char *v, double lo, double hi, double *out) {
-    char *end;
-    double d = strtod(v, &end);
-    if (end == v || *end || !(d >= lo && d <= hi)) return -1;
-    *out = d;
-    return 0;
-}
-
-/* Applies flag a with value v to s. Returns 1 when a is a sampling flag, 0 when it is not,
-   -1 when its value is bad. Call sampling_done after the last flag. */
-static int sampling_flag(const char *a, const char *v, llm_sampler *s) {
-    double d;
-    static const char *const names[] = { "--temp", "--top-k", "--top-p", "--min-p", "--repeat-penalty", "--repeat-last-n",
-                                         "--presence-penalty", "--frequency-penalty", "--seed" };
-    int k = 0;
-    while (k < 9 && strcmp(a, names[k])) k++;
-    if (k == 9) return 0;
-    if (!v) return -1;
-    if (k == 8) {
-        char *end;
-        unsigned long long u = strtoull(v, &end, 10);
-        if (end == v || *end || *v == '-') return -1;
-        s->seed = (uint64_t)u;
-        s->state = 0;
-        return 1;
-    }
-    if (sampling_number(v, k == 5 ? -1.0 : k >= 6 ? -1e9 : 0.0, k == 1 || k == 5 ? 2147483647.0 : 1e9, &d)) return -1;
-    if ((k == 1 || k == 5) && d != (double)(int32_t)d) return -1;
+/* Applies flag a (as flag_name spells it) with value v to s. Returns 1 when a is a sampling
+   flag, 0 when it is not, -1 after saying on stderr why v is bad. Call sampling_done after the
+   last flag. */
+FLAGS_FN int sampling_parse(const char *prog, const char *a, const char *v, llm_sampler *s) {
+    static const char *const names[] = { SAMPLING_FLAGS, NULL };
+    int32_t n;
+    int k = 0, ok;
+    while (names[k] && strcmp(a, names[k])) k++;
+    if (!names[k]) return 0;
     switch (k) {
-    case 0: s->temperature = (float)d; break;
-    case 1: s->top_k = (int32_t)d; break;
-    case 2: s->top_p = (float)d; break;
-    case 3: s->min_p = (float)d; break;
-    case 4: s->repeat_penalty = (float)d; break;
-    case 5: s->repeat_last_n = d == 0 ? SAMPLING_NO_WINDOW : (int32_t)d; break;
-    case 6: s->presence_penalty = (float)d; break;
-    default: s->frequency_penalty = (float)d; break;
+    case 0: ok = flag_float(prog, a, v, 0.0f, 1e9f, &s->temperature); break;
+    case 1: ok = flag_int(prog, a, v, 0, INT32_MAX, &s->top_k); break;
+    case 2: ok = flag_float(prog, a, v, 0.0f, 1e9f, &s->top_p); break;
+    case 3: ok = flag_float(prog, a, v, 0.0f, 1e9f, &s->min_p); break;
+    case 4: ok = flag_float(prog, a, v, 0.0f, 1e9f, &s->repeat_penalty); break;
+    case 5:
+        if ((ok = flag_int(prog, a, v, -1, INT32_MAX, &n)) != 0) s->repeat_last_n = n == 0 ? SAMPLING_NO_WINDOW : n;
+        break;
+    case 6: ok = flag_float(prog, a, v, -1e9f, 1e9f, &s->presence_penalty); break;
+    case 7: ok = flag_float(prog, a, v, -1e9f, 1e9f, &s->frequency_penalty); break;
+    default:
+        if ((ok = flag_u64(prog, a, v, &s->seed)) != 0) s->state = 0;
+        break;
     }
-    return 1;
+    return ok ? 1 : -1;
 }
 
 /* --repeat-last-n 0 means no penalties, as in llama.cpp (the library reads 0 as its
    default window of 64). */
-static void sampling_done(llm_sampler *s) {
+FLAGS_FN void sampling_done(llm_sampler *s) {
     if (s->repeat_last_n != SAMPLING_NO_WINDOW) return;
     s->repeat_last_n = 0;
     s->repeat_penalty = 1.0f;

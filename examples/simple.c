@@ -4,6 +4,7 @@
    build/simple model.llm "Why is the sea salt?" */
 #define LLM_IMPLEMENTATION
 #include "../llm.h"
+#include "flags.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,23 +19,28 @@ static int print_piece(void *user, const char *piece, size_t len, int32_t id) {
 }
 
 int main(int argc, char **argv) {
-    llm_model *model;
-    llm_ctx *ctx;
+    static const char *const known[] = { "-h", "--help", NULL };
+    llm_model *model = NULL;
+    llm_model_desc md;
+    llm_ctx *ctx = NULL;
+    llm_ctx_desc cd;
     llm_chat_message msg = { "user", argc > 2 ? argv[2] : "Hello!" };
     llm_sampler sampler;
     llm_generate_desc gen;
-    char *prompt;
+    char *prompt = NULL;
     size_t len;
+    int rc = 1;
     if (argc > 1 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) { printf("usage: simple model.llm [message]\n"); return 0; }
-    if (argc < 2 || argc > 3 || argv[1][0] == '-') { fprintf(stderr, "usage: simple model.llm [message]\n"); return 2; }
-    if (llm_model_open(&model, argv[1], NULL) != LLM_OK || llm_ctx_open(&ctx, model, NULL) != LLM_OK) {
-        fprintf(stderr, "simple: cannot load %s\n", argv[1]);
-        return 1;
-    }
+    if (argc > 1 && argv[1][0] == '-') { flag_unknown("simple", argv[1], known); return 2; }
+    if (argc < 2 || argc > 3) { fprintf(stderr, "usage: simple model.llm [message]\n"); return 2; }
+    warn_build("simple");
+    memset(&md, 0, sizeof md);
+    memset(&cd, 0, sizeof cd);
+    if (!(model = open_model("simple", argv[1], &md)) || !(ctx = open_context("simple", model, &cd))) goto done;
     llm_chat_render(model, &msg, 1, 1, NULL, NULL, 0, &len, NULL); /* the prompt's size */
     if (!(prompt = (char *)malloc(len + 1)) || llm_chat_render(model, &msg, 1, 1, NULL, prompt, len + 1, &len, NULL) != LLM_OK) {
         fprintf(stderr, "simple: the chat template refuses the message\n");
-        return 1;
+        goto done;
     }
     memset(&sampler, 0, sizeof sampler); /* zero means off or default */
     memset(&gen, 0, sizeof gen);
@@ -44,10 +50,13 @@ int main(int argc, char **argv) {
     gen.sampler = &sampler;
     gen.max_tokens = 200;
     gen.on_token = print_piece;
-    if (llm_generate(ctx, prompt, len, &gen, NULL) != LLM_OK) fprintf(stderr, "simple: %s\n", llm_ctx_error(ctx));
-    printf("\n");
+    rc = llm_generate(ctx, prompt, len, &gen, NULL) != LLM_OK;
+    printf("\n"); /* the reply's line ends before an error is said on stderr */
+    fflush(stdout);
+    if (rc) fprintf(stderr, "simple: %s\n", llm_ctx_error(ctx));
+done:
     free(prompt);
     llm_ctx_close(ctx);
     llm_model_close(model);
-    return 0;
+    return rc;
 }

@@ -22,11 +22,15 @@
 static void usage(FILE *f) {
     fprintf(f,
             "usage: tokenize -m model.llm [--no-special] [--split-special] [--decode [--skip-special]]\n"
+            "  -m, --model FILE  model file (.llm; vocab-only will do)\n"
+            "  --no-special      do not add BOS/EOS as the tokenizer would\n"
+            "  --split-special   tokenize special tokens written in the text as plain text\n"
+            "  --decode          ids to text instead\n"
+            "  --skip-special    with --decode: leave special tokens out\n"
+            "  -h, --help        this text\n"
             "  reads JSON Lines on stdin: {\"text\": ...} (or {\"ids\": [...]} with --decode)\n"
             "  writes one line per input line: {\"ids\": [...]} (or {\"text\": ...})\n");
 }
-
-static void log_stderr(void *user, const char *msg) { (void)user; fprintf(stderr, "tokenize: %s\n", msg); }
 
 /* A JSON string: quotes, backslashes and control characters escaped, bytes that are not
    UTF-8 written as U+FFFD so the line stays valid JSON whatever the input. */
@@ -115,32 +119,31 @@ static int process(llm_model *m, const char *line, size_t n, int decode, int fla
     return rc;
 }
 
+static const char *const known[] = { "-m", "--model", "--decode", "--no-special", "--split-special", "--skip-special", "-h", "--help", NULL };
+
 int main(int argc, char **argv) {
     const char *model_path = NULL;
     int decode = 0, no_special = 0, split_special = 0, skip_special = 0, flags, i, status = 0;
     llm_model_desc md;
     llm_model *m;
-    llm_result r;
     char *line = NULL;
     size_t len = 0, cap = 0;
     int c;
     for (i = 1; i < argc; i++) {
-        if (!strcmp(flag_name(argv[i]), "-h")) { usage(stdout); return 0; }
-        if (!strcmp(flag_name(argv[i]), "-m") && i + 1 < argc) model_path = argv[++i];
-        else if (!strcmp(argv[i], "--decode")) decode = 1;
-        else if (!strcmp(argv[i], "--no-special")) no_special = 1;
-        else if (!strcmp(argv[i], "--split-special")) split_special = 1;
-        else if (!strcmp(argv[i], "--skip-special")) skip_special = 1;
-        else { fprintf(stderr, "tokenize: unknown option '%s'\n", argv[i]); usage(stderr); return 2; }
+        const char *arg = argv[i], *a = flag_name(arg);
+        if (!strcmp(a, "-h")) { usage(stdout); return 0; }
+        if (!strcmp(a, "--decode")) decode = 1;
+        else if (!strcmp(a, "--no-special")) no_special = 1;
+        else if (!strcmp(a, "--split-special")) split_special = 1;
+        else if (!strcmp(a, "--skip-special")) skip_special = 1;
+        else if (strcmp(a, "-m")) { flag_unknown("tokenize", arg, known); return 2; }
+        else if (!(model_path = flag_value(argc, argv, &i))) { fprintf(stderr, "tokenize: %s needs a value\n", arg); return 2; }
     }
-    if (!model_path) { usage(stderr); return 2; }
+    if (!model_path) { fprintf(stderr, "tokenize: no model: give -m FILE (see tokenize --help)\n"); return 2; }
+    warn_build("tokenize");
     memset(&md, 0, sizeof md);
-    md.log = log_stderr;
     md.vocab_only = 1; /* the weights are not needed */
-    if ((r = llm_model_open(&m, model_path, &md)) != LLM_OK) {
-        fprintf(stderr, "tokenize: cannot open %s: %s\n", model_path, llm_result_string(r));
-        return 1;
-    }
+    if (!(m = open_model("tokenize", model_path, &md))) return 1;
     if (!llm_tokenizer_info_get(m)) { fprintf(stderr, "tokenize: %s has no tokenizer\n", model_path); llm_model_close(m); return 1; }
     flags = decode ? (skip_special ? LLM_DETOKENIZE_SKIP_SPECIAL : 0)
                    : (no_special ? 0 : LLM_TOKENIZE_ADD_SPECIAL) | (split_special ? 0 : LLM_TOKENIZE_PARSE_SPECIAL);
@@ -149,7 +152,7 @@ int main(int argc, char **argv) {
         if (c != EOF && c != '\n') {
             if (len + 1 >= cap) {
                 char *p = (char *)realloc(line, cap = cap * 2 + 4096);
-                if (!p) { fprintf(stderr, "tokenize: out of memory\n"); return 1; }
+                if (!p) { fprintf(stderr, "tokenize: out of memory\n"); status = 1; break; }
                 line = p;
             }
             line[len++] = (char)c;
@@ -162,6 +165,7 @@ int main(int argc, char **argv) {
         }
         len = 0;
     } while (c != EOF);
+    if (ferror(stdin)) { fprintf(stderr, "tokenize: cannot read the input: %s\n", strerror(errno)); status = 1; }
     free(line);
     llm_model_close(m);
     return status;

@@ -53,8 +53,8 @@ done
 # The flags llama.cpp users type, in each program's usage.
 need() { for f in $2; do grep -q -- "$f[ ,]" $out/$1.help || fail "$1 --help does not list $f"; done; }
 sampling="--temp --top-k --top-p --min-p --repeat-penalty --seed"
-need generate "-m -p -n -t -c -s $sampling"
-need chat "-m -n -t -c -s -sys $sampling"   # chat: -s is the system prompt, the seed --seed
+need generate "-m -p -f -n -t -c -b -s $sampling"
+need chat "-m -n -t -c -b -f -s -sys $sampling"   # chat: -s is the seed, the system prompt -sys or -f
 need npc "-m -p -n -t -c -s $sampling"
 need perplexity "-m -f -c -b -t"
 need tokenize "-m"

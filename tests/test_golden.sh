@@ -5,7 +5,8 @@
 set -e
 b=${BUILD:-build}
 data=../shared/testdata
-if [ ! -d "$data/stories260K-hf" ]; then echo "SKIP ../shared/testdata is absent"; exit 0; fi
+. tests/need.sh
+need_file test_golden ../shared/testdata "$data/stories260K-hf" || exit $need_exit
 out=$b/tests/golden; mkdir -p $out
 g=$data/stories260K-golden
 
@@ -15,17 +16,17 @@ if ! cmp -s $out/s260k_ids.txt $g/greedy_ids.txt; then
   echo "stories260K greedy ids differ from llama2.c:"; diff $out/s260k_ids.txt $g/greedy_ids.txt | head -5; exit 1
 fi
 echo "stories260K f32: 256 greedy tokens match llama2.c"
-$b/generate --kv-type f32 -m $out/s260k.llm -n 0 --ids-file $g/logits_ids.txt --dump-logits $out/s260k.f32 2>/dev/null
+$b/generate --kv-type f32 -m $out/s260k.llm -n 0 --ids-file $g/logits_ids.txt --dump-logits $out/s260k.f32 >/dev/null 2>&1
 $b/tests/tool_compare $out/s260k.f32 $g/logits.f32 2e-4
 
 $b/convert $data/stories260K-hf-bf16 $out/s260k_bf16.llm >/dev/null
-$b/generate --kv-type f32 -m $out/s260k_bf16.llm -n 0 --ids-file $g/logits_ids.txt --dump-logits $out/s260k_bf16.f32 2>/dev/null
+$b/generate --kv-type f32 -m $out/s260k_bf16.llm -n 0 --ids-file $g/logits_ids.txt --dump-logits $out/s260k_bf16.f32 >/dev/null 2>&1
 $b/tests/tool_compare $out/s260k_bf16.f32 $g/logits_bf16_ref.f32 2e-4
 
 for m in llama3 qwen2; do
   gd=$data/$m-mini-golden
   $b/convert $data/$m-mini-hf $out/$m.llm >/dev/null
-  $b/generate --kv-type f32 -m $out/$m.llm -n 0 --ids-file $gd/ids.txt --dump-logits $out/$m.f32 2>/dev/null
+  $b/generate --kv-type f32 -m $out/$m.llm -n 0 --ids-file $gd/ids.txt --dump-logits $out/$m.f32 >/dev/null 2>&1
   vocab=$(grep -o '"vocab_size": *[0-9]*' $data/$m-mini-hf/config.json | grep -o '[0-9]*$')
   printf "%s-mini: " $m; $b/tests/tool_compare $out/$m.f32 $gd/logits.f32 2e-4 $vocab $gd/vocab_ids.txt
 done
@@ -43,6 +44,6 @@ cat > $m/config.json <<'EOT'
                      "high_freq_factor": 4.0, "original_max_position_embeddings": 8192}}
 EOT
 $b/convert $m $out/llama3-v5.llm >/dev/null
-$b/generate --kv-type f32 -m $out/llama3-v5.llm -n 0 --ids-file $data/llama3-mini-golden/ids.txt --dump-logits $out/llama3-v5.f32 2>/dev/null
+$b/generate --kv-type f32 -m $out/llama3-v5.llm -n 0 --ids-file $data/llama3-mini-golden/ids.txt --dump-logits $out/llama3-v5.f32 >/dev/null 2>&1
 printf "llama3-mini, rope_parameters spelling: "
 $b/tests/tool_compare $out/llama3-v5.f32 $data/llama3-mini-golden/logits.f32 2e-4 128256 $data/llama3-mini-golden/vocab_ids.txt
