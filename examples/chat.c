@@ -1,6 +1,6 @@
 /* chat: talk to a model in the terminal, or print the prompt a conversation renders to.
 
-   build/chat -m model.llm [-s "system prompt"] [--template NAME] [sampling flags] [-c n_ctx] [-t threads]
+   build/chat -m model.llm [-sys "system prompt" | -f FILE] [--template NAME] [sampling flags] [-c n_ctx] [-t threads]
    build/chat -m model.llm --print-prompt [--template NAME] [--no-generation-prompt] < conversation.jsonl
 
    Each line read is a user message; the reply streams as it is generated. The whole
@@ -8,9 +8,10 @@
    llm_generate, which evaluates only what the KV cache does not hold yet. Ctrl-C stops a
    reply (twice: the program); /reset, /save FILE, /load FILE, /quit, /help. With stdin not
    a terminal nothing but the replies (one after each message, then a newline) is written
-   to stdout. /save writes the context's state (llm_ctx_save: tokens and KV cache) to FILE
-   and the conversation to FILE.jsonl; /load reads them back, so a long system prompt or a
-   conversation is evaluated once and continued later.
+   to stdout, and the exit status is 1 when a message could not be answered. /save writes
+   the context's state (llm_ctx_save: tokens and KV cache) to FILE and the conversation to
+   FILE.jsonl; /load reads them back, so a long system prompt or a conversation is
+   evaluated once and continued later.
 
    --print-prompt reads a conversation as JSON Lines, one {"role": ..., "content": ...} per
    line, and writes exactly the text the chat template renders (nothing else) to stdout. */
@@ -22,15 +23,20 @@
 #include "sampling.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #if defined(_WIN32)
 #include <io.h>
+#include <process.h>
 #define isatty _isatty
 #define fileno _fileno
+#define getpid _getpid
 #else
 #include <unistd.h>
 #endif
@@ -40,7 +46,8 @@ static void usage(FILE *f) {
     fprintf(f,
             "usage: chat -m model.llm [options]\n"
             "  -m FILE                model file (.llm)\n"
-            "  -s, -sys TEXT          system prompt (also --system-prompt); the seed is --seed\n"
+            "  -sys TEXT              system prompt (also --system-prompt)\n"
+            "  -f FILE                the system prompt from FILE (also --file; one final newline is dropped)\n"
             "  --template NAME        chat template (default: the model's):");
     for (i = 0; llm_chat_template_name(i); i++) fprintf(f, "%s%s", i % 8 == 0 ? "\n                          " : " ", llm_chat_template_name(i));
     fprintf(f,
@@ -48,6 +55,7 @@ static void usage(FILE *f) {
             "  --no-thinking          qwen3: thinking off (an empty think block)\n"
             "  -n N                   most tokens per reply (default: a quarter of the context)\n"
             "  -c N                   context size in tokens (default: the model's, at most 4096)\n"
+            "  -b N                   prompt tokens evaluated per batch (default 64)\n"
             "  -t N                   threads\n"
             "  --context-full MODE    when a turn does not fit: drop (the oldest turns, keeping the\n"
             "                         system prompt; default) or stop (say so and exit with status 3)\n"
@@ -70,6 +78,7 @@ static char *dup_string(const char *s, size_t n) {
 }
 
 static int conv_add(conversation *c, const char *role, const char *content, size_t len) {
+    char *r, *t;
     if (c->n == c->cap) {
         size_t cap = c->cap ? c->cap * 2 : 16;
         llm_chat_message *m = (llm_chat_message *)realloc(c->msgs, cap * sizeof *m);
@@ -77,9 +86,11 @@ static int conv_add(conversation *c, const char *role, const char *content, size
         c->msgs = m;
         c->cap = cap;
     }
-    c->msgs[c->n].role = dup_string(role, strlen(role));
-    c->msgs[c->n].content = dup_string(content, len);
-    if (!c->msgs[c->n].role || !c->msgs[c->n].content) return -1;
+    r = dup_string(role, strlen(role));
+    t = dup_string(content, len);
+    if (!r || !t) { free(r); free(t); return -1; }
+    c->msgs[c->n].role = r;
+    c->msgs[c->n].content = t;
     c->n++;
     return 0;
 }
@@ -92,19 +103,32 @@ static void conv_remove(conversation *c, size_t first, size_t count) {
     c->n -= count;
 }
 
-static char *read_stream(FILE *f, size_t *n) {
+static void conv_free(conversation *c) {
+    conv_remove(c, 0, c->n);
+    free(c->msgs);
+    memset(c, 0, sizeof *c);
+}
+
+/* All of f; NULL after saying why. A read error (stdin a directory) is not an empty input. */
+static char *read_stream(FILE *f, const char *name, size_t *n) {
     char *buf = NULL, *p;
     size_t cap = 0, got;
     *n = 0;
     do {
         if (cap - *n < 4096) {
             cap = cap * 2 + 4096;
-            if (!(p = (char *)realloc(buf, cap + 1))) { free(buf); return NULL; }
+            if (!(p = (char *)realloc(buf, cap + 1))) { free(buf); fprintf(stderr, "chat: %s: out of memory\n", name); return NULL; }
             buf = p;
         }
+        errno = 0;
         got = fread(buf + *n, 1, cap - *n, f);
         *n += got;
     } while (got > 0);
+    if (ferror(f)) {
+        fprintf(stderr, "chat: cannot read %s: %s\n", name, strerror(errno ? errno : EIO));
+        free(buf);
+        return NULL;
+    }
     buf[*n] = 0;
     return buf;
 }
@@ -112,8 +136,8 @@ static char *read_stream(FILE *f, size_t *n) {
 /* One message per non-blank line: {"role": "...", "content": "..."}. */
 static int read_jsonl(FILE *f, const char *name, conversation *c) {
     size_t n, line = 0;
-    char *text = read_stream(f, &n), *p, *end, err[200];
-    if (!text) { fprintf(stderr, "chat: cannot read %s\n", name); return -1; }
+    char *text = read_stream(f, name, &n), *p, *end, err[200];
+    if (!text) return -1;
     for (p = text; p < text + n; p = end + 1) {
         json_value *v;
         const json_value *role, *content;
@@ -135,43 +159,31 @@ static int read_jsonl(FILE *f, const char *name, conversation *c) {
             free(text);
             return -1;
         }
-        if (conv_add(c, role->str, content->str, content->len)) { json_free(v); free(text); return -1; }
+        if (conv_add(c, role->str, content->str, content->len)) {
+            fprintf(stderr, "chat: %s: out of memory\n", name);
+            json_free(v);
+            free(text);
+            return -1;
+        }
         json_free(v);
     }
     free(text);
     return 0;
 }
 
-/* Renders into *buf (grown as needed). Returns the result; prints the template's reason. */
-static llm_result render(const llm_model *m, const conversation *c, int add_generation_prompt, const llm_chat_desc *d,
-                         char **buf, size_t *cap, size_t *len) {
-    const char *why = NULL;
-    llm_result r = llm_chat_render(m, c->msgs, c->n, add_generation_prompt, d, *buf, *cap, len, &why);
+/* Renders messages into *buf (grown as needed); *why is the template's reason for
+   LLM_ERR_TEMPLATE. */
+static llm_result render_msgs(const llm_model *m, const llm_chat_message *msgs, size_t n, int add_generation_prompt,
+                              const llm_chat_desc *d, char **buf, size_t *cap, size_t *len, const char **why) {
+    llm_result r = llm_chat_render(m, msgs, n, add_generation_prompt, d, *buf, *cap, len, why);
     if (r == LLM_ERR_BUFFER_TOO_SMALL) {
         char *p = (char *)realloc(*buf, *len + 1);
         if (!p) return LLM_ERR_OUT_OF_MEMORY;
         *buf = p;
         *cap = *len + 1;
-        r = llm_chat_render(m, c->msgs, c->n, add_generation_prompt, d, *buf, *cap, len, &why);
+        r = llm_chat_render(m, msgs, n, add_generation_prompt, d, *buf, *cap, len, why);
     }
-    if (r == LLM_ERR_TEMPLATE) fprintf(stderr, "chat: the %s template rejects the conversation: %s\n",
-                                       d->template_name ? d->template_name : llm_chat_template(m), why ? why : "?");
-    else if (r != LLM_OK) fprintf(stderr, "chat: cannot render the conversation: %s\n", llm_result_string(r));
     return r;
-}
-
-static int print_prompt(const llm_model *m, const llm_chat_desc *d, int add_generation_prompt) {
-    conversation c;
-    char *buf = NULL;
-    size_t cap = 0, len = 0;
-    int rc = 1;
-    memset(&c, 0, sizeof c);
-    if (read_jsonl(stdin, "stdin", &c) == 0 && render(m, &c, add_generation_prompt, d, &buf, &cap, &len) == LLM_OK)
-        rc = fwrite(buf, 1, len, stdout) == len && fflush(stdout) == 0 ? 0 : 1;
-    free(buf);
-    conv_remove(&c, 0, c.n);
-    free(c.msgs);
-    return rc;
 }
 
 /* llm_chat_render knows the names (and family names): ask it about an empty conversation. */
@@ -179,8 +191,6 @@ static int template_known(const llm_model *m, const llm_chat_desc *d) {
     size_t len;
     return llm_chat_render(m, NULL, 0, 0, d, NULL, 0, &len, NULL) != LLM_ERR_UNSUPPORTED;
 }
-
-static void log_stderr(void *user, const char *msg) { (void)user; fprintf(stderr, "chat: %s\n", msg); }
 
 /* ---- the chat ---------------------------------------------------------------------------- */
 static volatile sig_atomic_t interrupted; /* Ctrl-C: stop the reply; a second one before it stops quits */
@@ -220,17 +230,77 @@ typedef struct chat_state {
     llm_generate_desc gen;
     conversation conv;
     size_t n_system;            /* 1 when the conversation starts with a system message */
-    char *prompt, *reply;
-    size_t prompt_cap, reply_len, reply_cap;
+    char *prompt, *reply, *piece;
+    size_t prompt_cap, reply_len, reply_cap, piece_cap;
     int shown;                  /* the reply has shown something (its leading white space is not shown) */
     int tty_in, color, verbose, stop_when_full;
+    int mid_line;               /* the last byte written to stdout was not a line end */
+    int shared_out;             /* stdout and stderr reach the same terminal, file or pipe */
+    int refused;                /* a message was not answered (it did not fit, or the template refused it) */
+    size_t dropped;             /* turns dropped to make room for this reply, not said yet */
+    char drop_detail[160];      /* the numbers of the first attempt that did not fit */
 } chat_state;
 
-static void note(const chat_state *s, const char *fmt, const char *arg) {
+/* stdout as far as this program wrote it: text, never colour codes. */
+static void put_out(chat_state *s, const char *text, size_t len) {
+    if (!len) return;
+    fwrite(text, 1, len, stdout);
+    fflush(stdout);
+    s->mid_line = text[len - 1] != '\n';
+}
+
+/* Before a status line on stderr: where stdout goes to the same place, a reply or prompt
+   that did not end its line is ended, so that the status line does not continue it. */
+static void end_line(chat_state *s) {
+    if (s->mid_line && s->shared_out) put_out(s, "\n", 1);
+}
+
+/* A status line on stderr. */
+static void note(chat_state *s, const char *fmt, ...) {
+    va_list ap;
+    end_line(s);
     if (s->color) fputs(COLOR_NOTE, stderr);
-    fprintf(stderr, fmt, arg);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
     if (s->color) fputs(COLOR_OFF, stderr);
     fputc('\n', stderr);
+}
+
+static int same_place(int a, int b) {
+#if defined(_WIN32)
+    return isatty(a) && isatty(b);
+#else
+    struct stat x, y;
+    if (isatty(a) && isatty(b)) return 1;
+    return fstat(a, &x) == 0 && fstat(b, &y) == 0 && x.st_dev == y.st_dev && x.st_ino == y.st_ino;
+#endif
+}
+
+/* Renders the conversation into s->prompt; says why not on stderr. */
+static llm_result render(chat_state *s, int add_generation_prompt, size_t *len) {
+    const char *why = NULL;
+    llm_result r = render_msgs(s->model, s->conv.msgs, s->conv.n, add_generation_prompt, &s->chat, &s->prompt, &s->prompt_cap, len, &why);
+    if (r == LLM_ERR_TEMPLATE)
+        note(s, "chat: the %s template rejects the conversation: %s", s->chat.template_name ? s->chat.template_name : llm_chat_template(s->model),
+             why ? why : "?");
+    else if (r != LLM_OK)
+        note(s, "chat: cannot render the conversation: %s", llm_result_string(r));
+    return r;
+}
+
+static int print_prompt(chat_state *s, int add_generation_prompt) {
+    size_t len = 0;
+    if (read_jsonl(stdin, "stdin", &s->conv) != 0 || render(s, add_generation_prompt, &len) != LLM_OK) return 1;
+    return fwrite(s->prompt, 1, len, stdout) == len && fflush(stdout) == 0 ? 0 : 1;
+}
+
+/* One line for the turns dropped to make room for a reply, before the reply shows. */
+static void say_dropped(chat_state *s) {
+    if (!s->dropped) return;
+    if (s->dropped == 1) note(s, "chat: the context is full (%s): dropped the oldest turn", s->drop_detail);
+    else note(s, "chat: the context is full (%s): dropped the %lu oldest turns", s->drop_detail, (unsigned long)s->dropped);
+    s->dropped = 0;
 }
 
 /* Streams a piece to stdout and keeps it for the conversation. */
@@ -250,21 +320,43 @@ static int on_token(void *user, const char *piece, size_t len, int32_t id) {
     s->reply[s->reply_len] = 0;
     if (!s->shown) while (len && strchr(" \t\r\n", *piece)) { piece++; len--; }
     if (len) {
+        if (!s->shown) {
+            say_dropped(s);
+            if (s->color) fputs(COLOR_REPLY, stdout);
+        }
         s->shown = 1;
-        fwrite(piece, 1, len, stdout);
-        fflush(stdout);
+        put_out(s, piece, len);
     }
     return interrupted != 0;
 }
 
-/* The oldest turn after the system prompt: a user message and the reply to it. The newest
-   message stays. Returns 0 when there is nothing to drop. */
-static int drop_oldest_turn(chat_state *s) {
-    size_t first = s->n_system, count = 1;
-    if (s->conv.n <= first + 1) return 0;
-    if (first + 2 < s->conv.n && !strcmp(s->conv.msgs[first + 1].role, "assistant")) count = 2;
-    conv_remove(&s->conv, first, count);
-    return 1;
+/* The tokens messages [i, i + n) take in a prompt, rendered and tokenized alone, or -1. */
+static int64_t piece_tokens(chat_state *s, size_t i, size_t n) {
+    size_t len, n_ids;
+    llm_result r = render_msgs(s->model, s->conv.msgs + i, n, 0, &s->chat, &s->piece, &s->piece_cap, &len, NULL);
+    if (r == LLM_OK) r = llm_tokenize(s->model, s->piece, len, LLM_TOKENIZE_PARSE_SPECIAL, NULL, 0, &n_ids);
+    return r == LLM_OK || r == LLM_ERR_BUFFER_TOO_SMALL ? (int64_t)n_ids : -1;
+}
+
+/* How many messages after the system prompt to drop, whole exchanges (a user message and the
+   reply to it) oldest first and never the newest message, so that `over` tokens go; the
+   number of exchanges in *turns. Each exchange is priced once, rendered alone (less what an
+   empty conversation renders to, plus a token for a merge at each cut), which errs high:
+   this drops no more than dropping one exchange at a time until the prompt fits would, in
+   time linear in what it drops. The caller renders again and comes back if too few went. */
+static size_t messages_to_drop(chat_state *s, int64_t over, size_t *turns) {
+    size_t i = s->n_system, n = s->conv.n;
+    int64_t freed = 0, base = piece_tokens(s, 0, 0);
+    *turns = 0;
+    if (base < 0) base = 0;
+    while (i + 1 < n && freed < over) {
+        size_t count = i + 2 < n && !strcmp(s->conv.msgs[i + 1].role, "assistant") ? 2 : 1;
+        int64_t t = piece_tokens(s, i, count);
+        freed += t < 0 ? over : t - base + 2; /* a piece that will not render alone: stop at it */
+        i += count;
+        ++*turns;
+    }
+    return i - s->n_system;
 }
 
 static const char *stop_reason(llm_stop stop) {
@@ -277,69 +369,77 @@ static const char *stop_reason(llm_stop stop) {
     }
 }
 
+/* The newest message is not answered: it goes, and a script learns of it from the exit status. */
+static int refuse(chat_state *s) {
+    conv_remove(&s->conv, s->conv.n - 1, 1);
+    s->refused = 1;
+    return 0;
+}
+
 /* One user message and its reply. Returns 0 to go on, 1 on an error, 3 when the context is
    full and the chat should stop. */
 static int chat_turn(chat_state *s, const char *line) {
     llm_generate_stats st;
     llm_result r;
-    size_t len;
+    size_t len, drop, turns;
+    int32_t n_ctx = llm_ctx_size(s->ctx);
     char detail[160];
-    if (conv_add(&s->conv, "user", line, strlen(line))) return 1;
+    if (conv_add(&s->conv, "user", line, strlen(line))) { note(s, "chat: out of memory"); return 1; }
+    s->dropped = 0;
     for (;;) {
-        if (render(s->model, &s->conv, 1, &s->chat, &s->prompt, &s->prompt_cap, &len) != LLM_OK) {
-            conv_remove(&s->conv, s->conv.n - 1, 1);
-            return 0;
-        }
+        if (render(s, 1, &len) != LLM_OK) return refuse(s);
         s->reply_len = 0;
         s->shown = 0;
         interrupted = 0;
-        if (s->color) fputs(COLOR_REPLY, stdout);
         r = llm_generate(s->ctx, s->prompt, len, &s->gen, &st);
         if (r != LLM_ERR_CONTEXT_FULL) break;
-        if (s->color) fputs(COLOR_OFF, stdout);
-        snprintf(detail, sizeof detail, "the conversation needs %d tokens and the reply %d; it holds %d", st.n_prompt, s->gen.n_reserve,
-                 llm_ctx_size(s->ctx));
+        snprintf(detail, sizeof detail, "the conversation needs %d tokens and the reply %d; it holds %d", st.n_prompt, s->gen.n_reserve, n_ctx);
         if (s->stop_when_full) { note(s, "chat: the context is full (%s); stopping", detail); return 3; }
-        if (!drop_oldest_turn(s)) {
+        if (!(drop = messages_to_drop(s, (int64_t)st.n_prompt + s->gen.n_reserve - n_ctx, &turns))) {
+            say_dropped(s);
             note(s, "chat: the message does not fit in the context (%s)", detail);
-            conv_remove(&s->conv, s->conv.n - 1, 1);
-            return 0;
+            return refuse(s);
         }
-        note(s, "chat: the context is full (%s): dropped the oldest turn", detail);
+        conv_remove(&s->conv, s->n_system, drop);
+        if (!s->dropped) memcpy(s->drop_detail, detail, sizeof detail);
+        s->dropped += turns;
     }
-    if (s->color) fputs(COLOR_OFF, stdout);
-    fputc('\n', stdout);
-    fflush(stdout);
-    if (r != LLM_OK) { fprintf(stderr, "chat: %s: %s\n", llm_result_string(r), llm_ctx_error(s->ctx)); return 1; }
-    if (conv_add(&s->conv, "assistant", s->reply ? s->reply : "", s->reply_len)) return 1;
+    say_dropped(s); /* a reply that showed nothing */
+    if (s->color && s->shown) fputs(COLOR_OFF, stdout);
+    put_out(s, "\n", 1);
+    if (r != LLM_OK) { note(s, "chat: %s: %s", llm_result_string(r), llm_ctx_error(s->ctx)); return 1; }
+    if (conv_add(&s->conv, "assistant", s->reply ? s->reply : "", s->reply_len)) { note(s, "chat: out of memory"); return 1; }
     if (s->verbose)
-        fprintf(stderr, "chat: prompt %d tokens (%d reused, %d evaluated, %.1f tok/s), reply %d tokens (%.1f tok/s), %s\n",
-                st.n_prompt, st.n_reused, st.n_evaluated, st.prompt_tokens_per_s, st.n_generated, st.gen_tokens_per_s,
-                stop_reason(st.stop));
-    if (st.stop == LLM_STOP_CALLBACK && s->tty_in) note(s, "(stopped)", "");
+        note(s, "chat: prompt %d tokens (%d reused, %d evaluated, %.1f tok/s), reply %d tokens (%.1f tok/s), %s", st.n_prompt, st.n_reused,
+             st.n_evaluated, st.prompt_tokens_per_s, st.n_generated, st.gen_tokens_per_s, stop_reason(st.stop));
+    if (st.stop == LLM_STOP_CALLBACK && s->tty_in) note(s, "(stopped)");
     if (st.stop == LLM_STOP_CONTEXT_FULL) {
-        snprintf(detail, sizeof detail, "%d tokens", llm_ctx_size(s->ctx));
-        if (s->stop_when_full) { note(s, "chat: the context (%s) is full; stopping", detail); return 3; }
-        note(s, "chat: the context (%s) is full; the next turn drops the oldest turns", detail);
+        if (s->stop_when_full) { note(s, "chat: the context (%d tokens) is full; stopping", n_ctx); return 3; }
+        note(s, "chat: the context (%d tokens) is full; the next turn drops the oldest turns", n_ctx);
     }
     return 0;
 }
 
-/* A line of any length without its line end; NULL at the end of input. *was_interrupted
-   tells a Ctrl-C at the prompt. */
-static char *read_line(char **buf, size_t *cap, int *was_interrupted) {
+enum { LINE_END = 0, LINE_READ = 1, LINE_INTERRUPTED = -1, LINE_ERROR = -2 };
+
+/* A line of any length without its line end, in *buf. LINE_INTERRUPTED is a Ctrl-C at the
+   prompt; LINE_ERROR a read error (said on stderr), which is not the end of the input. */
+static int read_line(chat_state *s, char **buf, size_t *cap) {
     size_t n = 0;
-    *was_interrupted = 0;
     for (;;) {
+        size_t room;
         if (*cap - n < 256) {
             char *p = (char *)realloc(*buf, *cap * 2 + 256);
-            if (!p) return NULL;
+            if (!p) { note(s, "chat: out of memory"); return LINE_ERROR; }
             *buf = p;
             *cap = *cap * 2 + 256;
         }
-        if (!fgets(*buf + n, (int)(*cap - n), stdin)) {
-            if (ferror(stdin) && errno == EINTR) { clearerr(stdin); *was_interrupted = 1; return NULL; }
-            if (n == 0) return NULL;
+        room = *cap - n < INT_MAX ? *cap - n : INT_MAX;
+        errno = 0;
+        if (!fgets(*buf + n, (int)room, stdin)) {
+            if (ferror(stdin) && errno == EINTR) { clearerr(stdin); return LINE_INTERRUPTED; }
+            if (ferror(stdin)) { note(s, "chat: cannot read stdin: %s", strerror(errno ? errno : EIO)); return LINE_ERROR; }
+            if (n == 0) return LINE_END;
             break;
         }
         n += strlen(*buf + n);
@@ -347,16 +447,16 @@ static char *read_line(char **buf, size_t *cap, int *was_interrupted) {
     }
     while (n && ((*buf)[n - 1] == '\n' || (*buf)[n - 1] == '\r')) n--;
     (*buf)[n] = 0;
-    return *buf;
+    return LINE_READ;
 }
 
-static void help(const chat_state *s) {
-    fprintf(stderr, "%s  /reset  start a new conversation (the system prompt stays)\n"
-                    "  /save FILE  save the context (tokens, KV cache) to FILE, the conversation to FILE.jsonl\n"
-                    "  /load FILE  load them back: the conversation goes on without evaluating it again\n"
-                    "  /quit   leave (or Ctrl-D)\n"
-                    "  /help   this text\n"
-                    "  Ctrl-C stops a reply; twice quits.%s\n", s->color ? COLOR_NOTE : "", s->color ? COLOR_OFF : "");
+static void help(chat_state *s) {
+    note(s, "  /reset  start a new conversation (the system prompt stays)\n"
+            "  /save FILE  save the context (tokens, KV cache) to FILE, the conversation to FILE.jsonl\n"
+            "  /load FILE  load them back: the conversation goes on without evaluating it again\n"
+            "  /quit   leave (or Ctrl-D)\n"
+            "  /help   this text\n"
+            "  Ctrl-C stops a reply; twice quits.");
 }
 
 static void put_json_string(FILE *f, const char *p) {
@@ -371,15 +471,28 @@ static void put_json_string(FILE *f, const char *p) {
     fputc('"', f);
 }
 
-/* /save FILE: the context's state to FILE, the conversation to FILE.jsonl. */
-static void save_session(chat_state *s, const char *path) {
-    char conv_path[4096], msg[4200];
-    FILE *f;
+/* path followed by suffix, in a new buffer: no path is too long to be written out whole. */
+static char *path_with(const char *path, const char *suffix) {
+    size_t n = strlen(path), k = strlen(suffix);
+    char *p = (char *)malloc(n + k + 1);
+    if (p) { memcpy(p, path, n); memcpy(p + n, suffix, k + 1); }
+    return p;
+}
+
+/* rename() that replaces an existing file on Windows too (where rename refuses to). */
+static int replace_file(const char *from, const char *to) {
+#if defined(_WIN32)
+    remove(to);
+#endif
+    return rename(from, to);
+}
+
+/* Writes the conversation to FILE.jsonl.tmp. Returns 0, or -1 after saying why. */
+static int write_conversation(chat_state *s, const char *tmp) {
+    FILE *f = fopen(tmp, "wb");
     size_t i;
     int ok;
-    if (llm_ctx_save(s->ctx, path) != LLM_OK) { note(s, "chat: cannot save: %s", llm_ctx_error(s->ctx)); return; }
-    snprintf(conv_path, sizeof conv_path, "%s.jsonl", path);
-    if (!(f = fopen(conv_path, "wb"))) { note(s, "chat: cannot create %s", conv_path); return; }
+    if (!f) { note(s, "chat: cannot create %s: %s", tmp, strerror(errno)); return -1; }
     for (i = 0; i < s->conv.n; i++) {
         fputs("{\"role\": ", f);
         put_json_string(f, s->conv.msgs[i].role);
@@ -388,65 +501,91 @@ static void save_session(chat_state *s, const char *path) {
         fputs("}\n", f);
     }
     ok = !ferror(f);
-    if (fclose(f) != 0 || !ok) { note(s, "chat: cannot write %s", conv_path); return; }
-    snprintf(msg, sizeof msg, "%d tokens and %lu messages to %s", llm_ctx_pos(s->ctx), (unsigned long)s->conv.n, path);
-    note(s, "chat: saved %s", msg);
+    if (fclose(f) != 0 || !ok) { note(s, "chat: cannot write %s: %s", tmp, strerror(errno)); remove(tmp); return -1; }
+    return 0;
 }
 
-/* /load FILE: the state, and the conversation of FILE.jsonl when there is one. */
+/* /save FILE: the context's state to FILE, the conversation to FILE.jsonl. The conversation
+   is written first, beside its file, so that a path too long for it fails before anything
+   is replaced. */
+static void save_session(chat_state *s, const char *path) {
+    char *conv_path = path_with(path, ".jsonl"), *tmp = path_with(path, ".jsonl.tmp");
+    if (!conv_path || !tmp) note(s, "chat: out of memory");
+    else if (write_conversation(s, tmp) != 0) {} /* said why */
+    else if (llm_ctx_save(s->ctx, path) != LLM_OK) { note(s, "chat: cannot save: %s", llm_ctx_error(s->ctx)); remove(tmp); }
+    else if (replace_file(tmp, conv_path) != 0) { note(s, "chat: cannot rename %s to %s: %s", tmp, conv_path, strerror(errno)); remove(tmp); }
+    else note(s, "chat: saved %d tokens and %lu messages to %s", llm_ctx_pos(s->ctx), (unsigned long)s->conv.n, path);
+    free(conv_path);
+    free(tmp);
+}
+
+/* /load FILE: the state, and the conversation of FILE.jsonl when there is one. Both are read
+   before either replaces what the chat holds (llm_ctx_load keeps the context's contents
+   when it fails), so a failed load changes nothing. */
 static void load_session(chat_state *s, const char *path) {
-    char conv_path[4096], msg[4200];
+    char *conv_path = path_with(path, ".jsonl");
     conversation c;
-    FILE *f;
-    if (llm_ctx_load(s->ctx, path) != LLM_OK) { note(s, "chat: cannot load: %s", llm_ctx_error(s->ctx)); return; }
-    snprintf(conv_path, sizeof conv_path, "%s.jsonl", path);
+    FILE *f = NULL;
     memset(&c, 0, sizeof c);
-    if ((f = fopen(conv_path, "rb")) != NULL) {
-        if (read_jsonl(f, conv_path, &c) == 0) {
-            conv_remove(&s->conv, 0, s->conv.n);
-            free(s->conv.msgs);
+    end_line(s); /* read_jsonl says what is wrong with the file on stderr */
+    if (!conv_path) note(s, "chat: out of memory");
+    else if (!(f = fopen(conv_path, "rb")) && errno != ENOENT) note(s, "chat: cannot open %s: %s", conv_path, strerror(errno));
+    else if (f && read_jsonl(f, conv_path, &c) != 0) {} /* said why */
+    else if (llm_ctx_load(s->ctx, path) != LLM_OK) note(s, "chat: cannot load: %s", llm_ctx_error(s->ctx));
+    else {
+        if (f) {
+            conv_free(&s->conv);
             s->conv = c;
-            s->n_system = c.n && !strcmp(c.msgs[0].role, "system");
-        } else {
-            conv_remove(&c, 0, c.n);
-            free(c.msgs);
+            memset(&c, 0, sizeof c);
+            s->n_system = s->conv.n && !strcmp(s->conv.msgs[0].role, "system");
         }
-        fclose(f);
+        note(s, "chat: loaded %d tokens and %lu messages from %s", llm_ctx_pos(s->ctx), (unsigned long)s->conv.n, path);
     }
-    snprintf(msg, sizeof msg, "%d tokens and %lu messages from %s", llm_ctx_pos(s->ctx), (unsigned long)s->conv.n, path);
-    note(s, "chat: loaded %s", msg);
+    if (f) fclose(f);
+    conv_free(&c);
+    free(conv_path);
 }
 
+/* The argument of the command `name` in line ("" when it has none), or NULL when line is
+   not that command. */
+static const char *command(const char *line, const char *name) {
+    size_t n = strlen(name);
+    if (strncmp(line, name, n) || (line[n] && line[n] != ' ')) return NULL;
+    return line[n] ? line + n + 1 : line + n;
+}
+
+/* Returns 0, 1 on an error (or, without a terminal, when a message went unanswered), 3 when
+   the context is full under --context-full stop. */
 static int chat_loop(chat_state *s) {
     char *line = NULL;
+    const char *arg;
     size_t cap = 0;
-    int rc = 0, intr;
-    if (s->tty_in) {
-        fprintf(stderr, "%schat: template %s, context %d tokens. /help for commands.%s\n", s->color ? COLOR_NOTE : "",
-                s->chat.template_name ? s->chat.template_name : llm_chat_template(s->model), llm_ctx_size(s->ctx),
-                s->color ? COLOR_OFF : "");
-    }
+    int rc = 0, got;
+    if (s->tty_in)
+        note(s, "chat: template %s, context %d tokens. /help for commands.", s->chat.template_name ? s->chat.template_name : llm_chat_template(s->model),
+             llm_ctx_size(s->ctx));
     for (;;) {
         if (s->tty_in) {
             fputs(s->color ? COLOR_USER "> " COLOR_OFF : "> ", stdout);
             fflush(stdout);
+            s->mid_line = 1;
         }
         interrupted = 0;
-        if (!read_line(&line, &cap, &intr)) {
-            if (intr) { fputs("\n", stdout); if (s->tty_in) note(s, "(/quit or Ctrl-D to leave)", ""); continue; }
-            if (s->tty_in) fputc('\n', stdout);
-            break;
-        }
+        got = read_line(s, &line, &cap);
+        if (got == LINE_INTERRUPTED) { put_out(s, "\n", 1); if (s->tty_in) note(s, "(/quit or Ctrl-D to leave)"); continue; }
+        if (got == LINE_ERROR) { rc = 1; break; }
+        if (got == LINE_END) { if (s->tty_in) put_out(s, "\n", 1); break; }
+        if (s->tty_in && isatty(fileno(stdout))) s->mid_line = 0; /* the terminal echoed the line end */
         if (line[0] == '/') {
             if (!strcmp(line, "/quit") || !strcmp(line, "/exit")) break;
             if (!strcmp(line, "/help")) { help(s); continue; }
             if (!strcmp(line, "/reset")) {
                 conv_remove(&s->conv, s->n_system, s->conv.n - s->n_system);
-                if (s->tty_in) note(s, "(new conversation)", "");
+                if (s->tty_in) note(s, "(new conversation)");
                 continue;
             }
-            if (!strncmp(line, "/save ", 6) && line[6]) { save_session(s, line + 6); continue; }
-            if (!strncmp(line, "/load ", 6) && line[6]) { load_session(s, line + 6); continue; }
+            if ((arg = command(line, "/save")) != NULL) { if (*arg) save_session(s, arg); else note(s, "chat: /save needs a FILE"); continue; }
+            if ((arg = command(line, "/load")) != NULL) { if (*arg) load_session(s, arg); else note(s, "chat: /load needs a FILE"); continue; }
             note(s, "chat: unknown command %s (/help lists them)", line);
             continue;
         }
@@ -454,21 +593,17 @@ static int chat_loop(chat_state *s) {
         if ((rc = chat_turn(s, line)) != 0) break;
     }
     free(line);
-    return rc;
+    return rc == 0 && s->refused && !s->tty_in ? 1 : rc;
 }
 
-static int open_chat(chat_state *s, const char *system, const llm_ctx_desc *cd, int max_reply) {
-    llm_result r;
-    if ((r = llm_ctx_open(&s->ctx, s->model, cd)) != LLM_OK) {
-        fprintf(stderr, "chat: cannot create a context: %s\n", llm_result_string(r));
-        return 1;
-    }
+static int open_chat(chat_state *s, const char *system, llm_ctx_desc *cd, int32_t max_reply) {
+    if (!(s->ctx = open_context("chat", s->model, cd))) return 1; /* it warns of an n_ctx beyond the trained positions */
     if (!llm_tokenizer_info_get(s->model)) {
         fprintf(stderr, "chat: the model file has no tokenizer (convert it from a directory with tokenizer.json)\n");
         return 1;
     }
     if (system) {
-        if (conv_add(&s->conv, "system", system, strlen(system))) return 1;
+        if (conv_add(&s->conv, "system", system, strlen(system))) { fprintf(stderr, "chat: out of memory\n"); return 1; }
         s->n_system = 1;
     }
     if (max_reply == 0) max_reply = llm_ctx_size(s->ctx) / 4;
@@ -481,72 +616,135 @@ static int open_chat(chat_state *s, const char *system, const llm_ctx_desc *cd, 
     return 0;
 }
 
+/* -f FILE: the system prompt, without the one line end a text file ends with. */
+static char *read_system_prompt(const char *path) {
+    size_t len;
+    char *text = read_whole_file("chat", path, &len);
+    if (!text) return NULL;
+    if (strlen(text) != len) { fprintf(stderr, "chat: %s holds a NUL byte; a system prompt is text\n", path); free(text); return NULL; }
+    if (len && text[len - 1] == '\n') text[--len] = 0;
+    if (len && text[len - 1] == '\r') text[--len] = 0;
+    return text;
+}
+
+/* ---- the command line -------------------------------------------------------------------- */
+/* Every spelling chat takes, those without a value first (CHAT_SWITCHES of them). */
+static const char *const chat_flags[] = {
+    "-h", "--help", "-v", "--print-prompt", "--no-generation-prompt", "--no-thinking",
+    "-m", "--model", "-sys", "--system-prompt", "-f", "--file", "--template", "-n", "--n-predict", "-c", "--ctx-size",
+    "-b", "--batch-size", "-t", "--threads", "--context-full", "-s", SAMPLING_FLAGS, NULL,
+};
+#define CHAT_SWITCHES 6
+
+typedef struct chat_args {
+    const char *model, *system, *system_file;
+    int help, prompt_only, generation_prompt;
+    int32_t max_reply;
+} chat_args;
+
+/* Returns 0, or 2 after saying what is wrong. */
+static int parse_args(int argc, char **argv, chat_args *o, chat_state *s, llm_ctx_desc *cd) {
+    int i, k, ok;
+    for (i = 1; i < argc; i++) {
+        const char *raw = argv[i], *a = flag_name(raw), *v;
+        for (k = 0; chat_flags[k] && strcmp(chat_flags[k], raw); k++) {}
+        if (!chat_flags[k]) { flag_unknown("chat", raw, chat_flags); return 2; }
+        if (k < CHAT_SWITCHES) {
+            if (!strcmp(a, "-h")) { o->help = 1; return 0; }
+            if (!strcmp(a, "-v")) s->verbose = 1;
+            else if (!strcmp(a, "--print-prompt")) o->prompt_only = 1;
+            else if (!strcmp(a, "--no-generation-prompt")) o->generation_prompt = 0;
+            else s->chat.no_thinking = 1;
+            continue;
+        }
+        if (!(v = flag_value(argc, argv, &i))) { fprintf(stderr, "chat: %s needs a value\n", raw); return 2; }
+        ok = 1;
+        if ((k = sampling_parse("chat", a, v, &s->sampler)) != 0) {
+            if (k < 0 && !strcmp(raw, "-s")) fprintf(stderr, "chat: (-s is the seed; the system prompt is -sys TEXT)\n");
+            ok = k > 0;
+        } else if (!strcmp(a, "-m")) o->model = v;
+        else if (!strcmp(a, "-sys")) o->system = v;
+        else if (!strcmp(a, "-f")) o->system_file = v;
+        else if (!strcmp(a, "--template")) s->chat.template_name = v;
+        else if (!strcmp(a, "-n")) ok = flag_int("chat", raw, v, 0, INT32_MAX, &o->max_reply);
+        else if (!strcmp(a, "-c")) ok = flag_int("chat", raw, v, 0, INT32_MAX, &cd->n_ctx);
+        else if (!strcmp(a, "-b")) ok = flag_int("chat", raw, v, 0, INT32_MAX, &cd->n_batch);
+        else if (!strcmp(a, "-t")) ok = flag_int("chat", raw, v, 0, LLM_MAX_THREADS, &cd->n_threads);
+        else if (!strcmp(v, "drop") || !strcmp(v, "stop")) s->stop_when_full = !strcmp(v, "stop");
+        else { fprintf(stderr, "chat: --context-full: '%s' is neither drop nor stop\n", v); ok = 0; }
+        if (!ok) return 2;
+    }
+    if (o->system && o->system_file) { fprintf(stderr, "chat: -sys and -f both give the system prompt: give one\n"); return 2; }
+    return 0;
+}
+
+static uint64_t mix64(uint64_t x) { /* splitmix64's finalizer */
+    x ^= x >> 30;
+    x *= 0xbf58476d1ce4e5b9ull;
+    x ^= x >> 27;
+    x *= 0x94d049bb133111ebull;
+    return x ^ (x >> 31);
+}
+
+/* A seed that differs from run to run, even for two runs started in the same second: the
+   system's random bytes where it has them, mixed with the time, the processor time and the
+   process id. */
+static uint64_t random_seed(void) {
+    uint64_t seed = 0;
+    FILE *f = fopen("/dev/urandom", "rb");
+    if (f) {
+        if (fread(&seed, sizeof seed, 1, f) != 1) seed = 0;
+        fclose(f);
+    }
+    return mix64(seed ^ mix64((uint64_t)time(NULL) ^ mix64((uint64_t)clock() ^ mix64((uint64_t)getpid()))));
+}
+
 int main(int argc, char **argv) {
-    const char *model_path = NULL, *system = NULL;
-    int prompt_only = 0, generation_prompt = 1, max_reply = 0, i, rc;
+    chat_args o;
     chat_state s;
     llm_ctx_desc cd;
     llm_model_desc md;
-    llm_result r;
+    char *system_file = NULL;
+    int rc;
+    memset(&o, 0, sizeof o);
     memset(&s, 0, sizeof s);
     memset(&cd, 0, sizeof cd);
     memset(&md, 0, sizeof md);
-    md.log = log_stderr;
+    o.generation_prompt = 1;
     s.sampler.temperature = 0.8f; /* llama.cpp's defaults */
     s.sampler.top_k = 40;
     s.sampler.top_p = 0.95f;
     s.sampler.min_p = 0.05f;
-    s.sampler.seed = (uint64_t)time(NULL);
-    for (i = 1; i < argc; i++) {
-        /* In chat, -s is the system prompt (seeds are --seed), as the chat interface documents. */
-        const char *a = strcmp(argv[i], "-s") ? flag_name(argv[i]) : "-sys", *v = i + 1 < argc ? argv[i + 1] : NULL;
-        int k;
-        if (!strcmp(a, "-h")) { usage(stdout); return 0; }
-        if (!strcmp(a, "--print-prompt")) { prompt_only = 1; continue; }
-        if (!strcmp(a, "--no-generation-prompt")) { generation_prompt = 0; continue; }
-        if (!strcmp(a, "--no-thinking")) { s.chat.no_thinking = 1; continue; }
-        if (!strcmp(a, "-v")) { s.verbose = 1; continue; }
-        if (!v) { fprintf(stderr, "chat: %s needs a value\n", a); return 2; }
-        i++;
-        if ((k = sampling_flag(a, v, &s.sampler)) != 0) {
-            if (k < 0) { fprintf(stderr, "chat: bad value '%s' for %s\n", v, a); return 2; }
-        } else if (!strcmp(a, "-m")) model_path = v;
-        else if (!strcmp(a, "-sys")) system = v;
-        else if (!strcmp(a, "--template")) s.chat.template_name = v;
-        else if (!strcmp(a, "-n")) max_reply = atoi(v);
-        else if (!strcmp(a, "-c")) cd.n_ctx = atoi(v);
-        else if (!strcmp(a, "-t")) cd.n_threads = atoi(v);
-        else if (!strcmp(a, "--context-full") && (!strcmp(v, "drop") || !strcmp(v, "stop"))) s.stop_when_full = !strcmp(v, "stop");
-        else { fprintf(stderr, "chat: unknown option '%s %s'\n", a, v); usage(stderr); return 2; }
-    }
+    s.sampler.seed = random_seed();
+    if ((rc = parse_args(argc, argv, &o, &s, &cd)) != 0) return rc;
+    if (o.help) { usage(stdout); return 0; }
+    if (!o.model) { usage(stderr); return 2; }
     sampling_done(&s.sampler);
-    if (!model_path) { usage(stderr); return 2; }
-    if (max_reply < 0 || cd.n_ctx < 0 || cd.n_threads < 0) { fprintf(stderr, "chat: negative value\n"); return 2; }
-    md.vocab_only = prompt_only; /* the prompt needs no weights: a vocab-only file will do */
-    if ((r = llm_model_open(&s.model, model_path, &md)) != LLM_OK) {
-        fprintf(stderr, "chat: cannot open %s: %s\n", model_path, llm_result_string(r));
-        return 1;
-    }
-    if (!template_known(s.model, &s.chat)) {
+    if (!o.prompt_only) warn_build("chat");
+    if (o.system_file && !(system_file = read_system_prompt(o.system_file))) return 1;
+    md.vocab_only = o.prompt_only; /* the prompt needs no weights: a vocab-only file will do */
+    if (!(s.model = open_model("chat", o.model, &md))) rc = 1;
+    else if (!template_known(s.model, &s.chat)) {
         size_t k;
         fprintf(stderr, "chat: unknown template '%s'; known:", s.chat.template_name);
         for (k = 0; llm_chat_template_name(k); k++) fprintf(stderr, " %s", llm_chat_template_name(k));
         fprintf(stderr, "\n");
-        llm_model_close(s.model);
-        return 2;
+        rc = 2;
     }
-    if (prompt_only) {
-        rc = print_prompt(s.model, &s.chat, generation_prompt);
-    } else if ((rc = open_chat(&s, system, &cd, max_reply)) == 0) {
+    if (rc == 0 && o.prompt_only) {
+        rc = print_prompt(&s, o.generation_prompt);
+    } else if (rc == 0 && (rc = open_chat(&s, system_file ? system_file : o.system, &cd, o.max_reply)) == 0) {
         s.tty_in = isatty(fileno(stdin));
         s.color = s.tty_in && isatty(fileno(stdout)) && isatty(fileno(stderr));
+        s.shared_out = same_place(fileno(stdout), fileno(stderr));
         catch_sigint();
         rc = chat_loop(&s);
     }
-    conv_remove(&s.conv, 0, s.conv.n);
-    free(s.conv.msgs);
+    conv_free(&s.conv);
     free(s.prompt);
     free(s.reply);
+    free(s.piece);
+    free(system_file);
     llm_ctx_close(s.ctx);
     llm_model_close(s.model);
     return rc;

@@ -58,12 +58,18 @@ printf 'In the beginning\nAnd God said\n' | $chat --seed 43 -n 24 > $out/seed3.t
 cmp -s $out/seed1.txt $out/seed2.txt || fail "seed 42 gave different replies"
 ! cmp -s $out/seed1.txt $out/seed3.txt || fail "seeds 42 and 43 gave the same replies"
 
-# -s is the system prompt in chat (as -sys and --system-prompt are); it reaches the prompt.
-printf 'And God said\n' | $chat --temp 0 -n 8 -s "In the beginning" > $out/sys1.txt 2> $out/sys1.err
+# The system prompt is -sys, --system-prompt or -f FILE; it reaches the prompt. -s is the
+# seed, as in llama.cpp and the other programs: a system prompt given to it is refused.
+printf 'In the beginning\n' > $out/system.txt
+printf 'And God said\n' | $chat --temp 0 -n 8 -sys "In the beginning" > $out/sys1.txt 2> $out/sys1.err
 printf 'And God said\n' | $chat --temp 0 -n 8 --system-prompt "In the beginning" > $out/sys2.txt 2>/dev/null
+printf 'And God said\n' | $chat --temp 0 -n 8 -f $out/system.txt > $out/sys3.txt 2>/dev/null
 printf 'And God said\n' | $chat --temp 0 -n 8 > $out/sys0.txt 2> $out/sys0.err
-cmp -s $out/sys1.txt $out/sys2.txt || fail "-s and --system-prompt differ"
-[ "$(turn $out/sys1.err 1 | cut -d' ' -f1)" -gt "$(turn $out/sys0.err 1 | cut -d' ' -f1)" ] || fail "-s did not add a system prompt"
+cmp -s $out/sys1.txt $out/sys2.txt || fail "-sys and --system-prompt differ"
+cmp -s $out/sys1.txt $out/sys3.txt || fail "-f FILE and -sys with the file's text differ"
+[ "$(turn $out/sys1.err 1 | cut -d' ' -f1)" -gt "$(turn $out/sys0.err 1 | cut -d' ' -f1)" ] || fail "-sys did not add a system prompt"
+rc=0; $chat -s "In the beginning" < /dev/null > /dev/null 2> $out/sys-s.err || rc=$?
+[ $rc = 2 ] && grep -q 'system prompt is -sys' $out/sys-s.err || fail "-s with a system prompt: status $rc, $(cat $out/sys-s.err)"
 
 # Stop tokens: a copy of the model whose generation_config.json also ends on ","; its
 # greedy replies stop where the model's own go on past a comma.
@@ -84,18 +90,22 @@ set -- $(turn $out/stop.err 1); [ $4 -lt 24 ] || fail "the stop token did not en
 msgs='In the beginning\nAnd God said\nAnd Moses went up\nThe LORD is my shepherd\n'
 printf "$msgs" | $chat --temp 0 -n 24 -c 64 > $out/drop.txt 2> $out/drop.err
 [ "$(lines $out/drop.txt)" = 4 ] || fail "drop: expected 4 replies"
-grep -q 'context is full.*dropped the oldest turn' $out/drop.err || fail "drop: no message about the dropped turns"
+grep -q "context is full.*dropped the .*oldest turn" $out/drop.err || fail "drop: no message about the dropped turns"
 for n in 1 2 3 4; do set -- $(turn $out/drop.err $n); [ $(($1 + 24)) -le 64 ] || fail "drop: turn $n has $1 prompt tokens"; done
 rc=0; printf "$msgs" | $chat --temp 0 -n 24 -c 64 --context-full stop > $out/full.txt 2> $out/full.err || rc=$?
 [ $rc = 3 ] || fail "stop: exit status $rc, not 3"
 grep -q 'context is full.*stopping' $out/full.err || fail "stop: no message"
 [ "$(lines $out/full.txt)" -lt 4 ] || fail "stop: every message was answered"
 head -n 2 $out/drop.txt | cmp -s - $out/full.txt || fail "stop: the replies before the full context differ from drop's"
-# A message longer than the whole context is refused; the chat goes on.
+# A message longer than the whole context is refused; the chat goes on, and the exit status
+# (1) tells a script that a message went unanswered. -c 8: the only message does not fit.
 long=$(printf 'And it came to pass %.0s' 1 2 3 4 5 6 7 8 9 10 11 12)
-printf '%s\nIn the beginning\n' "$long" | $chat --temp 0 -n 24 -c 64 > $out/long.txt 2> $out/long.err
+rc=0; printf '%s\nIn the beginning\n' "$long" | $chat --temp 0 -n 24 -c 64 > $out/long.txt 2> $out/long.err || rc=$?
 grep -q 'does not fit' $out/long.err || fail "a message longer than the context: no message"
 [ "$(lines $out/long.txt)" = 1 ] || fail "after a refused message the chat should go on"
+[ $rc = 1 ] || fail "a refused message: exit status $rc, not 1"
+rc=0; printf 'In the beginning\n' | $chat --temp 0 -n 24 -c 8 > $out/c8.txt 2> $out/c8.err || rc=$?
+[ $rc = 1 ] && grep -q 'does not fit' $out/c8.err || fail "-c 8: exit status $rc, $(cat $out/c8.err)"
 # examples/simple.c streams one reply.
 OMP_NUM_THREADS=1 $b/simple $out/kjv.llm "In the beginning" > $out/simple.txt
 [ "$(wc -c < $out/simple.txt)" -gt 20 ] || fail "$b/simple wrote no reply"
