@@ -1,12 +1,14 @@
 # llm.h - build the tools, examples and tests.
 #   make            tools and examples in build/ (native CPU, OpenMP when the compiler has it)
 #   make run        convert the built-in model (models/kjv-tiny) and let it write a few verses
-#   make test       build and run every test ("N passed, N failed, N skipped"), then the suite
-#                   under ASan + UBSan, valgrind and TSan (make test-sanitize); -j2 builds faster
+#   make test       build and run every test, then the suite under ASan + UBSan, valgrind and
+#                   TSan; a check whose optional tool is absent says "SKIP STEP: needs PACKAGE"
+#                   ("total: N passed, N failed, N skipped"); -j2 builds faster
+#   make test-all   the same, an absent tool failing; then test-platforms and fuzz (.ci/run)
 #   make PORTABLE=1 baseline x86-64 code, no -march=native
 #   make OPENMP=0   no OpenMP (llm.h's own pthread pool)
 #   make B=DIR EXE=.exe  build into DIR (default build/), programs named NAME$(EXE)
-#   make test-sanitize  the suite under ASan + UBSan, valgrind and TSan only
+#   make test-sanitize  the suite under ASan + UBSan, valgrind and TSan only (stages of tests/suite.sh)
 #   make test-suite the test programs and scripts in $(B) only
 #   make test-platforms  every compiler and platform of the README's Portability table
 #   make fuzz FUZZ_SECONDS=60  each libFuzzer target in tests/fuzz for that long (-j2: two at once)
@@ -68,42 +70,23 @@ test-build: $(PROGRAMS) $(TEST_BINS) $(TOOL_BINS) $(FUZZ_REPLAY)
 test-suite: test-build
 	@BUILD=$(B) sh tests/run_all.sh
 
-test: test-suite
-	@$(MAKE) --no-print-directory test-sanitize
+# make test: tests/suite.sh's stages (the suite natively, under ASan + UBSan, valgrind and
+# TSan), skipping a stage or check whose optional tool is absent; make test-all: the same
+# with an absent tool taken as a failure, then every platform row and the fuzzers (.ci/run).
+test: test-build
+	@sh tests/suite.sh
 
-# The suite under ASan + UBSan, convert + generate under valgrind, test_threads under TSan.
-# Each fails, naming the package .ci/run installs, when its tool is missing.
-test-sanitize:
-	@$(MAKE) --no-print-directory test-asan
-	@$(MAKE) --no-print-directory test-valgrind
-	@$(MAKE) --no-print-directory test-tsan
+# (The scripts get none of this make's variables: each stage and platform row sets its own.
+# GCC_BUILD=build lets the gcc row reuse build/ when that was built with CC=gcc
+# CFLAGS="-O2 -Werror".)
+test-all: test-build
+	@LLM_TEST_ALL=1 sh tests/suite.sh
+	@GCC_BUILD="$(GCC_BUILD)" sh tests/platforms.sh
+	+@$(MAKE) --no-print-directory fuzz
+	@echo "test-all: the platforms and fuzzers passed too"; cat build/logs/total.txt
 
-# The whole suite again, built by clang with AddressSanitizer and UndefinedBehaviorSanitizer;
-# the first report stops the program. -O0: a sixth of -O1's build time, and LeakSanitizer
-# sees leaks that -O1 hides. (The scripts that build with the host compiler themselves have
-# nothing sanitized to run.)
-SAN_FLAGS = -O0 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all
-HOST_ONLY_TESTS = test_build.sh test_cmake.sh test_install.sh test_readme.sh test_simd.sh
-test-asan:
-	@echo "== suite under ASan + UBSan (build/asan)"
-	@sh tests/need.sh -fsanitize=address,undefined
-	@$(MAKE) --no-print-directory -s B=build/asan CC=clang CFLAGS="$(SAN_FLAGS)" test-build
-	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1 \
-	  BUILD=build/asan SKIP_TESTS="$(HOST_ONLY_TESTS)" sh tests/run_all.sh
-
-# Conversion, generation and a chat turn under valgrind memcheck: no errors, no leaks.
-test-valgrind:
-	@echo "== convert + generate under valgrind (build/valgrind)"
-	@command -v valgrind >/dev/null 2>&1 || { echo "valgrind is not installed: apt-get install valgrind (.ci/run installs it)"; exit 1; }
-	@$(MAKE) --no-print-directory -s B=build/valgrind PORTABLE=1 OPENMP=0 CFLAGS="-O1 -g" build/valgrind/convert build/valgrind/generate build/valgrind/simple
-	@sh tests/valgrind.sh build/valgrind
-
-# One model shared by 4 threads, each with its own context, under ThreadSanitizer.
-test-tsan:
-	@echo "== test_threads under ThreadSanitizer (build/tsan)"
-	@sh tests/need.sh -fsanitize=thread
-	@$(MAKE) --no-print-directory -s B=build/tsan CC=clang OPENMP=0 CFLAGS="-O1 -g -fsanitize=thread" build/tsan/tests/test_threads
-	@TSAN_OPTIONS=halt_on_error=1 build/tsan/tests/test_threads
+test-sanitize: test-build
+	@sh tests/suite.sh asan valgrind tsan
 
 test-platforms:
 	@sh tests/platforms.sh
@@ -119,7 +102,7 @@ build/fuzz/%: tests/fuzz/%.c llm.h tools/json.h tools/convert.c tools/convert_ch
 .PRECIOUS: build/fuzz/fuzz_%
 
 fuzz-need:
-	@sh tests/need.sh -fsanitize=fuzzer,address,undefined
+	@. tests/need.sh; need_clang fuzz "clang libclang-rt-14-dev" -fsanitize=fuzzer,address,undefined || exit 1
 
 fuzz-build: $(patsubst %,build/fuzz/%,$(FUZZ_NAMES))
 
@@ -145,21 +128,23 @@ ifeq ($(OPENMP),1)
   PC_OMP = -fopenmp
 endif
 
-build/llm.pc: llm.pc.in Makefile | $(B)
-	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' -e 's|@OMP_CFLAGS@|$(PC_OMP)|' \
-	    -e 's|@OMP_LIBS@|$(PC_OMP)|' llm.pc.in > $@
-
-install: $(PROGRAMS) build/llm.pc
-	install -d $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/pkgconfig
+# llm.pc and the CMake package files are written for this PREFIX at each install.
+install: $(PROGRAMS)
+	install -d $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/lib/cmake/llm
 	install -m 644 llm.h $(DESTDIR)$(PREFIX)/include/llm.h
 	for p in $(INSTALL_PROGRAMS); do install -m 755 $$p $(DESTDIR)$(PREFIX)/bin/llm-$$(basename $$p); done
-	install -m 644 build/llm.pc $(DESTDIR)$(PREFIX)/lib/pkgconfig/llm.pc
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' -e 's|@OMP_CFLAGS@|$(PC_OMP)|' \
+	    -e 's|@OMP_LIBS@|$(PC_OMP)|' llm.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/llm.pc
+	sed -e 's|@VERSION@|$(VERSION)|' cmake/llmConfigVersion.cmake.in > $(DESTDIR)$(PREFIX)/lib/cmake/llm/llmConfigVersion.cmake
+	install -m 644 cmake/llmConfig.cmake $(DESTDIR)$(PREFIX)/lib/cmake/llm/llmConfig.cmake
 
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/include/llm.h $(DESTDIR)$(PREFIX)/lib/pkgconfig/llm.pc
+	rm -f $(DESTDIR)$(PREFIX)/lib/cmake/llm/llmConfig.cmake $(DESTDIR)$(PREFIX)/lib/cmake/llm/llmConfigVersion.cmake
+	-rmdir $(DESTDIR)$(PREFIX)/lib/cmake/llm 2>/dev/null
 	for p in $(INSTALL_PROGRAMS); do rm -f $(DESTDIR)$(PREFIX)/bin/llm-$$(basename $$p); done
 
 clean:
 	rm -rf build
 
-.PHONY: all run test test-sanitize test-build test-suite test-asan test-valgrind test-tsan test-platforms fuzz fuzz-build fuzz-need clean install uninstall
+.PHONY: all run test test-all test-sanitize test-build test-suite test-platforms fuzz fuzz-build fuzz-need clean install uninstall

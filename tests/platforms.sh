@@ -7,11 +7,12 @@
 #                    CFLAGS="-O2 -Werror" (as .ci/run does): it is checked up to date, and
 #                    its suite runs again, instead of a second build of the same programs
 cd "$(dirname "$0")/.." || exit 1
+unset MAKEFLAGS MFLAGS MAKELEVEL  # each row sets its own compiler and flags
 P=build/platforms
 mkdir -p $P
 # Scripts that build with the host compiler themselves (make test runs them) are not rerun
 # per platform; test_readme also runs make.
-host_only="test_build.sh test_cmake.sh test_install.sh test_readme.sh test_simd.sh"
+host_only="test_build.sh test_cmake.sh test_install.sh test_readme.sh test_simd.sh test_simd_neon.sh"
 # C tests that drive programs through system() with POSIX shell commands (cmd.exe on Windows)
 posix_shell="test_reference test_generate test_chat_prompt test_end_of_turn test_state test_step"
 rm -rf $P/*.result $P/*.built $P/claim.*

@@ -8,7 +8,8 @@
 # llama3 / qwen2 minis, whose tokenizer.json are the tokenizers/ ones.
 b=${BUILD:-build}
 data=../shared/testdata
-if [ ! -d "$data/tokenizers" ]; then echo "SKIP ../shared/testdata is absent"; exit 0; fi
+. tests/need.sh
+need_file test_tokenizers ../shared/testdata "$data/tokenizers" || exit $need_exit
 out=$b/tests/tokenizers; mkdir -p $out
 cmp=$b/tests/tool_jsoncmp
 fail=0

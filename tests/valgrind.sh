@@ -7,7 +7,7 @@ b=${1:-build/valgrind}
 if ! command -v valgrind >/dev/null 2>&1; then echo "valgrind is not installed (.ci/run installs it)"; exit 1; fi
 vg="valgrind -q --error-exitcode=99 --leak-check=full --show-leak-kinds=all --errors-for-leak-kinds=all"
 out=$b/vg; mkdir -p $out
-$vg $b/convert models/kjv-tiny $out/kjv.llm >/dev/null
+$vg $b/convert models/kjv-tiny $out/kjv.llm >/dev/null 2>$out/convert.log || { cat $out/convert.log; exit 1; }
 $vg $b/generate -m $out/kjv.llm --ids-file tests/data/kjv-tiny-golden/prompt_ids.txt -n 8 --print-ids > $out/ids.txt
 # The same ids as the golden prefix: the valgrind build computes the same thing.
 n=$(wc -w < $out/ids.txt)
