@@ -8,8 +8,9 @@
        llm_model *model; llm_ctx *ctx;
        if (llm_model_open(&model, "model.llm", NULL) != LLM_OK) return 1;
        if (llm_ctx_open(&ctx, model, NULL) != LLM_OK) return 1;
-       int32_t prompt[] = { 1, 415, 2936 };            (token ids)
-       llm_eval(ctx, prompt, 3);                      (appends to the KV cache)
+       int32_t ids[256]; size_t n;
+       llm_tokenize(model, "Hello", 5, LLM_TOKENIZE_ADD_SPECIAL, ids, 256, &n);
+       llm_eval(ctx, ids, n);                         (appends to the KV cache)
        const float *logits = llm_logits(ctx);         (next-token logits, n_vocab floats)
        ... pick a token, llm_eval(ctx, &token, 1), repeat ...
        llm_ctx_close(ctx); llm_model_close(model);
@@ -25,13 +26,18 @@
                                                        for the next turn: the cache is reused)
 
    STEP BY STEP (a game loop; examples/npc.c)
-       llm_generation g;
-       llm_generate_start(ctx, &g, prompt, len, &gen);   (evaluates nothing yet)
-       every frame: llm_generate_step(&g);           (one prompt chunk or one token, at most
-                    if (g.len) show(g.piece, g.len);  one token out; g.done at the end)
+       llm_generation *g; llm_step step = { 0 };
+       llm_generation_open(&g, ctx, &gen);            (allocates all it needs, once)
+       llm_generation_start(g, prompt, len);          (evaluates nothing yet)
+       every frame: llm_generation_step(g, &step);   (one prompt chunk or one token, at most
+                    if (step.len) show(step.piece, step.len);   one token out; step.done at the end)
+       llm_generation_close(g);                       (or start again: the next line, same cache)
 
-   A model file (.llm) is made from a HuggingFace model directory by tools/convert.c; its
-   layout, and that of a saved context state, is in docs/FORMAT.md. Supported families:
+   A model file (.llm) is made from a HuggingFace model directory by tools/convert.c, a thin
+   CLI over the writer library tools/llm_convert.h (the builder, the quantizers, llm_convert);
+   the format's names and values (LLM_FILE_MAGIC, LLM_KEY_*, LLM_TF_*, ...) are declared here
+   for reader and writer alike. Its layout, and that of a saved context state, is in
+   docs/FORMAT.md. Supported families:
    llama, mistral, qwen2, qwen3.
 
    CONFIG MACROS (define before the implementation include)
@@ -44,27 +50,29 @@
                          _memory variants
        LLM_NO_SIMD       only the scalar kernels (otherwise AVX-512+VNNI, AVX2+FMA or NEON,
                          chosen at compile time from the target flags, e.g. -march=native)
-       LLM_NO_THREADS    one thread (otherwise OpenMP under -fopenmp, else a pthread pool)
+       LLM_NO_THREADS    one thread (otherwise OpenMP under -fopenmp, else a pool of Win32
+                         threads on Windows, of pthreads elsewhere)
 
    THREADS
        A model is read-only after open: share it between any number of contexts and
-       threads. A context (KV cache, scratch, token history, a running generation) belongs
-       to one thread at a time; different contexts may run at once. llm_sampler, llm_decoder,
-       llm_generation and llm_builder are plain state: one thread at a time each. The library
+       threads. A context (KV cache, scratch, token history) belongs to one thread at a
+       time, and a generation to its context's thread; different contexts may run at once.
+       llm_sampler and llm_decoder are plain state: one thread at a time each. The library
        has no global or hidden static state, never prints, never exits or aborts.
 
    OWNERSHIP
        llm_model_close frees what llm_model_open made; close every context of a model first.
-       llm_model_close(NULL), llm_ctx_close(NULL) and llm_builder_destroy(NULL) do nothing.
+       Close a context's generations before it. llm_model_close(NULL), llm_ctx_close(NULL)
+       and llm_generation_close(NULL) do nothing.
        llm_model_open_memory uses the caller's buffer in place: keep it alive and unchanged
        until llm_model_close; it must be 4-byte aligned (malloc's buffers are). Pointers the library returns (llm_logits, llm_ctx_tokens,
-       llm_model_info_get, llm_token_text, llm_model_meta_string, llm_ctx_error, a
-       generation's piece) point into the model or context: valid until it is closed, and
-       for context data until the next call that changes the context. The caller owns every
+       llm_model_info_get, llm_token_text, llm_model_meta_string, llm_ctx_error, a step's
+       piece, llm_generation_error) point into the model, context or generation: valid until
+       it is closed, and for context and generation data until the next call that changes it. The caller owns every
        buffer it passes (out, ids, scratch); the library keeps none of them. Allocation goes
        through the desc's allocator (or LLM_MALLOC); llm_eval, llm_sample, llm_decoder_push
-       and llm_generate_step allocate nothing. llm_eval runs on llm_ctx_desc.n_threads threads
-       (OpenMP's, or a pthread pool the context owns); logits are bitwise the same for any
+       and llm_generation_step allocate nothing. llm_eval runs on llm_ctx_desc.n_threads threads
+       (OpenMP's, or a pool of threads the context owns); logits are bitwise the same for any
        thread count.
 
    API OVERVIEW
@@ -74,7 +82,6 @@
        llm_dtype_name           "f32", "f16", "bf16", "q8_0", "q4_0"
        llm_dtype_row_bytes      bytes of n values of a type
        llm_dtype_row_group      rows a tensor of a type comes in multiples of
-       llm_quantize             f32 matrix -> q8_0 / q4_0 / f16 / bf16 in the file layout
        llm_f32_to_f16, llm_f16_to_f32, llm_f32_to_bf16, llm_bf16_to_f32  conversions (round to nearest even)
      model
        llm_model_open           map (or read) a .llm file and validate it
@@ -92,6 +99,8 @@
        llm_logits_at            the logits of any position of the last chunk (logits_all)
        llm_ctx_pos              how many tokens the context holds
        llm_ctx_size             its n_ctx
+       llm_ctx_batch            its n_batch
+       llm_ctx_model            its model
        llm_ctx_tokens           the token ids it holds
        llm_ctx_rewind           forget the tokens after a position
        llm_ctx_kv_bytes         the size of its KV cache
@@ -119,18 +128,22 @@
        llm_chat_template        the name of the model's chat template ("llama3.2", ..., "raw")
        llm_chat_template_name   the known template names, one by one
        llm_chat_end_of_turn     the text of the token that ends an assistant turn
-     generation
+     generation (a layer over the context's public functions)
        llm_generate             prompt text -> streamed reply, reusing the KV cache
        llm_generate_tokens      the same from prompt ids
-       llm_generate_start       begin a generation to run step by step (text prompt)
-       llm_generate_start_tokens  the same from prompt ids
-       llm_generate_step        one step: at most one llm_eval and one token
-     model file writer (the converter's)
-       llm_builder_create, llm_builder_destroy  a file layout being built
-       llm_builder_set_i32, _f64, _string, _i32_array, _blob  a metadata entry
-       llm_builder_add_tensor   a tensor's name, type and shape
-       llm_builder_header       lay out the file; the bytes before the tensor data
-       llm_builder_tensor_offset, llm_builder_tensor_size, llm_builder_file_size  where things go
+       llm_generation_open      a generation over a context, to run step by step
+       llm_generation_close     release it
+       llm_generation_start     begin a reply (text prompt); evaluates nothing
+       llm_generation_start_tokens  the same from prompt ids
+       llm_generation_step      one step: at most one llm_eval and one token
+       llm_generation_stats     its counts and speeds
+       llm_generation_error     the detail message of its last error
+     file format names
+       LLM_FILE_MAGIC, LLM_FILE_VERSION, LLM_META_*  the header and metadata entry types
+       LLM_KEY_*                the metadata keys
+       LLM_NORM_*, LLM_PRE_*, LLM_DEC_*, LLM_TF_*, LLM_BPE_*  the tokenizer's stored values
+     the writer is tools/llm_convert.h: llm_convert (a HuggingFace directory -> .llm),
+       llm_builder_* (any file layout), llm_quantize (f32 -> the file's quantized layout)
 */
 #ifndef LLM_H
 #define LLM_H
@@ -201,9 +214,7 @@ LLMDEF uint16_t llm_f32_to_bf16(float f);
 LLMDEF float llm_bf16_to_f32(uint16_t h);
 /* Rows a tensor of this type must come in multiples of (quantized types interleave 16 rows). */
 LLMDEF int64_t llm_dtype_row_group(llm_dtype t);
-#define LLM_QUANTIZE_REFERENCE 1 /* q4_0: ggml's reference rounding (scale = -max/8), no search */
-/* Writes a [rows, cols] f32 matrix as type t in the file layout (docs/FORMAT.md). */
-LLMDEF llm_result llm_quantize(llm_dtype t, const float *src, int64_t rows, int64_t cols, void *dst, int flags);
+LLMDEF size_t llm_dtype_row_bytes(llm_dtype t, int64_t n); /* bytes of n values; 0 if n is not a whole number of blocks */
 
 /* ---- llm: model ------------------------------------------------------------------------- */
 typedef struct llm_model llm_model;
@@ -270,7 +281,7 @@ LLMDEF llm_result llm_model_open_memory(llm_model **out, const void *data, size_
 LLMDEF void llm_model_close(llm_model *model); /* NULL is allowed */
 LLMDEF const llm_model_info *llm_model_info_get(const llm_model *model);
 LLMDEF const llm_tensor *llm_model_tensor(const llm_model *model, const char *name);
-/* A metadata string (e.g. "tokenizer.chat_template"); NULL if absent. Not NUL-terminated. */
+/* A metadata string (e.g. LLM_KEY_CHAT_TEMPLATE); NULL if absent. Not NUL-terminated. */
 LLMDEF const char *llm_model_meta_string(const llm_model *model, const char *key, size_t *len);
 
 /* ---- llm: context ----------------------------------------------------------------------- */
@@ -309,6 +320,8 @@ LLMDEF const float *llm_logits(const llm_ctx *ctx);
 LLMDEF const float *llm_logits_at(const llm_ctx *ctx, int32_t pos);
 LLMDEF int32_t llm_ctx_pos(const llm_ctx *ctx);
 LLMDEF int32_t llm_ctx_size(const llm_ctx *ctx);
+LLMDEF int32_t llm_ctx_batch(const llm_ctx *ctx);           /* tokens per prompt chunk */
+LLMDEF const llm_model *llm_ctx_model(const llm_ctx *ctx);
 LLMDEF llm_result llm_ctx_rewind(llm_ctx *ctx, int32_t pos);
 LLMDEF size_t llm_ctx_kv_bytes(const llm_ctx *ctx);
 /* The ids the context holds, llm_ctx_pos of them (the penalty window and cache reuse read them). */
@@ -358,8 +371,10 @@ LLMDEF llm_result llm_detokenize(const llm_model *m, const int32_t *ids, size_t 
    appends only complete UTF-8; the pieces of all pushes plus the flush equal
    llm_detokenize of the same ids, except inside a run of SentencePiece byte tokens that is
    not valid UTF-8, where only the invalid bytes (not the whole run) become U+FFFD. On
-   LLM_ERR_BUFFER_TOO_SMALL the state is unchanged and *n_out is the size needed; 3 times
-   the token's length (llm_token_text) plus 12 bytes is always enough. */
+   LLM_ERR_BUFFER_TOO_SMALL the state is unchanged and *n_out is the size needed. A push
+   never needs more than 3 times the token's length (llm_token_text) plus 9 bytes (each
+   byte may become a U+FFFD, and up to 3 held bytes may become one each), a flush never
+   more than 9. */
 typedef struct llm_decoder {
     const llm_model *model;
     int flags;                 /* LLM_DETOKENIZE_SKIP_SPECIAL; 0 after llm_decoder_init */
@@ -417,18 +432,22 @@ typedef struct llm_sampler {
     float repeat_penalty;     /* 0 or 1: off */
     float frequency_penalty;  /* 0: off */
     float presence_penalty;   /* 0: off */
-    int32_t repeat_last_n;    /* how many recent tokens the penalties see; 0: 64; -1: all */
+    int32_t repeat_last_n;    /* how many recent tokens the penalties see;
+                                 0: LLM_SAMPLER_DEFAULT_REPEAT_LAST_N; -1: all */
     uint64_t seed;
     uint64_t state;           /* RNG state; 0: start from seed at the next draw */
 } llm_sampler;
 
-/* Returns the chosen id, or -1 when ctx or s is NULL or nothing was evaluated yet. */
-LLMDEF int32_t llm_sample(llm_ctx *ctx, llm_sampler *s);
+#define LLM_SAMPLER_DEFAULT_REPEAT_LAST_N 64
+
+/* *id gets the chosen id, or -1 with LLM_ERR_INVALID_ARGUMENT when a pointer is NULL or the
+   context holds no logits (see llm_logits; llm_ctx_error says so). */
+LLMDEF llm_result llm_sample(llm_ctx *ctx, llm_sampler *s, int32_t *id);
 /* The same on any logits; recent holds the penalty window (oldest first), scratch
    llm_sample_scratch_bytes(n_vocab) bytes aligned for floats. On return the scratch begins
    with the n_vocab logits after the penalties. */
-LLMDEF int32_t llm_sample_logits(llm_sampler *s, const float *logits, int32_t n_vocab, const int32_t *recent,
-                                 size_t n_recent, void *scratch);
+LLMDEF llm_result llm_sample_logits(llm_sampler *s, const float *logits, int32_t n_vocab, const int32_t *recent,
+                                    size_t n_recent, void *scratch, int32_t *id);
 LLMDEF size_t llm_sample_scratch_bytes(int32_t n_vocab);
 
 /* ---- llm: chat templates -----------------------------------------------------------------
@@ -485,6 +504,12 @@ typedef enum llm_stop {
    character the reply left unfinished (as U+FFFD), if any. */
 typedef int (*llm_token_fn)(void *user, const char *piece, size_t len, int32_t id);
 
+/* Chooses the next token from logits (n_vocab floats: llm_logits(ctx)) in place of the
+   sampler, e.g. a constrained decoder that masks what its grammar forbids and then samples
+   (llm_sample_logits, with llm_ctx_tokens as the penalty window). Returns LLM_OK with *id in
+   [0, n_vocab), or an error, which ends the generation with it. */
+typedef llm_result (*llm_choose_fn)(void *user, llm_ctx *ctx, const float *logits, int32_t n_vocab, int32_t *id);
+
 typedef struct llm_generate_desc {
     llm_sampler *sampler;      /* NULL: greedy. Its RNG state advances */
     int32_t max_tokens;        /* 0: no limit but the context; -1: only evaluate the prompt */
@@ -496,7 +521,12 @@ typedef struct llm_generate_desc {
     int ignore_eos;            /* only stop_ids stop: not the eos ids nor the end-of-turn token */
     llm_token_fn on_token;     /* may be NULL */
     void *user;
-    int32_t prompt_chunk;      /* llm_generate_step: prompt tokens evaluated per step; 0: n_batch */
+    int32_t prompt_chunk;      /* llm_generation_step: prompt tokens evaluated per step; 0: n_batch */
+    llm_choose_fn choose;      /* picks each token; NULL: llm_sample with sampler */
+    void *choose_user;
+    llm_log_fn log;            /* receives the detail message of each error (llm_generation_error) */
+    void *log_user;
+    llm_allocator allocator;   /* for llm_generation_open's one allocation */
 } llm_generate_desc;
 
 typedef struct llm_generate_stats {
@@ -511,7 +541,8 @@ typedef struct llm_generate_stats {
 } llm_generate_stats;
 
 /* prompt holds every token the context should hold before the reply; stats may be NULL.
-   LLM_ERR_CONTEXT_FULL (stats->n_prompt set) leaves the context unchanged. */
+   LLM_ERR_CONTEXT_FULL (stats->n_prompt set) leaves the context unchanged. The detail
+   message of an error goes to desc->log. */
 LLMDEF llm_result llm_generate_tokens(llm_ctx *ctx, const int32_t *prompt, size_t n, const llm_generate_desc *desc,
                                       llm_generate_stats *stats);
 /* The same from text, such as llm_chat_render's: tokenized with special tokens parsed
@@ -520,57 +551,104 @@ LLMDEF llm_result llm_generate_tokens(llm_ctx *ctx, const int32_t *prompt, size_
 LLMDEF llm_result llm_generate(llm_ctx *ctx, const char *prompt, size_t len, const llm_generate_desc *desc,
                                llm_generate_stats *stats);
 
-/* The same step by step, for a loop with a time budget (a game's frame): llm_generate_start
-   tokenizes the prompt and finds what the cache holds, evaluating nothing; then each
-   llm_generate_step does at most one llm_eval (prompt_chunk prompt tokens, or the token
-   the previous step produced) and samples at most one token, and returns. llm_generate
-   is exactly start, then steps until done. The generation lives in its context: after
-   another start or a change of the context (llm_eval, llm_ctx_rewind, llm_ctx_load) its
-   next step fails with LLM_ERR_INVALID_ARGUMENT. desc is copied; its sampler and stop_ids
-   must stay valid until done. A step after done does nothing; a step on a generation no
-   start was called on (zeroed) is LLM_ERR_INVALID_ARGUMENT. */
-typedef struct llm_generation {
+/* The same step by step, for a loop with a time budget (a game's frame). A generation is
+   built on the context's public functions only and owns what it needs (the prompt and reply
+   tokens, decoder, stop ids, error message), allocated once by llm_generation_open; desc is
+   copied, its sampler, stop_ids and callbacks must stay valid until close. Each start
+   (text as llm_generate, or ids as llm_generate_tokens) tokenizes the prompt and finds what
+   the cache holds, evaluating nothing; then each llm_generation_step does at most one
+   llm_eval (prompt_chunk prompt tokens, or the token the previous step produced) and
+   chooses at most one token, and returns. llm_generate is exactly open, start, steps until
+   done, close. Start again for the next reply (the cache is reused); a failed start leaves
+   the generation done. A step after done does nothing; a step before any start, or after the
+   context changed under the generation (llm_eval, llm_ctx_rewind, llm_ctx_load, or another
+   generation's step: the context no longer holds the tokens this one put there), fails with
+   LLM_ERR_INVALID_ARGUMENT. */
+typedef struct llm_generation llm_generation;
+
+typedef struct llm_step {
     int32_t id;                /* the token this step produced, or -1 */
     const char *piece;         /* the text it adds (see llm_token_fn), valid until the next step; */
     size_t len;                /* the step that ends the generation appends an unfinished character */
-    int done;                  /* the generation is over; stats.stop tells why */
-    llm_generate_stats stats;  /* counts so far; speeds once done */
-    llm_ctx *ctx;              /* the rest is private state */
-    llm_generate_desc desc;
-    llm_sampler greedy;
-    llm_decoder dec;
-    int32_t n_queued, n_fed, pending, n_stops, at;
-    uint32_t serial;
-    int32_t stops[LLM_MAX_STOP_IDS + 1];
-} llm_generation;
-LLMDEF llm_result llm_generate_start(llm_ctx *ctx, llm_generation *g, const char *prompt, size_t len,
-                                     const llm_generate_desc *desc);
-LLMDEF llm_result llm_generate_start_tokens(llm_ctx *ctx, llm_generation *g, const int32_t *prompt, size_t n,
-                                            const llm_generate_desc *desc);
-LLMDEF llm_result llm_generate_step(llm_generation *g);
+    int done;                  /* the generation is over; llm_generation_stats(g)->stop tells why */
+} llm_step;
 
-/* ---- llm: model file writer ------------------------------------------------------------
-   The converter describes metadata and tensors, then writes llm_builder_header() followed
-   by each tensor's bytes at llm_builder_tensor_offset(). See docs/FORMAT.md. */
-typedef struct llm_builder llm_builder;
+/* The detail message of a failure also goes to desc->log (the only place for one of open's). */
+LLMDEF llm_result llm_generation_open(llm_generation **out, llm_ctx *ctx, const llm_generate_desc *desc);
+LLMDEF void llm_generation_close(llm_generation *g); /* NULL is allowed */
+LLMDEF llm_result llm_generation_start(llm_generation *g, const char *prompt, size_t len);
+LLMDEF llm_result llm_generation_start_tokens(llm_generation *g, const int32_t *prompt, size_t n);
+LLMDEF llm_result llm_generation_step(llm_generation *g, llm_step *step); /* step may be NULL */
+LLMDEF const llm_generate_stats *llm_generation_stats(const llm_generation *g); /* counts so far; speeds once done */
+LLMDEF const char *llm_generation_error(const llm_generation *g); /* "" when none since the last start */
 
-LLMDEF llm_result llm_builder_create(llm_builder **out);
-LLMDEF void llm_builder_destroy(llm_builder *b);
-LLMDEF llm_result llm_builder_set_i32(llm_builder *b, const char *key, int32_t v);
-LLMDEF llm_result llm_builder_set_f64(llm_builder *b, const char *key, double v);
-LLMDEF llm_result llm_builder_set_string(llm_builder *b, const char *key, const char *s, size_t len);
-LLMDEF llm_result llm_builder_set_i32_array(llm_builder *b, const char *key, const int32_t *v, size_t n);
-LLMDEF llm_result llm_builder_set_blob(llm_builder *b, const char *key, const void *data, size_t size);
-/* Returns the tensor's index through idx. size is computed from dtype and shape. A name
-   already added is LLM_ERR_INVALID_ARGUMENT. */
-LLMDEF llm_result llm_builder_add_tensor(llm_builder *b, const char *name, llm_dtype dtype, int n_dims,
-                                         const int64_t *shape, size_t *idx);
-/* Lays out the file; the bytes before the first tensor (header, metadata, table, padding). */
-LLMDEF llm_result llm_builder_header(llm_builder *b, const void **bytes, size_t *size);
-LLMDEF uint64_t llm_builder_tensor_offset(const llm_builder *b, size_t idx);
-LLMDEF uint64_t llm_builder_tensor_size(const llm_builder *b, size_t idx);
-LLMDEF uint64_t llm_builder_file_size(const llm_builder *b);
-LLMDEF size_t llm_dtype_row_bytes(llm_dtype t, int64_t n); /* bytes of n values; 0 if n is not a whole number of blocks */
+/* ---- llm: file format names ------------------------------------------------------------
+   The names and values of the .llm format (docs/FORMAT.md), spelled once here and used by the
+   reader below and by the writer, tools/llm_convert.h. */
+#define LLM_FILE_MAGIC "LLMF"  /* the first 4 bytes of a model file */
+#define LLM_FILE_VERSION 3u    /* the u32 after them; any other is refused */
+
+/* Metadata entry types. */
+enum { LLM_META_I32 = 1, LLM_META_F64 = 2, LLM_META_STRING = 3, LLM_META_I32_ARRAY = 4, LLM_META_BLOB = 5 };
+
+/* Metadata keys: the file itself. */
+#define LLM_KEY_ARCH              "general.architecture"   /* string: llama, mistral, qwen2, qwen3 */
+#define LLM_KEY_VOCAB_ONLY        "general.vocab_only"     /* i32: 1, a tokenizer without tensors */
+/* The model's hyper-parameters (config.json) and token ids. */
+#define LLM_KEY_N_VOCAB           "llm.vocab_size"
+#define LLM_KEY_N_EMBD            "llm.hidden_size"
+#define LLM_KEY_N_FF              "llm.intermediate_size"
+#define LLM_KEY_N_LAYER           "llm.num_layers"
+#define LLM_KEY_N_HEAD            "llm.num_heads"
+#define LLM_KEY_N_HEAD_KV         "llm.num_kv_heads"
+#define LLM_KEY_HEAD_DIM          "llm.head_dim"
+#define LLM_KEY_N_CTX_TRAIN       "llm.max_position_embeddings"
+#define LLM_KEY_RMS_EPS           "llm.rms_norm_eps"                          /* f64 */
+#define LLM_KEY_ROPE_THETA        "llm.rope_theta"                            /* f64 */
+#define LLM_KEY_TIED_EMBEDDINGS   "llm.tie_word_embeddings"
+#define LLM_KEY_QK_NORM           "llm.qk_norm"
+#define LLM_KEY_ROPE_SCALING      "llm.rope_scaling"                          /* an llm_rope_scaling */
+#define LLM_KEY_ROPE_FACTOR       "llm.rope_factor"                           /* f64 */
+#define LLM_KEY_ROPE_LOW_FREQ     "llm.rope_low_freq_factor"                  /* f64 */
+#define LLM_KEY_ROPE_HIGH_FREQ    "llm.rope_high_freq_factor"                 /* f64 */
+#define LLM_KEY_ROPE_ORIG_CTX     "llm.rope_original_max_position_embeddings"
+#define LLM_KEY_SLIDING_WINDOW    "llm.sliding_window"                        /* i32 array, per layer */
+#define LLM_KEY_BOS_ID            "llm.bos_token_id"
+#define LLM_KEY_EOS_IDS           "llm.eos_token_ids"                         /* i32 array */
+/* The tokenizer (tokenizer.json). */
+#define LLM_KEY_TOK_TOKENS        "tokenizer.tokens"                          /* blob */
+#define LLM_KEY_TOK_OFFSETS       "tokenizer.token_offsets"                   /* i32 array */
+#define LLM_KEY_TOK_FLAGS         "tokenizer.token_flags"                     /* blob, LLM_TF_* per id */
+#define LLM_KEY_TOK_MERGES        "tokenizer.merges"                          /* i32 array */
+#define LLM_KEY_TOK_UNK_ID        "tokenizer.unk_id"
+#define LLM_KEY_TOK_BPE_OPTIONS   "tokenizer.bpe_options"                     /* LLM_BPE_* */
+#define LLM_KEY_TOK_BYTE_LEVEL    "tokenizer.byte_level"
+#define LLM_KEY_TOK_NORMALIZER    "tokenizer.normalizer"                      /* LLM_NORM_* */
+#define LLM_KEY_TOK_PRE           "tokenizer.pre_tokenizer"                   /* i32 array of LLM_PRE_* */
+#define LLM_KEY_TOK_MS_PREPEND    "tokenizer.metaspace_prepend"
+#define LLM_KEY_TOK_MS_SPLIT      "tokenizer.metaspace_split"
+#define LLM_KEY_TOK_DECODER       "tokenizer.decoder"                         /* LLM_DEC_* */
+#define LLM_KEY_TOK_DEC_FALLBACK  "tokenizer.decoder_byte_fallback"
+#define LLM_KEY_TOK_DEC_STRIP     "tokenizer.decoder_strip"
+#define LLM_KEY_TOK_PREFIX_IDS    "tokenizer.prefix_ids"                      /* i32 array */
+#define LLM_KEY_TOK_SUFFIX_IDS    "tokenizer.suffix_ids"                      /* i32 array */
+/* The chat template (tokenizer_config.json, chat_template.jinja); strings. */
+#define LLM_KEY_CHAT_TEMPLATE     "tokenizer.chat_template"
+#define LLM_KEY_CHAT_FAMILY       "chat.family"
+#define LLM_KEY_CHAT_VARIANT      "chat.variant"
+#define LLM_KEY_CHAT_BOS          "chat.bos_token"
+#define LLM_KEY_CHAT_EOS          "chat.eos_token"
+#define LLM_KEY_CHAT_SYSTEM       "chat.default_system"
+#define LLM_KEY_CHAT_DATE         "chat.date"
+
+/* Tokenizer values. */
+enum { LLM_NORM_NONE = 0, LLM_NORM_NFC = 1, LLM_NORM_SPM = 2, LLM_NORM_SPM_REPLACE = 3 };
+enum { LLM_PRE_METASPACE = 1, LLM_PRE_DIGITS = 2, LLM_PRE_DIGIT_RUNS = 3, LLM_PRE_GPT2 = 4,
+       LLM_PRE_LLAMA3 = 5, LLM_PRE_QWEN2 = 6, LLM_PRE_PREFIX_SPACE = 7 };
+enum { LLM_DEC_BYTE_LEVEL = 1, LLM_DEC_SENTENCEPIECE = 2, LLM_DEC_METASPACE = 3 };
+enum { LLM_TF_MODEL = 1, LLM_TF_ADDED = 2, LLM_TF_SPECIAL = 4, LLM_TF_LSTRIP = 8, LLM_TF_RSTRIP = 16,
+       LLM_TF_SINGLE_WORD = 32, LLM_TF_NORMALIZED = 64, LLM_TF_BYTE_LEVEL_TEXT = 128 };
+enum { LLM_BPE_BYTE_FALLBACK = 1, LLM_BPE_FUSE_UNK = 2, LLM_BPE_IGNORE_MERGES = 4 };
 
 #ifdef __cplusplus
 }
@@ -589,9 +667,6 @@ LLMDEF size_t llm_dtype_row_bytes(llm_dtype t, int64_t n); /* bytes of n values;
 #include <stdio.h> /* snprintf/vsnprintf only, for messages */
 #include <stdlib.h>
 #include <time.h>
-#ifdef _OPENMP
-#include <omp.h>
-#endif
 
 #ifndef LLM_MALLOC
 #define LLM_MALLOC(sz) malloc(sz)
@@ -852,174 +927,363 @@ static int llm__tmp_close(llm__tmp_file *t, const char *path, int ok, const llm_
    result does not depend on which thread computed it. In the pool, a step is finished when
    its chunks are: a worker that was not running when the step began never holds it up.
    Waiting threads spin only briefly, then sleep; a thread that keeps spinning while the one it
-   waits for is preempted holds on to a CPU the other could use. */
+   waits for is preempted holds on to a CPU the other could use.
+
+   Every backend has the same functions over an llm__workers:
+     llm__workers_open(w, n, alloc)    n threads, the caller included; w->n says how many started
+     llm__workers_run(w, n, fn, arg)   fn(arg, k) for k in [0, n) on all of them, and how long it took
+     llm__workers_wake(w)              sleeping workers spin again, ready for the next step
+     llm__workers_close(w)             also safe on a zeroed llm__workers that was never opened
+     llm__threads_default()            the thread count of a context that asks for 0
+   The backend is chosen here, once: none under LLM_NO_THREADS, OpenMP when the compiler has it,
+   else a pool of Win32 threads on Windows and of pthreads everywhere else. */
 typedef void (*llm__chunk_fn)(void *arg, int chunk);
 
-#if defined(LLM_NO_THREADS) || (!defined(_OPENMP) && (defined(_WIN32) || !defined(__GNUC__)))
-#define LLM__THREADS_NONE 1
-#elif !defined(_OPENMP)
-#define LLM__THREADS_POOL 1
+/* What a parallel step took, in any one unit: all of it, and the caller's own `mine` chunks. */
+typedef struct llm__step_time {
+    double total, own;
+    int mine;
+} llm__step_time;
+
+#if defined(LLM_NO_THREADS)
+#define LLM__THREADS_NAME "none"
+#elif defined(_OPENMP)
+#define LLM__THREADS_OPENMP 1
+#define LLM__THREADS_NAME "openmp"
+#include <omp.h>
+#elif defined(_WIN32)
+#define LLM__THREADS_WIN32 1
+#define LLM__THREADS_NAME "win32"
+#else
+#define LLM__THREADS_PTHREAD 1
+#define LLM__THREADS_NAME "pthread"
 #include <pthread.h>
 #include <unistd.h>
 #endif
 
-#if defined(_OPENMP) && !defined(LLM__THREADS_NONE)
+/* The pool's operating system calls: threads, a mutex, condition variables, the CPU count. */
+#if defined(LLM__THREADS_WIN32)
+typedef HANDLE llm__thread;
+typedef SRWLOCK llm__mutex;
+typedef CONDITION_VARIABLE llm__cond;
+static void llm__mutex_init(llm__mutex *m) { InitializeSRWLock(m); }
+static void llm__mutex_destroy(llm__mutex *m) { (void)m; }
+static void llm__lock(llm__mutex *m) { AcquireSRWLockExclusive(m); }
+static void llm__unlock(llm__mutex *m) { ReleaseSRWLockExclusive(m); }
+static void llm__cond_init(llm__cond *c) { InitializeConditionVariable(c); }
+static void llm__cond_destroy(llm__cond *c) { (void)c; }
+static void llm__wait(llm__cond *c, llm__mutex *m) { SleepConditionVariableSRW(c, m, INFINITE, 0); }
+static void llm__signal(llm__cond *c) { WakeConditionVariable(c); }
+static void llm__broadcast(llm__cond *c) { WakeAllConditionVariable(c); }
+static void llm__worker_main(void *w);
+static DWORD WINAPI llm__thread_main(LPVOID w) { llm__worker_main(w); return 0; }
+static int llm__thread_start(llm__thread *t, void *arg) { return (*t = CreateThread(NULL, 0, llm__thread_main, arg, 0, NULL)) != NULL; }
+static void llm__thread_join(llm__thread t) { WaitForSingleObject(t, INFINITE); CloseHandle(t); }
+static long llm__cpu_count(void) { SYSTEM_INFO s; GetSystemInfo(&s); return (long)s.dwNumberOfProcessors; }
+#elif defined(LLM__THREADS_PTHREAD)
+typedef pthread_t llm__thread;
+typedef pthread_mutex_t llm__mutex;
+typedef pthread_cond_t llm__cond;
+static void llm__mutex_init(llm__mutex *m) { pthread_mutex_init(m, NULL); }
+static void llm__mutex_destroy(llm__mutex *m) { pthread_mutex_destroy(m); }
+static void llm__lock(llm__mutex *m) { pthread_mutex_lock(m); }
+static void llm__unlock(llm__mutex *m) { pthread_mutex_unlock(m); }
+static void llm__cond_init(llm__cond *c) { pthread_cond_init(c, NULL); }
+static void llm__cond_destroy(llm__cond *c) { pthread_cond_destroy(c); }
+static void llm__wait(llm__cond *c, llm__mutex *m) { pthread_cond_wait(c, m); }
+static void llm__signal(llm__cond *c) { pthread_cond_signal(c); }
+static void llm__broadcast(llm__cond *c) { pthread_cond_broadcast(c); }
+static void llm__worker_main(void *w);
+static void *llm__thread_main(void *w) { llm__worker_main(w); return NULL; }
+static int llm__thread_start(llm__thread *t, void *arg) { return pthread_create(t, NULL, llm__thread_main, arg) == 0; }
+static void llm__thread_join(llm__thread t) { pthread_join(t, NULL); }
+static long llm__cpu_count(void) { return sysconf(_SC_NPROCESSORS_ONLN); }
+#endif
+
+#if defined(LLM__THREADS_WIN32) || defined(LLM__THREADS_PTHREAD)
+#define LLM__SPIN 4096       /* polls (tens of microseconds) before a waiting thread sleeps */
+#define LLM__MAX_CHUNKS (1 << 20)
+#define LLM__STEP_WRAP (1 << 24) /* step numbers count modulo this (24 bits of the state) */
+
+/* The pool's shared words, with acquire and release ordering: the GNU builtins, the Windows
+   Interlocked functions (MSVC), else (a compiler with neither) plain accesses under `lock`. */
+#if defined(__GNUC__)
+static uint64_t llm__load(llm__mutex *lock, uint64_t *v) { (void)lock; return __atomic_load_n(v, __ATOMIC_ACQUIRE); }
+static void llm__store(llm__mutex *lock, uint64_t *v, uint64_t x) { (void)lock; __atomic_store_n(v, x, __ATOMIC_RELEASE); }
+static uint64_t llm__increment(llm__mutex *lock, uint64_t *v) { (void)lock; return __atomic_add_fetch(v, 1, __ATOMIC_ACQ_REL); }
+/* Replaces *v by x when it holds *old, else puts what it holds in *old. */
+static int llm__swap(llm__mutex *lock, uint64_t *v, uint64_t *old, uint64_t x) {
+    (void)lock;
+    return __atomic_compare_exchange_n(v, old, x, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
+}
+#elif defined(_WIN32)
+static uint64_t llm__load(llm__mutex *lock, uint64_t *v) { (void)lock; return (uint64_t)InterlockedCompareExchange64((LONG64 *)v, 0, 0); }
+static void llm__store(llm__mutex *lock, uint64_t *v, uint64_t x) { (void)lock; InterlockedExchange64((LONG64 *)v, (LONG64)x); }
+static uint64_t llm__increment(llm__mutex *lock, uint64_t *v) { (void)lock; return (uint64_t)InterlockedIncrement64((LONG64 *)v); }
+static int llm__swap(llm__mutex *lock, uint64_t *v, uint64_t *old, uint64_t x) {
+    uint64_t was = (uint64_t)InterlockedCompareExchange64((LONG64 *)v, (LONG64)x, (LONG64)*old);
+    (void)lock;
+    if (was == *old) return 1;
+    *old = was;
+    return 0;
+}
+#else
+static uint64_t llm__load(llm__mutex *lock, uint64_t *v) { uint64_t x; llm__lock(lock); x = *v; llm__unlock(lock); return x; }
+static void llm__store(llm__mutex *lock, uint64_t *v, uint64_t x) { llm__lock(lock); *v = x; llm__unlock(lock); }
+static uint64_t llm__increment(llm__mutex *lock, uint64_t *v) { uint64_t x; llm__lock(lock); x = ++*v; llm__unlock(lock); return x; }
+static int llm__swap(llm__mutex *lock, uint64_t *v, uint64_t *old, uint64_t x) {
+    int same;
+    llm__lock(lock);
+    same = *v == *old;
+    if (same) *v = x;
+    else *old = *v;
+    llm__unlock(lock);
+    return same;
+}
+#endif
+
+static void llm__cpu_relax(void) {
+#if (defined(__x86_64__) || defined(__i386__)) && defined(__GNUC__)
+    __asm__ __volatile__("pause");
+#elif defined(__aarch64__) && defined(__GNUC__)
+    __asm__ __volatile__("yield");
+#elif defined(_WIN32)
+    YieldProcessor();
+#endif
+}
+
+/* A cheap monotonic tick count (TSC, the ARM virtual counter; else nanoseconds of the clock)
+   for comparing two durations. */
+static uint64_t llm__ticks(void) {
+#if (defined(__x86_64__) || defined(__i386__)) && defined(__GNUC__)
+    uint32_t lo, hi;
+    __asm__ __volatile__("rdtsc" : "=a"(lo), "=d"(hi));
+    return (uint64_t)hi << 32 | lo;
+#elif defined(__aarch64__) && defined(__GNUC__)
+    uint64_t v;
+    __asm__ __volatile__("mrs %0, cntvct_el0" : "=r"(v));
+    return v;
+#else
+    return (uint64_t)(llm__seconds() * 1e9);
+#endif
+}
+
+typedef struct llm__workers {
+    int n;                    /* threads, the caller included */
+    llm__thread *threads;
+    llm__mutex mu, lock;      /* the sleepers'; the shared words' (used only without atomics) */
+    llm__cond wake, done;
+    uint64_t state;           /* step number << 40 | chunk count << 20 | next chunk, shared */
+    uint64_t finished, stop;  /* chunks finished in this step; shut down (shared) */
+    llm__chunk_fn fn;
+    void *arg;
+    const llm_allocator *alloc;
+} llm__workers;
+
+static uint64_t llm__state(llm__workers *w) { return llm__load(&w->lock, &w->state); }
+static int llm__stopping(llm__workers *w) { return llm__load(&w->lock, &w->stop) != 0; }
+
+/* Claims the next chunk of step `step`, or -1 when it has none left (or a newer step began). */
+static int llm__claim(llm__workers *w, uint64_t step) {
+    uint64_t s = llm__state(w);
+    while (s >> 40 == step && (s & (LLM__MAX_CHUNKS - 1)) < (s >> 20 & (LLM__MAX_CHUNKS - 1)))
+        if (llm__swap(&w->lock, &w->state, &s, s + 1)) return (int)(s & (LLM__MAX_CHUNKS - 1));
+    return -1;
+}
+
+static int llm__run_chunks(llm__workers *w, uint64_t step) {
+    int k, done = 0;
+    uint64_t n = llm__state(w) >> 20 & (LLM__MAX_CHUNKS - 1);
+    while ((k = llm__claim(w, step)) >= 0) {
+        done++;
+        w->fn(w->arg, k);
+        if (llm__increment(&w->lock, &w->finished) == n) {
+            llm__lock(&w->mu);
+            llm__signal(&w->done);
+            llm__unlock(&w->mu);
+        }
+    }
+    return done;
+}
+
+static void llm__worker_main(void *arg) {
+    llm__workers *w = (llm__workers *)arg;
+    uint64_t seen = 0;
+    int i;
+    for (;;) {
+        for (i = 0; i < LLM__SPIN && llm__state(w) >> 40 == seen && !llm__stopping(w); i++) llm__cpu_relax();
+        if (llm__state(w) >> 40 == seen) {
+            llm__lock(&w->mu);
+            while (llm__state(w) >> 40 == seen && !llm__stopping(w)) llm__wait(&w->wake, &w->mu);
+            llm__unlock(&w->mu);
+        }
+        if (llm__stopping(w)) return;
+        seen = llm__state(w) >> 40;
+        llm__run_chunks(w, seen);
+    }
+}
+
+static void llm__workers_close(llm__workers *w) {
+    int i;
+    if (!w->threads) return;
+    llm__lock(&w->mu);
+    llm__store(&w->lock, &w->stop, 1);
+    llm__broadcast(&w->wake);
+    llm__unlock(&w->mu);
+    for (i = 1; i < w->n; i++) llm__thread_join(w->threads[i]);
+    llm__mutex_destroy(&w->mu);
+    llm__mutex_destroy(&w->lock);
+    llm__cond_destroy(&w->wake);
+    llm__cond_destroy(&w->done);
+    llm__free(w->alloc, w->threads);
+    w->threads = NULL;
+}
+
+static llm_result llm__workers_open(llm__workers *w, int n, const llm_allocator *a) {
+    memset(w, 0, sizeof *w);
+    w->alloc = a;
+    w->threads = (llm__thread *)llm__calloc(a, (size_t)n, sizeof *w->threads);
+    if (!w->threads) return LLM_ERR_OUT_OF_MEMORY;
+    llm__mutex_init(&w->mu);
+    llm__mutex_init(&w->lock);
+    llm__cond_init(&w->wake);
+    llm__cond_init(&w->done);
+    for (w->n = 1; w->n < n && llm__thread_start(&w->threads[w->n], w); w->n++) {}
+    return LLM_OK;
+}
+
+static llm__step_time llm__workers_run(llm__workers *w, int n_chunks, llm__chunk_fn fn, void *arg) {
+    uint64_t step = ((llm__state(w) >> 40) + 1) % LLM__STEP_WRAP, t0 = llm__ticks(), t1;
+    llm__step_time t;
+    int i;
+    w->fn = fn;
+    w->arg = arg;
+    llm__store(&w->lock, &w->finished, 0);
+    llm__lock(&w->mu);
+    llm__store(&w->lock, &w->state, step << 40 | (uint64_t)n_chunks << 20);
+    llm__broadcast(&w->wake);
+    llm__unlock(&w->mu);
+    t.mine = llm__run_chunks(w, step);
+    t1 = llm__ticks();
+    for (i = 0; i < LLM__SPIN && llm__load(&w->lock, &w->finished) < (uint64_t)n_chunks; i++) llm__cpu_relax();
+    if (llm__load(&w->lock, &w->finished) < (uint64_t)n_chunks) {
+        llm__lock(&w->mu);
+        while (llm__load(&w->lock, &w->finished) < (uint64_t)n_chunks) llm__wait(&w->done, &w->mu);
+        llm__unlock(&w->mu);
+    }
+    t.total = (double)(llm__ticks() - t0);
+    t.own = (double)(t1 - t0);
+    return t;
+}
+
+static void llm__workers_wake(llm__workers *w) { llm__workers_run(w, 0, NULL, NULL); }
+
+static int llm__threads_default(void) {
+    long n = llm__cpu_count();
+    return n < 1 ? 1 : n > LLM_MAX_THREADS ? LLM_MAX_THREADS : (int)n;
+}
+
+#elif defined(LLM__THREADS_OPENMP)
+typedef struct llm__workers {
+    int n, next;              /* threads; the next chunk (atomic) */
+} llm__workers;
+
 static int llm__atomic_next(int *counter) {
     int v;
 #pragma omp atomic capture
     v = (*counter)++;
     return v;
 }
-#endif
 
-#if !defined(LLM__THREADS_NONE)
-/* A parallel step that took `total`, of which the caller's `mine` chunks took `own`, would
-   have taken own x n / mine on the caller alone. */
-static int llm__slower_than_alone(double total, double own, int mine, int n) {
-    return mine == 0 || total > 0.9 * own * (double)n / (double)mine;
-}
-#endif
-
-#if defined(LLM__THREADS_POOL)
-#define LLM__SPIN 4096       /* polls (tens of microseconds) before a waiting thread sleeps */
-#define LLM__MAX_CHUNKS (1 << 20)
-
-static void llm__cpu_relax(void) {
-#if defined(__x86_64__) || defined(__i386__)
-    __asm__ __volatile__("pause");
-#elif defined(__aarch64__)
-    __asm__ __volatile__("yield");
-#endif
+static llm_result llm__workers_open(llm__workers *w, int n, const llm_allocator *a) {
+    (void)a;
+    w->n = n;
+    w->next = 0;
+    return LLM_OK;
 }
 
-/* A cheap monotonic tick count (TSC, the ARM virtual counter) for comparing two durations;
-   0 where there is none. */
-static uint64_t llm__ticks(void) {
-#if defined(__x86_64__) || defined(__i386__)
-    uint32_t lo, hi;
-    __asm__ __volatile__("rdtsc" : "=a"(lo), "=d"(hi));
-    return (uint64_t)hi << 32 | lo;
-#elif defined(__aarch64__)
-    uint64_t v;
-    __asm__ __volatile__("mrs %0, cntvct_el0" : "=r"(v));
-    return v;
+static void llm__workers_close(llm__workers *w) { (void)w; }
+static void llm__workers_wake(llm__workers *w) { (void)w; } /* OpenMP's threads wait as OMP_WAIT_POLICY says */
+
+static llm__step_time llm__workers_run(llm__workers *w, int n_chunks, llm__chunk_fn fn, void *arg) {
+    double t0 = omp_get_wtime(), t1 = t0;
+    llm__step_time t;
+    int mine = 0;
+    w->next = 0;
+#pragma omp parallel num_threads(w->n)
+    {
+        int k, done = 0;
+        while ((k = llm__atomic_next(&w->next)) < n_chunks) { fn(arg, k); done++; }
+        if (omp_get_thread_num() == 0) { t1 = omp_get_wtime(); mine = done; }
+    }
+    t.total = omp_get_wtime() - t0;
+    t.own = t1 - t0;
+    t.mine = mine;
+    return t;
+}
+
+static int llm__threads_default(void) { return omp_get_max_threads(); }
+
 #else
-    return 0;
+typedef struct llm__workers {
+    int n;                    /* always 1 */
+} llm__workers;
+
+static llm_result llm__workers_open(llm__workers *w, int n, const llm_allocator *a) { (void)n; (void)a; w->n = 1; return LLM_OK; }
+static void llm__workers_close(llm__workers *w) { (void)w; }
+static void llm__workers_wake(llm__workers *w) { (void)w; }
+
+static llm__step_time llm__workers_run(llm__workers *w, int n_chunks, llm__chunk_fn fn, void *arg) {
+    llm__step_time t;
+    int k;
+    (void)w;
+    for (k = 0; k < n_chunks; k++) fn(arg, k);
+    t.total = t.own = 0.0;
+    t.mine = n_chunks;
+    return t;
+}
+
+static int llm__threads_default(void) { return 1; }
 #endif
-}
 
-typedef struct llm__pool {
-    int n;                    /* threads, the caller included */
-    pthread_t *threads;
-    pthread_mutex_t mu;
-    pthread_cond_t wake, done;
-    uint64_t state;           /* step number << 40 | chunk count << 20 | next chunk, atomic */
-    int finished, stop;       /* chunks finished in this step (atomic); shut down */
-    llm__chunk_fn fn;
-    void *arg;
-    const llm_allocator *alloc;
-} llm__pool;
+/* The contention policy. When a parallel step took longer than the calling thread alone would
+   have (another thread was preempted by another process), the next steps run on the calling
+   thread alone, for a window that doubles while that keeps happening and shrinks by an eighth
+   per parallel step that is not slow (one lucky step does not undo it): on a busy machine more
+   threads must not mean slower. The workers are woken as a window ends, so that the next
+   parallel step is judged with them awake. */
+#define LLM__CONTENTION_MIN_WORK 262144.0 /* multiply-adds: a smaller step runs on the caller, as
+                                             waking the others would cost more than it saves */
+#define LLM__CONTENTION_SLOW 0.9          /* slow: over 0.9 x the time the caller alone would take */
+#define LLM__CONTENTION_FIRST 16          /* steps of the first window */
+#define LLM__CONTENTION_LONGEST 4096      /* a window below this doubles, else becomes this */
+#define LLM__CONTENTION_SHRINK 8          /* a step that is not slow takes window / 8 off */
 
-static uint64_t llm__state(const llm__pool *p) { return __atomic_load_n(&p->state, __ATOMIC_ACQUIRE); }
+typedef struct llm__contention {
+    int window, solo_left;    /* the current window; its steps still to run on one thread */
+} llm__contention;
 
-/* Claims the next chunk of step `step`, or -1 when it has none left (or a newer step began). */
-static int llm__claim(llm__pool *p, uint64_t step) {
-    uint64_t s = llm__state(p);
-    while (s >> 40 == step && (s & (LLM__MAX_CHUNKS - 1)) < (s >> 20 & (LLM__MAX_CHUNKS - 1)))
-        if (__atomic_compare_exchange_n(&p->state, &s, s + 1, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
-            return (int)(s & (LLM__MAX_CHUNKS - 1));
-    return -1;
-}
-
-static int llm__run_chunks(llm__pool *p, uint64_t step) {
-    int k, n = (int)(llm__state(p) >> 20 & (LLM__MAX_CHUNKS - 1)), done = 0;
-    while ((k = llm__claim(p, step)) >= 0) {
-        done++;
-        p->fn(p->arg, k);
-        if (__atomic_add_fetch(&p->finished, 1, __ATOMIC_ACQ_REL) == n) {
-            pthread_mutex_lock(&p->mu);
-            pthread_cond_signal(&p->done);
-            pthread_mutex_unlock(&p->mu);
-        }
+/* The threads the next step, of `work` multiply-adds, runs on: 1 or n_threads. *wake is set
+   at the last step of a window. */
+static int llm__contention_threads(llm__contention *k, int n_threads, double work, int *wake) {
+    *wake = 0;
+    if (k->solo_left > 0) {
+        *wake = --k->solo_left == 0;
+        return 1;
     }
-    return done;
+    return n_threads < 2 || work < LLM__CONTENTION_MIN_WORK ? 1 : n_threads;
 }
 
-static void *llm__worker_main(void *arg) {
-    llm__pool *p = (llm__pool *)arg;
-    uint64_t seen = 0;
-    int i;
-    for (;;) {
-        for (i = 0; i < LLM__SPIN && llm__state(p) >> 40 == seen && !__atomic_load_n(&p->stop, __ATOMIC_ACQUIRE); i++)
-            llm__cpu_relax();
-        if (llm__state(p) >> 40 == seen) {
-            pthread_mutex_lock(&p->mu);
-            while (llm__state(p) >> 40 == seen && !p->stop) pthread_cond_wait(&p->wake, &p->mu);
-            pthread_mutex_unlock(&p->mu);
-        }
-        if (__atomic_load_n(&p->stop, __ATOMIC_ACQUIRE)) return NULL;
-        seen = llm__state(p) >> 40;
-        llm__run_chunks(p, seen);
+/* Records a parallel step of n_chunks. The caller's `mine` chunks took `own`, so it would have
+   taken own x n_chunks / mine alone. */
+static void llm__contention_record(llm__contention *k, llm__step_time t, int n_chunks) {
+    if (t.mine > 0 && t.total <= LLM__CONTENTION_SLOW * t.own * (double)n_chunks / (double)t.mine) {
+        k->window -= k->window / LLM__CONTENTION_SHRINK;
+        return;
     }
+    k->window = !k->window ? LLM__CONTENTION_FIRST : k->window < LLM__CONTENTION_LONGEST ? 2 * k->window : LLM__CONTENTION_LONGEST;
+    k->solo_left = k->window;
 }
-
-static void llm__pool_destroy(llm__pool *p) {
-    int i;
-    if (!p) return;
-    pthread_mutex_lock(&p->mu);
-    __atomic_store_n(&p->stop, 1, __ATOMIC_RELEASE);
-    pthread_cond_broadcast(&p->wake);
-    pthread_mutex_unlock(&p->mu);
-    for (i = 1; i < p->n; i++) pthread_join(p->threads[i], NULL);
-    pthread_mutex_destroy(&p->mu);
-    pthread_cond_destroy(&p->wake);
-    pthread_cond_destroy(&p->done);
-    llm__free(p->alloc, p->threads);
-    llm__free(p->alloc, p);
-}
-
-static llm__pool *llm__pool_create(int n, const llm_allocator *a) {
-    llm__pool *p = (llm__pool *)llm__calloc(a, 1, sizeof *p);
-    int i;
-    if (!p) return NULL;
-    p->alloc = a;
-    p->threads = (pthread_t *)llm__calloc(a, (size_t)n, sizeof(pthread_t));
-    if (!p->threads) { llm__free(a, p); return NULL; }
-    pthread_mutex_init(&p->mu, NULL);
-    pthread_cond_init(&p->wake, NULL);
-    pthread_cond_init(&p->done, NULL);
-    p->n = 1;
-    for (i = 1; i < n; i++) {
-        if (pthread_create(&p->threads[i], NULL, llm__worker_main, p) != 0) break;
-        p->n++;
-    }
-    return p;
-}
-
-/* Runs fn(arg, k) for k in [0, n_chunks) on the pool, the caller included. Returns 1 when
-   that took longer than the caller alone would have (the others were preempted). */
-static int llm__pool_run(llm__pool *p, llm__chunk_fn fn, void *arg, int n_chunks) {
-    uint64_t step = (llm__state(p) >> 40) + 1, t0 = llm__ticks(), t1;
-    int i, slept = 0, mine;
-    p->fn = fn;
-    p->arg = arg;
-    __atomic_store_n(&p->finished, 0, __ATOMIC_RELAXED);
-    pthread_mutex_lock(&p->mu);
-    __atomic_store_n(&p->state, step << 40 | (uint64_t)n_chunks << 20, __ATOMIC_RELEASE);
-    pthread_cond_broadcast(&p->wake);
-    pthread_mutex_unlock(&p->mu);
-    mine = llm__run_chunks(p, step);
-    t1 = llm__ticks();
-    for (i = 0; i < LLM__SPIN && __atomic_load_n(&p->finished, __ATOMIC_ACQUIRE) < n_chunks; i++) llm__cpu_relax();
-    if (__atomic_load_n(&p->finished, __ATOMIC_ACQUIRE) < n_chunks) {
-        slept = 1;
-        pthread_mutex_lock(&p->mu);
-        while (__atomic_load_n(&p->finished, __ATOMIC_ACQUIRE) < n_chunks) pthread_cond_wait(&p->done, &p->mu);
-        pthread_mutex_unlock(&p->mu);
-    }
-    return t0 ? llm__slower_than_alone((double)(llm__ticks() - t0), (double)(t1 - t0), mine, n_chunks) : slept;
-}
-#endif
 
 /* ---- llm: numbers ------------------------------------------------------------------------- */
 static uint32_t llm__f32_bits(float f) { uint32_t u; memcpy(&u, &f, 4); return u; }
@@ -1096,130 +1360,6 @@ LLMDEF size_t llm_dtype_row_bytes(llm_dtype t, int64_t n) {
     case LLM_DTYPE_Q4_0: return n % LLM__QK ? 0 : (size_t)(n / LLM__QK) * LLM__Q4_BLOCK;
     default: return 0;
     }
-}
-
-/* q8_0: scale = max|x| / 127 (rounded to f16), codes = round(x / scale) with that scale. */
-static uint16_t llm__quant_block_q8(const float *x, int8_t *q) {
-    float amax = 0.0f, d, id;
-    uint16_t h;
-    int i;
-    for (i = 0; i < LLM__QK; i++) amax = fabsf(x[i]) > amax ? fabsf(x[i]) : amax;
-    h = llm_f32_to_f16(amax / 127.0f);
-    d = llm_f16_to_f32(h);
-    id = d > 0.0f ? 1.0f / d : 0.0f;
-    for (i = 0; i < LLM__QK; i++) {
-        float v = roundf(x[i] * id);
-        q[i] = (int8_t)(v > 127.0f ? 127 : v < -127.0f ? -127 : v);
-    }
-    return h;
-}
-
-/* Nearest 4-bit codes (value (q - 8) * d) for a given scale; returns the squared error. */
-static float llm__q4_codes(const float *x, float d, uint8_t *q) {
-    float id = d != 0.0f ? 1.0f / d : 0.0f, err = 0.0f;
-    int i;
-    for (i = 0; i < LLM__QK; i++) {
-        float v = floorf(x[i] * id + 8.5f), e;
-        v = v < 0.0f ? 0.0f : v > 15.0f ? 15.0f : v;
-        q[i] = (uint8_t)v;
-        e = x[i] - (v - 8.0f) * d;
-        err += e * e;
-    }
-    return err;
-}
-
-/* q4_0. ggml's reference rounding takes scale = m / -8 where m is the value of largest
-   magnitude. We try that scale and a range of others, each refined once by least squares,
-   and keep the one with the smallest squared error (with the scale rounded to f16), so a
-   block is never reconstructed worse than by ggml's rule. */
-static uint16_t llm__quant_block_q4(const float *x, uint8_t *q, int flags) {
-    float amax = 0.0f, m = 0.0f, best_err;
-    uint8_t tmp[LLM__QK];
-    uint16_t best;
-    int i, s;
-    for (i = 0; i < LLM__QK; i++)
-        if (fabsf(x[i]) > amax) { amax = fabsf(x[i]); m = x[i]; }
-    if (flags & LLM_QUANTIZE_REFERENCE) { /* ggml quantize_row_q4_0_ref */
-        float d = m / -8.0f, id = d != 0.0f ? 1.0f / d : 0.0f;
-        for (i = 0; i < LLM__QK; i++) {
-            int v = (int)(int8_t)(x[i] * id + 8.5f);
-            q[i] = (uint8_t)(v > 15 ? 15 : v);
-        }
-        return llm_f32_to_f16(d);
-    }
-    best = llm_f32_to_f16(m / -8.0f);
-    best_err = llm__q4_codes(x, llm_f16_to_f32(best), q);
-    for (s = 0; s < 24 && amax > 0.0f; s++) {
-        /* m maps to code 0 (scale m / -(6.25..9)) or to code 15 (scale m / (6.25..9)). */
-        float d = m / ((s & 1 ? 1.0f : -1.0f) * (6.25f + 0.25f * (float)(s >> 1)));
-        float num = 0.0f, den = 0.0f, err;
-        uint16_t h;
-        llm__q4_codes(x, d, tmp);
-        for (i = 0; i < LLM__QK; i++) {
-            float c = (float)tmp[i] - 8.0f;
-            num += x[i] * c;
-            den += c * c;
-        }
-        if (den > 0.0f) d = num / den;
-        h = llm_f32_to_f16(d);
-        err = llm__q4_codes(x, llm_f16_to_f32(h), tmp);
-        if (err < best_err) { best_err = err; best = h; memcpy(q, tmp, sizeof tmp); }
-    }
-    return best;
-}
-
-static void llm__put16(uint8_t *p, uint16_t v) { p[0] = (uint8_t)v; p[1] = (uint8_t)(v >> 8); }
-
-/* One group of 16 rows x n columns. Per group: the codes of block 0, 1, ... then the
-   16 f16 scales of block 0, 1, .... Within a block, 64-byte chunk j holds bytes
-   [row l][4j .. 4j+3] at 4l (q8_0: int8 codes of columns 4j..4j+3; q4_0: the low nibble is
-   column 4j+i, the high nibble column 16+4j+i, both unsigned codes). */
-static void llm__quantize_group(llm_dtype t, const float *src, int64_t n, uint8_t *dst, int flags) {
-    int64_t nb = n / LLM__QK, b;
-    size_t qbytes = t == LLM_DTYPE_Q8_0 ? 512 : 256;
-    uint8_t *scales = dst + (size_t)nb * qbytes;
-    int l, k;
-    for (b = 0; b < nb; b++) {
-        uint8_t *qb = dst + (size_t)b * qbytes;
-        for (l = 0; l < LLM__QG; l++) {
-            const float *x = src + (size_t)l * (size_t)n + (size_t)b * LLM__QK;
-            uint16_t h;
-            if (t == LLM_DTYPE_Q8_0) {
-                int8_t q[LLM__QK];
-                h = llm__quant_block_q8(x, q);
-                for (k = 0; k < LLM__QK; k++) qb[(k / 4) * 64 + 4 * l + k % 4] = (uint8_t)q[k];
-            } else {
-                uint8_t q[LLM__QK];
-                h = llm__quant_block_q4(x, q, flags);
-                for (k = 0; k < 16; k++) qb[(k / 4) * 64 + 4 * l + k % 4] = (uint8_t)(q[k] | q[k + 16] << 4);
-            }
-            llm__put16(scales + (size_t)b * 32 + 2 * (size_t)l, h);
-        }
-    }
-}
-
-LLMDEF llm_result llm_quantize(llm_dtype t, const float *src, int64_t rows, int64_t cols, void *dst, int flags) {
-    size_t rb = llm_dtype_row_bytes(t, cols), i, count;
-    int64_t g;
-    if (!src || !dst || rows < 1 || rb == 0 || rows % llm_dtype_row_group(t) != 0 ||
-        !llm__mul_ok((size_t)rows, (size_t)cols, &count) || !llm__mul_ok(rb, (size_t)rows, &i))
-        return LLM_ERR_INVALID_ARGUMENT;
-    if (t == LLM_DTYPE_F32) { memcpy(dst, src, count * 4); return LLM_OK; }
-    if (!llm__is_quant(t)) {
-        int64_t r, k;
-        for (r = 0; r < rows; r++)
-            for (k = 0; k < cols; k++) {
-                float v = src[(size_t)r * (size_t)cols + (size_t)k];
-                llm__put16((uint8_t *)dst + 2 * llm__w16_index(rows, cols, r, k), t == LLM_DTYPE_F16 ? llm_f32_to_f16(v) : llm_f32_to_bf16(v));
-            }
-        return LLM_OK;
-    }
-#if defined(_OPENMP) && !defined(LLM_NO_THREADS)
-#pragma omp parallel for schedule(dynamic, 1)
-#endif
-    for (g = 0; g < rows / LLM__QG; g++)
-        llm__quantize_group(t, src + (size_t)g * LLM__QG * (size_t)cols, cols, (uint8_t *)dst + (size_t)g * LLM__QG * rb, flags);
-    return LLM_OK;
 }
 
 /* ---- llm: kernels ------------------------------------------------------------------------
@@ -2308,8 +2448,6 @@ static void llm__softmax(float *x, int n) {
    Layout (docs/FORMAT.md): a 72-byte header, a metadata section of typed key/value
    entries, a tensor table, then tensor data aligned to LLM__ALIGN. Little-endian. The
    header ends with a checksum of everything before the tensor data. */
-#define LLM__MAGIC "LLMF"
-#define LLM__VERSION 3u
 #define LLM__HEADER_SIZE 72u
 #define LLM__CHECKSUM_AT 64u /* the u64 checksum field, the header's last */
 #define LLM__ALIGN 64u
@@ -2337,10 +2475,6 @@ static uint64_t llm__file_checksum(const uint8_t *data, uint64_t data_off) {
     uint64_t h = llm__hash64(LLM__HASH_SEED, data, LLM__CHECKSUM_AT);
     return llm__hash64(h, data + LLM__HEADER_SIZE, (size_t)(data_off - LLM__HEADER_SIZE));
 }
-
-typedef enum llm__meta_type {
-    LLM__META_I32 = 1, LLM__META_F64 = 2, LLM__META_STRING = 3, LLM__META_I32_ARRAY = 4, LLM__META_BLOB = 5
-} llm__meta_type;
 
 typedef struct llm__meta {
     const char *key;
@@ -2416,7 +2550,7 @@ static const llm__meta *llm__meta_find(const llm_model *m, const char *key) {
 
 LLMDEF const char *llm_model_meta_string(const llm_model *m, const char *key, size_t *len) {
     const llm__meta *e = m && key ? llm__meta_find(m, key) : NULL;
-    if (!e || e->type != LLM__META_STRING) return NULL;
+    if (!e || e->type != LLM_META_STRING) return NULL;
     if (len) *len = (size_t)e->size;
     return (const char *)e->data;
 }
@@ -2425,7 +2559,7 @@ LLMDEF const char *llm_model_meta_string(const llm_model *m, const char *key, si
 static llm_result llm__meta_i32(const llm_model *m, const char *key, int required, int32_t *v, char *err, size_t es) {
     const llm__meta *e = llm__meta_find(m, key);
     if (!e) return required ? llm__fail(err, es, LLM_ERR_BAD_FILE, "metadata: missing key '%s'", key) : LLM_OK;
-    if (e->type != LLM__META_I32 || e->size != 4)
+    if (e->type != LLM_META_I32 || e->size != 4)
         return llm__fail(err, es, LLM_ERR_BAD_FILE, "metadata: '%s' is not an i32", key);
     *v = (int32_t)llm__rd32(e->data);
     return LLM_OK;
@@ -2435,7 +2569,7 @@ static llm_result llm__meta_f64(const llm_model *m, const char *key, int require
     const llm__meta *e = llm__meta_find(m, key);
     uint64_t bits;
     if (!e) return required ? llm__fail(err, es, LLM_ERR_BAD_FILE, "metadata: missing key '%s'", key) : LLM_OK;
-    if (e->type != LLM__META_F64 || e->size != 8)
+    if (e->type != LLM_META_F64 || e->size != 8)
         return llm__fail(err, es, LLM_ERR_BAD_FILE, "metadata: '%s' is not an f64", key);
     bits = llm__rd64(e->data);
     memcpy(v, &bits, 8);
@@ -2449,14 +2583,14 @@ static llm_result llm__parse_header(llm_model *m, uint64_t *meta_off, uint64_t *
                                     char *err, size_t es) {
     const uint8_t *h = m->data;
     uint64_t fsize;
-    if (m->size < 4 && (m->size == 0 || memcmp(h, LLM__MAGIC, (size_t)m->size) == 0))
+    if (m->size < 4 && (m->size == 0 || memcmp(h, LLM_FILE_MAGIC, (size_t)m->size) == 0))
         return llm__fail(err, es, LLM_ERR_TRUNCATED, "file ends inside the magic (%llu bytes)", (unsigned long long)m->size);
-    if (m->size < 4 || memcmp(h, LLM__MAGIC, 4) != 0)
+    if (m->size < 4 || memcmp(h, LLM_FILE_MAGIC, 4) != 0)
         return llm__fail(err, es, LLM_ERR_BAD_MAGIC, "not a .llm model file (magic is not \"LLMF\")");
     if (m->size < 8) return llm__fail(err, es, LLM_ERR_TRUNCATED, "file ends inside the header (%llu bytes)", (unsigned long long)m->size);
-    if (llm__rd32(h + 4) != LLM__VERSION)
+    if (llm__rd32(h + 4) != LLM_FILE_VERSION)
         return llm__fail(err, es, LLM_ERR_BAD_VERSION, "file format version %u, this header reads version %u%s",
-                         llm__rd32(h + 4), LLM__VERSION, llm__rd32(h + 4) < LLM__VERSION ? ": convert the model again" : "");
+                         llm__rd32(h + 4), LLM_FILE_VERSION, llm__rd32(h + 4) < LLM_FILE_VERSION ? ": convert the model again" : "");
     if (m->size < LLM__HEADER_SIZE)
         return llm__fail(err, es, LLM_ERR_TRUNCATED, "file ends inside the header (%llu of %u bytes)",
                          (unsigned long long)m->size, LLM__HEADER_SIZE);
@@ -2590,7 +2724,7 @@ static const char *const llm__arch_names[] = { "llama", "mistral", "qwen2", "qwe
 static llm_result llm__read_info(llm_model *m, char *err, size_t es) {
     llm_model_info *h = &m->info;
     size_t len, i;
-    const char *arch = llm_model_meta_string(m, "general.architecture", &len);
+    const char *arch = llm_model_meta_string(m, LLM_KEY_ARCH, &len);
     int32_t scaling = 0, orig = 0;
     double v;
     const llm__meta *stop;
@@ -2604,34 +2738,34 @@ static llm_result llm__read_info(llm_model *m, char *err, size_t es) {
     h->arch = (llm_arch)i;
     h->arch_name = llm__arch_names[i];
     h->bos_id = -1;
-    if ((r = llm__meta_i32(m, "llm.vocab_size", 1, &h->n_vocab, err, es)) ||
-        (r = llm__meta_i32(m, "llm.hidden_size", 1, &h->n_embd, err, es)) ||
-        (r = llm__meta_i32(m, "llm.intermediate_size", 1, &h->n_ff, err, es)) ||
-        (r = llm__meta_i32(m, "llm.num_layers", 1, &h->n_layer, err, es)) ||
-        (r = llm__meta_i32(m, "llm.num_heads", 1, &h->n_head, err, es)) ||
-        (r = llm__meta_i32(m, "llm.num_kv_heads", 1, &h->n_head_kv, err, es)) ||
-        (r = llm__meta_i32(m, "llm.head_dim", 1, &h->head_dim, err, es)) ||
-        (r = llm__meta_i32(m, "llm.max_position_embeddings", 1, &h->n_ctx_train, err, es)) ||
-        (r = llm__meta_i32(m, "llm.tie_word_embeddings", 0, &h->tied_embeddings, err, es)) ||
-        (r = llm__meta_i32(m, "llm.qk_norm", 0, &h->qk_norm, err, es)) ||
-        (r = llm__meta_i32(m, "llm.bos_token_id", 0, &h->bos_id, err, es)) ||
-        (r = llm__meta_i32(m, "llm.rope_scaling", 0, &scaling, err, es)) ||
-        (r = llm__meta_i32(m, "llm.rope_original_max_position_embeddings", 0, &orig, err, es)))
+    if ((r = llm__meta_i32(m, LLM_KEY_N_VOCAB, 1, &h->n_vocab, err, es)) ||
+        (r = llm__meta_i32(m, LLM_KEY_N_EMBD, 1, &h->n_embd, err, es)) ||
+        (r = llm__meta_i32(m, LLM_KEY_N_FF, 1, &h->n_ff, err, es)) ||
+        (r = llm__meta_i32(m, LLM_KEY_N_LAYER, 1, &h->n_layer, err, es)) ||
+        (r = llm__meta_i32(m, LLM_KEY_N_HEAD, 1, &h->n_head, err, es)) ||
+        (r = llm__meta_i32(m, LLM_KEY_N_HEAD_KV, 1, &h->n_head_kv, err, es)) ||
+        (r = llm__meta_i32(m, LLM_KEY_HEAD_DIM, 1, &h->head_dim, err, es)) ||
+        (r = llm__meta_i32(m, LLM_KEY_N_CTX_TRAIN, 1, &h->n_ctx_train, err, es)) ||
+        (r = llm__meta_i32(m, LLM_KEY_TIED_EMBEDDINGS, 0, &h->tied_embeddings, err, es)) ||
+        (r = llm__meta_i32(m, LLM_KEY_QK_NORM, 0, &h->qk_norm, err, es)) ||
+        (r = llm__meta_i32(m, LLM_KEY_BOS_ID, 0, &h->bos_id, err, es)) ||
+        (r = llm__meta_i32(m, LLM_KEY_ROPE_SCALING, 0, &scaling, err, es)) ||
+        (r = llm__meta_i32(m, LLM_KEY_ROPE_ORIG_CTX, 0, &orig, err, es)))
         return r;
-    if ((r = llm__meta_f64(m, "llm.rms_norm_eps", 1, &v, err, es))) return r;
+    if ((r = llm__meta_f64(m, LLM_KEY_RMS_EPS, 1, &v, err, es))) return r;
     h->rms_eps = (float)v;
-    if ((r = llm__meta_f64(m, "llm.rope_theta", 1, &h->rope_theta, err, es))) return r;
+    if ((r = llm__meta_f64(m, LLM_KEY_ROPE_THETA, 1, &h->rope_theta, err, es))) return r;
     h->rope_scaling = (llm_rope_scaling)scaling;
     h->rope_original_max_pos = orig;
-    v = 1.0; if ((r = llm__meta_f64(m, "llm.rope_factor", 0, &v, err, es))) return r;
+    v = 1.0; if ((r = llm__meta_f64(m, LLM_KEY_ROPE_FACTOR, 0, &v, err, es))) return r;
     h->rope_factor = (float)v;
-    v = 1.0; if ((r = llm__meta_f64(m, "llm.rope_low_freq_factor", 0, &v, err, es))) return r;
+    v = 1.0; if ((r = llm__meta_f64(m, LLM_KEY_ROPE_LOW_FREQ, 0, &v, err, es))) return r;
     h->rope_low_freq_factor = (float)v;
-    v = 4.0; if ((r = llm__meta_f64(m, "llm.rope_high_freq_factor", 0, &v, err, es))) return r;
+    v = 4.0; if ((r = llm__meta_f64(m, LLM_KEY_ROPE_HIGH_FREQ, 0, &v, err, es))) return r;
     h->rope_high_freq_factor = (float)v;
-    stop = llm__meta_find(m, "llm.eos_token_ids");
+    stop = llm__meta_find(m, LLM_KEY_EOS_IDS);
     if (stop) {
-        if (stop->type != LLM__META_I32_ARRAY || stop->size % 4 || stop->size / 4 > LLM_MAX_STOP_IDS)
+        if (stop->type != LLM_META_I32_ARRAY || stop->size % 4 || stop->size / 4 > LLM_MAX_STOP_IDS)
             return llm__fail(err, es, LLM_ERR_BAD_FILE, "metadata: 'llm.eos_token_ids' is not an array of at most %d ids", LLM_MAX_STOP_IDS);
         h->n_stop_ids = (int32_t)(stop->size / 4);
         for (i = 0; i < (size_t)h->n_stop_ids; i++) h->stop_ids[i] = (int32_t)llm__rd32(stop->data + 4 * i);
@@ -2728,7 +2862,7 @@ static llm_result llm__bind_layer(llm_model *m, int il, char *err, size_t es) {
 
 static llm_result llm__bind_model(llm_model *m, char *err, size_t es) {
     const llm_model_info *h = &m->info;
-    const llm__meta *win = llm__meta_find(m, "llm.sliding_window");
+    const llm__meta *win = llm__meta_find(m, LLM_KEY_SLIDING_WINDOW);
     llm_result r;
     size_t i;
     int il;
@@ -2737,7 +2871,7 @@ static llm_result llm__bind_model(llm_model *m, char *err, size_t es) {
         return r;
     if (h->tied_embeddings) m->output = m->tok_embd;
     else if ((r = llm__bind(m, &m->output, "lm_head.weight", h->n_vocab, h->n_embd, 0, err, es))) return r;
-    if (win && (win->type != LLM__META_I32_ARRAY || win->size != (uint64_t)h->n_layer * 4))
+    if (win && (win->type != LLM_META_I32_ARRAY || win->size != (uint64_t)h->n_layer * 4))
         return llm__fail(err, es, LLM_ERR_BAD_FILE, "metadata: 'llm.sliding_window' must hold one i32 per layer");
     m->layers = (llm__layer *)llm__calloc(&m->alloc, (size_t)h->n_layer, sizeof *m->layers);
     m->rope_inv_freq = (float *)llm__calloc(&m->alloc, (size_t)h->head_dim / 2, sizeof(float));
@@ -2763,9 +2897,9 @@ static llm_result llm__bind_model(llm_model *m, char *err, size_t es) {
 /* What a vocab-only open reads: the token ids, and the vocabulary size when present. */
 static llm_result llm__read_vocab_info(llm_model *m, char *err, size_t es) {
     llm_model_info *h = &m->info;
-    const llm__meta *stop = llm__meta_find(m, "llm.eos_token_ids");
+    const llm__meta *stop = llm__meta_find(m, LLM_KEY_EOS_IDS);
     size_t len, i;
-    const char *arch = llm_model_meta_string(m, "general.architecture", &len);
+    const char *arch = llm_model_meta_string(m, LLM_KEY_ARCH, &len);
     llm_result r;
     memset(h, 0, sizeof *h);
     h->bos_id = -1;
@@ -2774,10 +2908,10 @@ static llm_result llm__read_vocab_info(llm_model *m, char *err, size_t es) {
         memcpy(m->arch_name, arch, len < sizeof m->arch_name - 1 ? len : sizeof m->arch_name - 1);
         h->arch_name = m->arch_name;
     }
-    if ((r = llm__meta_i32(m, "llm.vocab_size", 0, &h->n_vocab, err, es)) ||
-        (r = llm__meta_i32(m, "llm.bos_token_id", 0, &h->bos_id, err, es)))
+    if ((r = llm__meta_i32(m, LLM_KEY_N_VOCAB, 0, &h->n_vocab, err, es)) ||
+        (r = llm__meta_i32(m, LLM_KEY_BOS_ID, 0, &h->bos_id, err, es)))
         return r;
-    if (stop && stop->type == LLM__META_I32_ARRAY && stop->size % 4 == 0 && stop->size / 4 <= LLM_MAX_STOP_IDS) {
+    if (stop && stop->type == LLM_META_I32_ARRAY && stop->size % 4 == 0 && stop->size / 4 <= LLM_MAX_STOP_IDS) {
         h->n_stop_ids = (int32_t)(stop->size / 4);
         for (i = 0; i < (size_t)h->n_stop_ids; i++) h->stop_ids[i] = (int32_t)llm__rd32(stop->data + 4 * i);
     }
@@ -2795,7 +2929,7 @@ static llm_result llm__model_load(llm_model *m, char *err, size_t es) {
     if ((r = llm__parse_header(m, &meta_off, &meta_size, &tab_off, &tab_size, &n_tensors, &data_off, err, es)) ||
         (r = llm__parse_meta(m, meta_off, meta_size, err, es)) ||
         (r = llm__parse_tensors(m, tab_off, tab_size, n_tensors, data_off, err, es)) ||
-        (r = llm__meta_i32(m, "general.vocab_only", 0, &vocab_file, err, es)))
+        (r = llm__meta_i32(m, LLM_KEY_VOCAB_ONLY, 0, &vocab_file, err, es)))
         return r;
     if (vocab_file && !m->vocab_only)
         return llm__fail(err, es, LLM_ERR_UNSUPPORTED, "the file holds only a tokenizer (convert --vocab-only): open it with vocab_only");
@@ -2884,30 +3018,15 @@ LLMDEF void llm_model_close(llm_model *m) { llm__model_free(m); }
 
 LLMDEF const llm_model_info *llm_model_info_get(const llm_model *m) { return m ? &m->info : NULL; }
 
-/* ---- llm: context and forward pass -------------------------------------------------------- */
-#define LLM__MAX_JOBS 3
-
-/* One parallel step: up to three matrix products over the same input (q/k/v, or gate and
-   up), handed out in chunks of rows. */
-typedef struct llm__task {
-    llm_ctx *c;
-    llm__mm mm[LLM__MAX_JOBS];
-    const llm_tensor *bias[LLM__MAX_JOBS];
-    int n_jobs, n_chunks, next, chunk_rows, first_chunk[LLM__MAX_JOBS + 1];
-    float *residual;  /* job 0's result is added into it (x += W a) */
-    int swiglu;       /* jobs 0 and 1 are gate and up: out0 = silu(out0) * out1 */
-    int layer, attention;
-} llm__task;
-
+/* ---- llm: context ------------------------------------------------------------------------- */
 struct llm_ctx {
     const llm_model *model;
     llm_allocator alloc;
-    int32_t n_ctx, n_threads, n_batch, pos;
+    int32_t n_ctx, n_batch, pos;
     llm_kv_type kv_type;
     const llm__kernels *kern;
-#if defined(LLM__THREADS_POOL)
-    llm__pool *pool;
-#endif
+    llm__workers workers;      /* workers.n threads, the caller included */
+    llm__contention contention;
     void *k_cache, *v_cache;   /* [layer][kv_head][n_ctx][head_dim] */
     size_t kv_bytes;
     /* scratch, sized for n_batch tokens, carved from one block (llm__ctx_scratch) */
@@ -2916,16 +3035,10 @@ struct llm_ctx {
     uint8_t *xq;
     size_t xq_stride;
     float *xp;                 /* packed activations (llm__pack_x), when the kernels take them */
-    llm__task task;
-    int solo, solo_window;     /* steps left to run on one thread; the current window */
     int32_t *tokens;           /* the ids at positions [0, pos) */
     void *sample_scratch;      /* llm_sample_scratch_bytes(n_vocab) */
     int32_t logits_all;        /* logits holds n_batch rows, else 1 */
     int32_t logits_first, n_logits; /* the rows held: positions [logits_first, +n_logits) */
-    int32_t *queue;            /* a generation's prompt tokens still to evaluate (n_ctx) */
-    uint32_t generation;       /* counts llm_generate_start calls: the running one's serial */
-    char *piece;               /* a generation's text of one token */
-    size_t piece_cap;
     char error[256];
 };
 
@@ -2936,25 +3049,11 @@ LLMDEF uint64_t llm_kv_cache_bytes(int64_t n_layer, int64_t n_head_kv, int64_t h
 
 static void llm__ctx_free(llm_ctx *c) {
     llm_allocator a = c->alloc;
-#if defined(LLM__THREADS_POOL)
-    llm__pool_destroy(c->pool);
-#endif
+    llm__workers_close(&c->workers);
     llm__free(&a, c->k_cache); llm__free(&a, c->v_cache);
     llm__free(&a, c->scratch);
     llm__free(&a, c->tokens); llm__free(&a, c->sample_scratch);
-    llm__free(&a, c->queue); llm__free(&a, c->piece);
     llm__free(&a, c);
-}
-
-static int llm__default_threads(void) {
-#if defined(LLM__THREADS_NONE)
-    return 1;
-#elif defined(_OPENMP)
-    return omp_get_max_threads();
-#else
-    long n = sysconf(_SC_NPROCESSORS_ONLN);
-    return n < 1 ? 1 : n > LLM_MAX_THREADS ? LLM_MAX_THREADS : (int)n;
-#endif
 }
 
 /* 1 when a matrix of the model has 16-bit weights (they may want packed activations). */
@@ -3033,11 +3132,8 @@ static llm_result llm__ctx_defaults(llm_ctx_desc *d, const llm_model_info *h) {
     if (d->n_ctx == 0) d->n_ctx = h->n_ctx_train < 4096 ? h->n_ctx_train : 4096;
     if (d->n_batch == 0) d->n_batch = 64;
     if (d->n_batch > d->n_ctx) d->n_batch = d->n_ctx;
-    if (d->n_threads == 0) d->n_threads = llm__default_threads();
+    if (d->n_threads == 0) d->n_threads = llm__threads_default();
     if (d->n_threads > LLM_MAX_THREADS) d->n_threads = LLM_MAX_THREADS;
-#if defined(LLM__THREADS_NONE)
-    d->n_threads = 1;
-#endif
     if (d->kv_type == LLM_KV_DEFAULT) d->kv_type = LLM_KV_F16;
     return LLM_OK;
 }
@@ -3083,7 +3179,7 @@ LLMDEF llm_result llm_ctx_open(llm_ctx **out, const llm_model *model, const llm_
     c = (llm_ctx *)llm__calloc(&d.allocator, 1, sizeof *c);
     if (!c) { llm__ctx_log(&d, "out of memory"); return LLM_ERR_OUT_OF_MEMORY; }
     c->model = model; c->alloc = d.allocator;
-    c->n_ctx = d.n_ctx; c->n_threads = d.n_threads; c->n_batch = d.n_batch; c->kv_type = d.kv_type;
+    c->n_ctx = d.n_ctx; c->n_batch = d.n_batch; c->kv_type = d.kv_type;
     c->logits_all = d.logits_all != 0;
     c->kern = llm__kernels_get(d.reference_kernels);
     max_in = (size_t)(h->n_ff > h->n_embd ? h->n_ff : h->n_embd);
@@ -3110,15 +3206,8 @@ LLMDEF llm_result llm_ctx_open(llm_ctx **out, const llm_model *model, const llm_
     }
     c->tokens = (int32_t *)llm__alloc(&c->alloc, (size_t)c->n_ctx * 4);
     c->sample_scratch = llm__alloc(&c->alloc, llm_sample_scratch_bytes(h->n_vocab));
-#if defined(LLM__THREADS_POOL)
-    c->pool = llm__pool_create(c->n_threads, &c->alloc);
-    if (c->pool) c->n_threads = c->pool->n;
-#endif
-    if (!c->tokens || !c->sample_scratch || !c->k_cache || !c->v_cache || !c->scratch
-#if defined(LLM__THREADS_POOL)
-        || !c->pool
-#endif
-    ) {
+    if (!c->tokens || !c->sample_scratch || !c->k_cache || !c->v_cache || !c->scratch ||
+        llm__workers_open(&c->workers, d.n_threads, &c->alloc) != LLM_OK) {
         llm__ctx_log(&d, "out of memory: n_ctx %d needs %llu bytes", d.n_ctx, (unsigned long long)need);
         llm__ctx_free(c);
         return LLM_ERR_OUT_OF_MEMORY;
@@ -3138,6 +3227,8 @@ LLMDEF const float *llm_logits_at(const llm_ctx *c, int32_t pos) {
 }
 LLMDEF int32_t llm_ctx_pos(const llm_ctx *c) { return c ? c->pos : 0; }
 LLMDEF int32_t llm_ctx_size(const llm_ctx *c) { return c ? c->n_ctx : 0; }
+LLMDEF int32_t llm_ctx_batch(const llm_ctx *c) { return c ? c->n_batch : 0; }
+LLMDEF const llm_model *llm_ctx_model(const llm_ctx *c) { return c ? c->model : NULL; }
 LLMDEF size_t llm_ctx_kv_bytes(const llm_ctx *c) { return c ? c->kv_bytes : 0; }
 LLMDEF const int32_t *llm_ctx_tokens(const llm_ctx *c) { return c ? c->tokens : NULL; }
 
@@ -3156,6 +3247,23 @@ LLMDEF llm_result llm_ctx_rewind(llm_ctx *c, int32_t pos) {
 static size_t llm__kv_index(const llm_ctx *c, int layer, int kv_head, int pos) {
     const llm_model_info *h = &c->model->info;
     return (((size_t)layer * (size_t)h->n_head_kv + (size_t)kv_head) * (size_t)c->n_ctx + (size_t)pos) * (size_t)h->head_dim;
+}
+
+/* ---- llm: forward pass --------------------------------------------------------------------
+   Read llm_eval first (the tokens, n_batch at a time), then llm__forward_chunk (embedding,
+   layers, logits), then llm__block (one layer: the jobs it hands to llm__run, each a struct
+   with its chunk function: matrix products, attention, the SwiGLU feed-forward). */
+
+/* Runs a job's chunks on the calling thread alone when the contention policy says so, else on
+   every worker, and tells the policy how long that took. */
+static void llm__run(llm_ctx *c, llm__chunk_fn fn, void *job, int n_chunks, double work) {
+    int k, wake, n = llm__contention_threads(&c->contention, c->workers.n, work, &wake);
+    if (wake) llm__workers_wake(&c->workers);
+    if (n == 1) {
+        for (k = 0; k < n_chunks; k++) fn(job, k);
+        return;
+    }
+    llm__contention_record(&c->contention, llm__workers_run(&c->workers, n_chunks, fn, job), n_chunks);
 }
 
 static void llm__kv_store(llm_ctx *c, void *cache, size_t idx, const float *src, int n) {
@@ -3217,125 +3325,139 @@ static void llm__qk_prepare(llm_ctx *c, const llm__layer *L, int layer, int n_to
     }
 }
 
-/* Each query of the chunk attends to the cache up to its own position (causal). */
-static void llm__attention_task(llm__task *tk, int hh) {
-    llm_ctx *c = tk->c;
+/* The attention of a step's queries, one query head per chunk. */
+typedef struct llm__attention_job {
+    llm_ctx *c;
+    int layer, n_tok;
+} llm__attention_job;
+
+/* Each query of the step attends to the cache up to its own position (causal). */
+static void llm__attention_chunk(void *arg, int hh) {
+    const llm__attention_job *job = (const llm__attention_job *)arg;
+    llm_ctx *c = job->c;
     const llm_model_info *h = &c->model->info;
-    const llm__layer *L = &c->model->layers[tk->layer];
+    const llm__layer *L = &c->model->layers[job->layer];
     size_t q_dim = (size_t)h->n_head * h->head_dim;
     int b;
-    for (b = 0; b < tk->mm[0].n_tok; b++) {
+    for (b = 0; b < job->n_tok; b++) {
         int pos = c->pos + b;
         /* HF's sliding window keeps key j for query i when i - j < window. */
         int first = L->window > 0 && pos - L->window + 1 > 0 ? pos - L->window + 1 : 0;
-        llm__attention_head(c, tk->layer, hh, c->q + (size_t)b * q_dim + (size_t)hh * h->head_dim, first, pos,
+        llm__attention_head(c, job->layer, hh, c->q + (size_t)b * q_dim + (size_t)hh * h->head_dim, first, pos,
                             c->scores + (size_t)hh * c->n_ctx, c->att_out + (size_t)b * q_dim + (size_t)hh * h->head_dim);
     }
 }
 
-static void llm__mm_chunk(llm__task *tk, int chunk) {
-    int j = 0, r0, r1, t, r;
-    llm__mm *m;
-    while (chunk >= tk->first_chunk[j + 1]) j++;
-    m = &tk->mm[j];
-    r0 = (chunk - tk->first_chunk[j]) * tk->chunk_rows;
-    r1 = r0 + tk->chunk_rows < m->n_out ? r0 + tk->chunk_rows : m->n_out;
-    tk->c->kern->mm[m->w->dtype](m, r0, r1);
-    for (t = 0; t < m->n_tok; t++) {
-        float *o = m->out + (size_t)t * (size_t)m->n_out;
-        if (tk->bias[j]) for (r = r0; r < r1; r++) o[r] += ((const float *)tk->bias[j]->data)[r];
-        if (tk->residual) for (r = r0; r < r1; r++) tk->residual[(size_t)t * (size_t)m->n_out + (size_t)r] += o[r];
-    }
-    if (tk->swiglu) {
-        llm__mm *u = &tk->mm[1];
-        tk->c->kern->mm[u->w->dtype](u, r0, r1);
-        for (t = 0; t < m->n_tok; t++)
-            tk->c->kern->swiglu(m->out + (size_t)t * (size_t)m->n_out + r0, u->out + (size_t)t * (size_t)m->n_out + r0, r1 - r0);
-    }
+static void llm__attention(llm_ctx *c, int layer, int n_tok) {
+    llm__attention_job job;
+    int q_dim = c->model->info.n_head * c->model->info.head_dim;
+    job.c = c;
+    job.layer = layer;
+    job.n_tok = n_tok;
+    llm__run(c, llm__attention_chunk, &job, c->model->info.n_head, 2.0 * q_dim * n_tok * (c->pos + n_tok));
 }
 
-static void llm__task_chunk(void *arg, int chunk) {
-    llm__task *tk = (llm__task *)arg;
-    if (tk->attention) llm__attention_task(tk, chunk);
-    else llm__mm_chunk(tk, chunk);
-}
-
-/* Steps of less work than this (multiply-adds) run on the calling thread: waking the other
-   threads would cost more than it saves. */
-#define LLM__MIN_PARALLEL_WORK 262144.0
-
-/* When a parallel step took longer than the calling thread alone would have (another thread
-   was preempted by another process), the next steps run on the calling thread alone, for a
-   window that doubles while that keeps happening and shrinks by an eighth per parallel step
-   that is not slow (one lucky step does not undo it): on a busy machine more threads must
-   not mean slower. The pool's workers are woken as a window ends, so that the next parallel step
-   is judged with them awake. */
-static void llm__task_run(llm_ctx *c, llm__task *tk, double work) {
-    int k, slow = 0;
-    tk->next = 0;
-    if (c->n_threads < 2 || work < LLM__MIN_PARALLEL_WORK || c->solo > 0) {
-        if (c->solo > 0 && --c->solo == 0) {
-#if defined(LLM__THREADS_POOL)
-            llm__pool_run(c->pool, llm__task_chunk, tk, 0);
-#endif
-        }
-        for (k = 0; k < tk->n_chunks; k++) llm__task_chunk(tk, k);
-        return;
-    }
-#if defined(LLM__THREADS_POOL)
-    slow = llm__pool_run(c->pool, llm__task_chunk, tk, tk->n_chunks);
-#elif defined(_OPENMP) && !defined(LLM__THREADS_NONE)
-    {
-        double t0 = omp_get_wtime(), t1 = t0;
-        int mine = 0;
-#pragma omp parallel num_threads(c->n_threads) private(k)
-        {
-            int done = 0;
-            while ((k = llm__atomic_next(&tk->next)) < tk->n_chunks) { llm__task_chunk(tk, k); done++; }
-            if (omp_get_thread_num() == 0) { t1 = omp_get_wtime(); mine = done; }
-        }
-        slow = llm__slower_than_alone(omp_get_wtime() - t0, t1 - t0, mine, tk->n_chunks);
-    }
-#endif
-    c->solo_window = slow ? (c->solo_window ? (c->solo_window < 4096 ? 2 * c->solo_window : 4096) : 16) : c->solo_window - c->solo_window / 8;
-    c->solo = slow ? c->solo_window : 0;
-}
-
-/* The matrix products of one step: jobs[i] = (weight, bias, output) over the same input x
-   ([n_tok][n_in]), quantized first when a weight is. */
-static void llm__matmuls(llm_ctx *c, const float *x, int n_tok, int n_in, int n_jobs, const llm_tensor *const *w,
-                         const llm_tensor *const *bias, float *const *out, float *residual, int swiglu) {
-    llm__task *tk = &c->task;
-    int j, quant = 0, w16 = 0, rows = 0;
+/* Points m[0, n) at the products out[j] = w[j] x over the same input x ([n_tok][n_in]),
+   quantized or packed first when a weight takes it so. Returns the rows of a chunk; *work gets
+   the multiply-adds. */
+static int llm__mm_setup(llm_ctx *c, llm__mm *m, int n, const llm_tensor *const *w, float *const *out, const float *x,
+                         int n_tok, int n_in, double *work) {
+    int j, quant = 0, w16 = 0, rows = 0, chunk_rows;
     const float *xp;
-    double work = 0.0;
-    memset(tk, 0, sizeof *tk);
-    for (j = 0; j < n_jobs; j++) rows += (int)w[j]->shape[0];
-    /* 32 rows (two interleaved groups) per chunk, 128 for one token (taking a chunk costs
-       about as much as the memory reads of 32 rows), more for matrices with millions of rows */
-    for (tk->chunk_rows = (n_tok == 1 ? 8 : 2) * LLM__QG; rows / tk->chunk_rows >= 1 << 19;) tk->chunk_rows *= 2;
-    tk->c = c;
-    tk->n_jobs = n_jobs;
-    tk->residual = residual;
-    tk->swiglu = swiglu;
-    for (j = 0; j < n_jobs; j++) {
-        llm__mm *m = &tk->mm[j];
-        m->w = w[j]; m->x = x; m->xq = c->xq; m->xq_stride = c->xq_stride; m->out = out[j];
-        m->n_tok = n_tok; m->n_in = n_in; m->n_out = (int)w[j]->shape[0];
-        tk->bias[j] = bias ? bias[j] : NULL;
+    *work = 0.0;
+    for (j = 0; j < n; j++) {
+        m[j].w = w[j]; m[j].x = x; m[j].xq = c->xq; m[j].xq_stride = c->xq_stride; m[j].out = out[j];
+        m[j].n_tok = n_tok; m[j].n_in = n_in; m[j].n_out = (int)w[j]->shape[0];
         quant |= llm__is_quant(w[j]->dtype);
         w16 |= llm__is_w16(w[j]->dtype);
-        work += (double)m->n_out * n_in * n_tok;
-        tk->first_chunk[j + 1] = tk->first_chunk[j] + (swiglu && j == 1 ? 0 : (m->n_out + tk->chunk_rows - 1) / tk->chunk_rows);
+        rows += m[j].n_out;
+        *work += (double)m[j].n_out * n_in * n_tok;
     }
-    tk->n_chunks = tk->first_chunk[n_jobs];
     xp = llm__prepare_x(c->kern, x, n_tok, n_in, quant, w16, c->xq, c->xq_stride, c->xp);
-    for (j = 0; j < n_jobs; j++) tk->mm[j].xp = xp;
-    llm__task_run(c, tk, work);
+    for (j = 0; j < n; j++) m[j].xp = xp;
+    /* 32 rows (two interleaved groups) per chunk, 128 for one token (taking a chunk costs
+       about as much as the memory reads of 32 rows), more for matrices with millions of rows */
+    for (chunk_rows = (n_tok == 1 ? 8 : 2) * LLM__QG; rows / chunk_rows >= 1 << 19;) chunk_rows *= 2;
+    return chunk_rows;
+}
+
+#define LLM__MAX_MATMULS 3
+
+/* Up to three matrix products over the same input (q, k and v), in chunks of rows, each with
+   an optional bias; a single product may add its result into a residual (x += W a). */
+typedef struct llm__matmul_job {
+    const llm__kernels *kern;
+    llm__mm mm[LLM__MAX_MATMULS];
+    const llm_tensor *bias[LLM__MAX_MATMULS];
+    float *residual;
+    int chunk_rows, first_chunk[LLM__MAX_MATMULS + 1];
+} llm__matmul_job;
+
+static void llm__matmul_chunk(void *arg, int chunk) {
+    const llm__matmul_job *job = (const llm__matmul_job *)arg;
+    int j = 0, r0, r1, t, r;
+    const llm__mm *m;
+    while (chunk >= job->first_chunk[j + 1]) j++;
+    m = &job->mm[j];
+    r0 = (chunk - job->first_chunk[j]) * job->chunk_rows;
+    r1 = r0 + job->chunk_rows < m->n_out ? r0 + job->chunk_rows : m->n_out;
+    job->kern->mm[m->w->dtype](m, r0, r1);
+    for (t = 0; t < m->n_tok; t++) {
+        float *o = m->out + (size_t)t * (size_t)m->n_out;
+        if (job->bias[j]) for (r = r0; r < r1; r++) o[r] += ((const float *)job->bias[j]->data)[r];
+        if (job->residual) for (r = r0; r < r1; r++) job->residual[(size_t)t * (size_t)m->n_out + (size_t)r] += o[r];
+    }
+}
+
+static void llm__matmuls(llm_ctx *c, const float *x, int n_tok, int n_in, int n, const llm_tensor *const *w,
+                         const llm_tensor *const *bias, float *const *out, float *residual) {
+    llm__matmul_job job;
+    double work;
+    int j;
+    job.kern = c->kern;
+    job.residual = residual;
+    job.chunk_rows = llm__mm_setup(c, job.mm, n, w, out, x, n_tok, n_in, &work);
+    job.first_chunk[0] = 0;
+    for (j = 0; j < n; j++) {
+        job.bias[j] = bias ? bias[j] : NULL;
+        job.first_chunk[j + 1] = job.first_chunk[j] + (job.mm[j].n_out + job.chunk_rows - 1) / job.chunk_rows;
+    }
+    llm__run(c, llm__matmul_chunk, &job, job.first_chunk[n], work);
 }
 
 static void llm__matmul1(llm_ctx *c, const float *x, int n_tok, int n_in, const llm_tensor *w, float *out, float *residual) {
-    llm__matmuls(c, x, n_tok, n_in, 1, &w, NULL, &out, residual, 0);
+    llm__matmuls(c, x, n_tok, n_in, 1, &w, NULL, &out, residual);
+}
+
+/* The gate and up products (mm[0], mm[1]) of the same rows in each chunk, then gate =
+   silu(gate) * up on them. */
+typedef struct llm__swiglu_job {
+    const llm__kernels *kern;
+    llm__mm mm[2];
+    int chunk_rows;
+} llm__swiglu_job;
+
+static void llm__swiglu_chunk(void *arg, int chunk) {
+    const llm__swiglu_job *job = (const llm__swiglu_job *)arg;
+    const llm__mm *g = &job->mm[0], *u = &job->mm[1];
+    int t, r0 = chunk * job->chunk_rows, r1 = r0 + job->chunk_rows < g->n_out ? r0 + job->chunk_rows : g->n_out;
+    job->kern->mm[g->w->dtype](g, r0, r1);
+    job->kern->mm[u->w->dtype](u, r0, r1);
+    for (t = 0; t < g->n_tok; t++)
+        job->kern->swiglu(g->out + (size_t)t * (size_t)g->n_out + r0, u->out + (size_t)t * (size_t)g->n_out + r0, r1 - r0);
+}
+
+/* hb = silu(w_gate xb) * (w_up xb). */
+static void llm__swiglu_ffn(llm_ctx *c, const llm__layer *L, int n_tok) {
+    llm__swiglu_job job;
+    const llm_tensor *w[2];
+    float *out[2];
+    double work;
+    w[0] = L->w_gate; w[1] = L->w_up;
+    out[0] = c->hb; out[1] = c->hb2;
+    job.kern = c->kern;
+    job.chunk_rows = llm__mm_setup(c, job.mm, 2, w, out, c->xb, n_tok, c->model->info.n_embd, &work);
+    llm__run(c, llm__swiglu_chunk, &job, (job.mm[0].n_out + job.chunk_rows - 1) / job.chunk_rows, work);
 }
 
 /* One pre-norm block over n_tok tokens: x += attn(norm(x)); x += ffn(norm(x)). */
@@ -3343,25 +3465,20 @@ static void llm__block(llm_ctx *c, int layer, int n_tok) {
     const llm_model_info *h = &c->model->info;
     const llm__layer *L = &c->model->layers[layer];
     int b, D = h->n_embd, q_dim = h->n_head * h->head_dim;
-    const llm_tensor *qkv[3], *qkv_bias[3], *gate_up[2];
-    float *qkv_out[3], *gate_up_out[2];
-    llm__task *tk = &c->task;
+    const llm_tensor *qkv[3], *qkv_bias[3];
+    float *qkv_out[3];
     qkv[0] = L->wq; qkv[1] = L->wk; qkv[2] = L->wv;
     qkv_bias[0] = L->bq; qkv_bias[1] = L->bk; qkv_bias[2] = L->bv;
     qkv_out[0] = c->q; qkv_out[1] = c->k; qkv_out[2] = c->v;
-    gate_up[0] = L->w_gate; gate_up[1] = L->w_up;
-    gate_up_out[0] = c->hb; gate_up_out[1] = c->hb2;
     for (b = 0; b < n_tok; b++)
         llm__rmsnorm(c->xb + (size_t)b * D, c->x + (size_t)b * D, (const float *)L->attn_norm->data, D, h->rms_eps);
-    llm__matmuls(c, c->xb, n_tok, D, 3, qkv, qkv_bias, qkv_out, NULL, 0);
+    llm__matmuls(c, c->xb, n_tok, D, 3, qkv, qkv_bias, qkv_out, NULL);
     llm__qk_prepare(c, L, layer, n_tok);
-    memset(tk, 0, sizeof *tk);
-    tk->c = c; tk->attention = 1; tk->layer = layer; tk->n_chunks = h->n_head; tk->mm[0].n_tok = n_tok;
-    llm__task_run(c, tk, 2.0 * q_dim * n_tok * (c->pos + n_tok));
-    llm__matmuls(c, c->att_out, n_tok, q_dim, 1, &L->wo, &L->bo, &c->xb, c->x, 0);
+    llm__attention(c, layer, n_tok);
+    llm__matmuls(c, c->att_out, n_tok, q_dim, 1, &L->wo, &L->bo, &c->xb, c->x);
     for (b = 0; b < n_tok; b++)
         llm__rmsnorm(c->xb + (size_t)b * D, c->x + (size_t)b * D, (const float *)L->ffn_norm->data, D, h->rms_eps);
-    llm__matmuls(c, c->xb, n_tok, D, 2, gate_up, NULL, gate_up_out, NULL, 1);
+    llm__swiglu_ffn(c, L, n_tok);
     llm__matmul1(c, c->hb, n_tok, h->n_ff, L->w_down, c->xb, c->x);
 }
 
@@ -3409,6 +3526,7 @@ LLMDEF llm_result llm_eval(llm_ctx *c, const int32_t *tokens, size_t n) {
     return LLM_OK;
 }
 
+/* ---- llm: context state ------------------------------------------------------------------- */
 /* Context state (docs/FORMAT.md, "Context state"): a 48-byte header, the token ids, the
    last logits when the context has them, the KV rows [0, n) of each layer and kv head (K
    then V) in the cache's type, and a hash of everything before it. */
@@ -3626,14 +3744,7 @@ static unsigned llm__nfcqc(uint32_t cp);
 static int llm__decompose1(uint32_t cp, uint32_t *first, uint32_t *second);
 static uint32_t llm__compose(uint32_t a, uint32_t b);
 
-/* Values stored in the model file (docs/FORMAT.md). */
-enum { LLM__NORM_NONE = 0, LLM__NORM_NFC = 1, LLM__NORM_SPM = 2, LLM__NORM_SPM_REPLACE = 3 };
-enum { LLM__PRE_METASPACE = 1, LLM__PRE_DIGITS = 2, LLM__PRE_DIGIT_RUNS = 3, LLM__PRE_GPT2 = 4,
-       LLM__PRE_LLAMA3 = 5, LLM__PRE_QWEN2 = 6, LLM__PRE_PREFIX_SPACE = 7 };
-enum { LLM__DEC_BYTE_LEVEL = 1, LLM__DEC_SENTENCEPIECE = 2, LLM__DEC_METASPACE = 3 };
-enum { LLM__TF_MODEL = 1, LLM__TF_ADDED = 2, LLM__TF_SPECIAL = 4, LLM__TF_LSTRIP = 8, LLM__TF_RSTRIP = 16,
-       LLM__TF_SINGLE_WORD = 32, LLM__TF_NORMALIZED = 64, LLM__TF_BYTE_LEVEL_TEXT = 128 };
-enum { LLM__BPE_BYTE_FALLBACK = 1, LLM__BPE_FUSE_UNK = 2, LLM__BPE_IGNORE_MERGES = 4 };
+/* The values stored in the model file are LLM_NORM_*, LLM_PRE_*, LLM_DEC_*, LLM_TF_*, LLM_BPE_*. */
 #define LLM__MAX_STEPS 8
 
 typedef struct llm__merge { uint32_t left, right; int32_t rank, result; } llm__merge;
@@ -3850,8 +3961,8 @@ static size_t llm__regex_match(int kind, const uint8_t *s, size_t n, size_t i) {
     unsigned p0, p1 = LLM__U_SPACE, p;
     size_t l0 = llm__char_at(s, n, i, &c0, &p0), j, r, k, last;
     if (i + l0 < n) llm__char_at(s, n, i + l0, &c1, &p1);
-    if (c0 == '\'' && (j = llm__contraction(s + i + 1, n - i - 1, kind != LLM__PRE_GPT2)) > 0) return i + 1 + j;
-    if (kind == LLM__PRE_GPT2) {
+    if (c0 == '\'' && (j = llm__contraction(s + i + 1, n - i - 1, kind != LLM_PRE_GPT2)) > 0) return i + 1 + j;
+    if (kind == LLM_PRE_GPT2) {
         j = (c0 == ' ' && i + 1 < n && !(p1 & LLM__U_SPACE)) ? i + 1 : i; /* " ?" */
         p = j == i ? p0 : p1;
         if (p & LLM__U_LETTER) return llm__run_end(s, n, j, LLM__U_LETTER);
@@ -3863,7 +3974,7 @@ static size_t llm__regex_match(int kind, const uint8_t *s, size_t n, size_t i) {
             return llm__run_end(s, n, i + l0, LLM__U_LETTER);
         if (p0 & LLM__U_NUMBER) {
             j = i + l0;
-            for (k = 1; kind == LLM__PRE_LLAMA3 && k < 3 && j < n; k++) {
+            for (k = 1; kind == LLM_PRE_LLAMA3 && k < 3 && j < n; k++) {
                 size_t len = llm__char_at(s, n, j, &cp, &p);
                 if (!(p & LLM__U_NUMBER)) break;
                 j += len;
@@ -3879,7 +3990,7 @@ static size_t llm__regex_match(int kind, const uint8_t *s, size_t n, size_t i) {
     }
     /* c0 is white space. */
     r = llm__run_end(s, n, i, LLM__U_SPACE);
-    if (kind != LLM__PRE_GPT2) { /* \s*[\r\n]+ ends after the run's last \r or \n */
+    if (kind != LLM_PRE_GPT2) { /* \s*[\r\n]+ ends after the run's last \r or \n */
         for (k = r; k > i; k--)
             if (s[k - 1] == '\r' || s[k - 1] == '\n') return k;
     }
@@ -4038,7 +4149,7 @@ static size_t llm__bpe_symbols(const struct llm__tok *t, const uint8_t *w, size_
             llm__sym_add(s, &ns, id);
             continue;
         }
-        if (t->bpe_opts & LLM__BPE_BYTE_FALLBACK) {
+        if (t->bpe_opts & LLM_BPE_BYTE_FALLBACK) {
             size_t b;
             for (b = 0; b < len && t->byte_tok[w[i + b]] >= 0; b++) {}
             if (b == len) { /* HF adds these before a pending unk */
@@ -4047,7 +4158,7 @@ static size_t llm__bpe_symbols(const struct llm__tok *t, const uint8_t *w, size_
             }
         }
         if (unk < 0) continue;
-        if (unk_pending && !(t->bpe_opts & LLM__BPE_FUSE_UNK)) llm__sym_add(s, &ns, unk);
+        if (unk_pending && !(t->bpe_opts & LLM_BPE_FUSE_UNK)) llm__sym_add(s, &ns, unk);
         unk_pending = 1;
     }
     if (unk_pending) llm__sym_add(s, &ns, unk);
@@ -4063,7 +4174,7 @@ static void llm__bpe_word(llm__tk *k, const uint8_t *w, size_t n) {
     size_t ns, count = 0;
     int32_t id, i;
     uint32_t h = 0;
-    if ((t->bpe_opts & LLM__BPE_IGNORE_MERGES) && (id = llm__vocab_find(t, w, n)) >= 0) { llm__emit_id(k, id); return; }
+    if ((t->bpe_opts & LLM_BPE_IGNORE_MERGES) && (id = llm__vocab_find(t, w, n)) >= 0) { llm__emit_id(k, id); return; }
     if (k->cache_mask && n <= LLM__CACHE_WORD) {
         h = llm__hash_bytes(w, n);
         slot = (llm__cache_slot *)k->cache.p + (h & k->cache_mask);
@@ -4160,10 +4271,10 @@ static void llm__pretok(llm__tk *k, int step, const uint8_t *s, size_t n, int at
     if (n == 0 || k->oom) return; /* HF drops empty pieces at every split */
     if (step == t->n_steps) { llm__bpe(k, s, n); return; }
     switch (t->steps[step]) {
-    case LLM__PRE_METASPACE: llm__metaspace_step(k, step, s, n, at_origin); return;
-    case LLM__PRE_DIGITS: llm__digits_step(k, step, s, n, at_origin, 0); return;
-    case LLM__PRE_DIGIT_RUNS: llm__digits_step(k, step, s, n, at_origin, 1); return;
-    case LLM__PRE_PREFIX_SPACE: { /* ByteLevel add_prefix_space: a space unless one starts the piece */
+    case LLM_PRE_METASPACE: llm__metaspace_step(k, step, s, n, at_origin); return;
+    case LLM_PRE_DIGITS: llm__digits_step(k, step, s, n, at_origin, 0); return;
+    case LLM_PRE_DIGIT_RUNS: llm__digits_step(k, step, s, n, at_origin, 1); return;
+    case LLM_PRE_PREFIX_SPACE: { /* ByteLevel add_prefix_space: a space unless one starts the piece */
         uint8_t *o;
         if (s[0] == ' ') break;
         if (!(o = llm__reserve(k, &k->step[step], n + 1))) return;
@@ -4270,13 +4381,13 @@ static const uint8_t *llm__nfc(llm__tk *k, const uint8_t *s, size_t n, size_t *o
 }
 
 /* SentencePiece's legacy normalizer as HF stores it: Prepend("▁") (non-empty text only)
-   then Replace(" ", "▁"); LLM__NORM_SPM_REPLACE is the Replace alone. */
+   then Replace(" ", "▁"); LLM_NORM_SPM_REPLACE is the Replace alone. */
 static const uint8_t *llm__spm_normalize(llm__tk *k, const uint8_t *s, size_t n, size_t *out_n) {
     uint8_t *o;
     size_t i, m = 0;
     if (n > ((size_t)-1) / 4) { k->oom = 1; *out_n = 0; return s; }
     if (!(o = llm__reserve(k, &k->norm, 3 * n + 3))) { *out_n = 0; return s; }
-    if (k->t->normalizer == LLM__NORM_SPM && n) { memcpy(o, llm__metaspace, 3); m = 3; }
+    if (k->t->normalizer == LLM_NORM_SPM && n) { memcpy(o, llm__metaspace, 3); m = 3; }
     for (i = 0; i < n; i++) {
         if (s[i] == ' ') { memcpy(o + m, llm__metaspace, 3); m += 3; }
         else o[m++] = s[i];
@@ -4287,8 +4398,8 @@ static const uint8_t *llm__spm_normalize(llm__tk *k, const uint8_t *s, size_t n,
 
 static const uint8_t *llm__normalize(llm__tk *k, const uint8_t *s, size_t n, size_t *out_n) {
     switch (k->t->normalizer) {
-    case LLM__NORM_NFC: return llm__nfc(k, s, n, out_n);
-    case LLM__NORM_SPM: case LLM__NORM_SPM_REPLACE: return llm__spm_normalize(k, s, n, out_n);
+    case LLM_NORM_NFC: return llm__nfc(k, s, n, out_n);
+    case LLM_NORM_SPM: case LLM_NORM_SPM_REPLACE: return llm__spm_normalize(k, s, n, out_n);
     default: *out_n = n; return s;
     }
 }
@@ -4343,10 +4454,10 @@ static void llm__split_added(llm__tk *k, int which, const uint8_t *s, size_t n, 
         f = t->flags[id];
         start = i;
         i = end;
-        if ((f & LLM__TF_SPECIAL) && !k->parse_special) continue;
-        if ((f & LLM__TF_SINGLE_WORD) && (llm__word_before(s, start) || llm__word_at(s, n, end))) continue;
+        if ((f & LLM_TF_SPECIAL) && !k->parse_special) continue;
+        if ((f & LLM_TF_SINGLE_WORD) && (llm__word_before(s, start) || llm__word_at(s, n, end))) continue;
         stop = end;
-        if (f & LLM__TF_LSTRIP) {
+        if (f & LLM_TF_LSTRIP) {
             size_t b = start;
             while (b > 0) {
                 size_t q = llm__char_before(s, b, &cp, &p);
@@ -4355,7 +4466,7 @@ static void llm__split_added(llm__tk *k, int which, const uint8_t *s, size_t n, 
             }
             start = b > seg ? b : seg;
         }
-        if (f & LLM__TF_RSTRIP) stop = llm__run_end(s, n, stop, LLM__U_SPACE);
+        if (f & LLM_TF_RSTRIP) stop = llm__run_end(s, n, stop, LLM__U_SPACE);
         if (seg < start) {
             if (which == 0) llm__segment(k, s + seg, start - seg, at_origin && seg == 0);
             else llm__pretok(k, 0, s + seg, start - seg, at_origin && seg == 0);
@@ -4509,7 +4620,7 @@ static void llm__byte_level_added(llm_decoder *d, llm__out *o, const uint8_t *s,
    under skip_special_tokens. */
 static int llm__dec_skips(const struct llm__tok *t, int32_t id, int flags) {
     if (id >= t->info.n_tokens || !t->flags[id]) return 1;
-    return (flags & LLM_DETOKENIZE_SKIP_SPECIAL) && (t->flags[id] & LLM__TF_SPECIAL);
+    return (flags & LLM_DETOKENIZE_SKIP_SPECIAL) && (t->flags[id] & LLM_TF_SPECIAL);
 }
 
 /* One token through the decoder chain. ByteLevel: bytes, decoded as UTF-8 across tokens.
@@ -4519,8 +4630,8 @@ static void llm__dec_token(llm_decoder *d, const struct llm__tok *t, int32_t id,
     size_t n, i, j;
     const uint8_t *s = llm__tok_str(t, id, &n);
     int first = d->n_tokens++ == 0, b;
-    if (t->decoder == LLM__DEC_BYTE_LEVEL) {
-        if ((t->flags[id] & (LLM__TF_ADDED | LLM__TF_MODEL)) == LLM__TF_ADDED) llm__byte_level_added(d, o, s, n);
+    if (t->decoder == LLM_DEC_BYTE_LEVEL) {
+        if ((t->flags[id] & (LLM_TF_ADDED | LLM_TF_MODEL)) == LLM_TF_ADDED) llm__byte_level_added(d, o, s, n);
         else for (i = 0; i < n; i++) llm__utf8_feed(d, o, s[i], 0);
         return;
     }
@@ -4530,7 +4641,7 @@ static void llm__dec_token(llm_decoder *d, const struct llm__tok *t, int32_t id,
         for (j = i; j < n && !(j + 3 <= n && memcmp(s + j, llm__metaspace, 3) == 0); j++) {}
         llm__put_text(d, o, s + i, j - i);
         if (j < n) {
-            if (!(t->decoder == LLM__DEC_METASPACE && first)) llm__put_text(d, o, (const uint8_t *)" ", 1);
+            if (!(t->decoder == LLM_DEC_METASPACE && first)) llm__put_text(d, o, (const uint8_t *)" ", 1);
             j += 3;
         }
     }
@@ -4540,7 +4651,7 @@ LLMDEF void llm_decoder_init(llm_decoder *d, const llm_model *m) {
     if (!d) return;
     memset(d, 0, sizeof *d);
     d->model = m;
-    if (m && m->tok && m->tok->decoder == LLM__DEC_SENTENCEPIECE) d->strip = m->tok->dec_strip;
+    if (m && m->tok && m->tok->decoder == LLM_DEC_SENTENCEPIECE) d->strip = m->tok->dec_strip;
 }
 
 LLMDEF llm_result llm_decoder_push(llm_decoder *d, int32_t id, char *out, size_t cap, size_t *n_out) {
@@ -4568,7 +4679,7 @@ LLMDEF llm_result llm_decoder_flush(llm_decoder *d, char *out, size_t cap, size_
     if (!d->model || !d->model->tok) return LLM_ERR_UNSUPPORTED;
     tmp = *d;
     o.p = (uint8_t *)out; o.cap = cap; o.n = 0;
-    llm__utf8_flush(&tmp, &o, d->model->tok->decoder != LLM__DEC_BYTE_LEVEL);
+    llm__utf8_flush(&tmp, &o, d->model->tok->decoder != LLM_DEC_BYTE_LEVEL);
     *n_out = o.n;
     if (o.n > cap) return LLM_ERR_BUFFER_TOO_SMALL;
     *d = tmp;
@@ -4620,14 +4731,14 @@ LLMDEF llm_result llm_detokenize(const llm_model *m, const int32_t *ids, size_t 
     o.p = (uint8_t *)out; o.cap = cap; o.n = 0;
     for (i = 0; i < n;) {
         if (llm__dec_skips(t, ids[i], flags)) { i++; continue; }
-        if (t->decoder != LLM__DEC_BYTE_LEVEL && t->dec_byte_fallback &&
+        if (t->decoder != LLM_DEC_BYTE_LEVEL && t->dec_byte_fallback &&
             llm__token_byte(t, ids[i]) >= 0) {
             i = llm__dec_byte_run(&d, t, ids, n, i, &o);
             continue;
         }
         llm__dec_token(&d, t, ids[i++], &o);
     }
-    llm__utf8_flush(&d, &o, t->decoder != LLM__DEC_BYTE_LEVEL);
+    llm__utf8_flush(&d, &o, t->decoder != LLM_DEC_BYTE_LEVEL);
     *n_out = o.n;
     return o.n > cap ? LLM_ERR_BUFFER_TOO_SMALL : LLM_OK;
 }
@@ -4638,7 +4749,7 @@ LLMDEF int32_t llm_token_find(const llm_model *m, const char *text, size_t len) 
     size_t n;
     if (!m || !(t = m->tok) || (!text && len)) return -1;
     for (i = 0; i < t->info.n_tokens; i++) /* added tokens first, as HF's token_to_id */
-        if ((t->flags[i] & LLM__TF_ADDED) && llm__tok_str(t, i, &n) && n == len && memcmp(t->text + t->off[i], text, n) == 0)
+        if ((t->flags[i] & LLM_TF_ADDED) && llm__tok_str(t, i, &n) && n == len && memcmp(t->text + t->off[i], text, n) == 0)
             return i;
     return llm__vocab_find(t, (const uint8_t *)text, len);
 }
@@ -4655,7 +4766,7 @@ LLMDEF const char *llm_token_text(const llm_model *m, int32_t id, size_t *len) {
 
 LLMDEF int llm_token_is_special(const llm_model *m, int32_t id) {
     if (!m || !m->tok || id < 0 || id >= m->tok->info.n_tokens) return 0;
-    return (m->tok->flags[id] & LLM__TF_SPECIAL) != 0;
+    return (m->tok->flags[id] & LLM_TF_SPECIAL) != 0;
 }
 
 LLMDEF const llm_tokenizer_info *llm_tokenizer_info_get(const llm_model *m) {
@@ -4725,7 +4836,7 @@ static llm_result llm__tok_ids(llm_model *m, const char *key, int32_t **out, int
     *n_out = 0;
     if (!e) return LLM_OK;
     n = (size_t)e->size / 4;
-    if (e->type != LLM__META_I32_ARRAY || e->size % 4 || n > max)
+    if (e->type != LLM_META_I32_ARRAY || e->size % 4 || n > max)
         return llm__fail(err, es, LLM_ERR_BAD_FILE, "metadata: '%s' is not an array of at most %u ids", key, (unsigned)max);
     if (!(*out = (int32_t *)llm__calloc(&m->alloc, n ? n : 1, sizeof(int32_t))))
         return llm__fail(err, es, LLM_ERR_OUT_OF_MEMORY, "out of memory");
@@ -4739,32 +4850,32 @@ static llm_result llm__tok_ids(llm_model *m, const char *key, int32_t **out, int
 }
 
 static llm_result llm__tok_options(llm_model *m, struct llm__tok *t, char *err, size_t es) {
-    const llm__meta *steps = llm__meta_find(m, "tokenizer.pre_tokenizer");
+    const llm__meta *steps = llm__meta_find(m, LLM_KEY_TOK_PRE);
     int32_t n = t->info.n_tokens, i;
     llm_result r;
-    if ((r = llm__tok_i32(m, "tokenizer.unk_id", -1, n - 1, -1, &t->info.unk_id, err, es)) ||
-        (r = llm__tok_i32(m, "tokenizer.bpe_options", 0, 7, 0, &t->bpe_opts, err, es)) ||
-        (r = llm__tok_i32(m, "tokenizer.byte_level", 0, 1, 0, &t->info.byte_level, err, es)) ||
-        (r = llm__tok_i32(m, "tokenizer.normalizer", 0, 3, 0, &t->normalizer, err, es)) ||
-        (r = llm__tok_i32(m, "tokenizer.metaspace_prepend", 0, 2, 0, &t->ms_prepend, err, es)) ||
-        (r = llm__tok_i32(m, "tokenizer.metaspace_split", 0, 1, 0, &t->ms_split, err, es)) ||
-        (r = llm__tok_i32(m, "tokenizer.decoder", 1, 3, 0, &t->decoder, err, es)) ||
-        (r = llm__tok_i32(m, "tokenizer.decoder_byte_fallback", 0, 1, 0, &t->dec_byte_fallback, err, es)) ||
-        (r = llm__tok_i32(m, "tokenizer.decoder_strip", 0, 1 << 20, 0, &t->dec_strip, err, es)) ||
-        (r = llm__tok_ids(m, "tokenizer.prefix_ids", &t->prefix, &t->info.n_prefix, n, 64, err, es)) ||
-        (r = llm__tok_ids(m, "tokenizer.suffix_ids", &t->suffix, &t->info.n_suffix, n, 64, err, es)))
+    if ((r = llm__tok_i32(m, LLM_KEY_TOK_UNK_ID, -1, n - 1, -1, &t->info.unk_id, err, es)) ||
+        (r = llm__tok_i32(m, LLM_KEY_TOK_BPE_OPTIONS, 0, 7, 0, &t->bpe_opts, err, es)) ||
+        (r = llm__tok_i32(m, LLM_KEY_TOK_BYTE_LEVEL, 0, 1, 0, &t->info.byte_level, err, es)) ||
+        (r = llm__tok_i32(m, LLM_KEY_TOK_NORMALIZER, 0, 3, 0, &t->normalizer, err, es)) ||
+        (r = llm__tok_i32(m, LLM_KEY_TOK_MS_PREPEND, 0, 2, 0, &t->ms_prepend, err, es)) ||
+        (r = llm__tok_i32(m, LLM_KEY_TOK_MS_SPLIT, 0, 1, 0, &t->ms_split, err, es)) ||
+        (r = llm__tok_i32(m, LLM_KEY_TOK_DECODER, 1, 3, 0, &t->decoder, err, es)) ||
+        (r = llm__tok_i32(m, LLM_KEY_TOK_DEC_FALLBACK, 0, 1, 0, &t->dec_byte_fallback, err, es)) ||
+        (r = llm__tok_i32(m, LLM_KEY_TOK_DEC_STRIP, 0, 1 << 20, 0, &t->dec_strip, err, es)) ||
+        (r = llm__tok_ids(m, LLM_KEY_TOK_PREFIX_IDS, &t->prefix, &t->info.n_prefix, n, 64, err, es)) ||
+        (r = llm__tok_ids(m, LLM_KEY_TOK_SUFFIX_IDS, &t->suffix, &t->info.n_suffix, n, 64, err, es)))
         return r;
     if (t->decoder == 0) return llm__fail(err, es, LLM_ERR_BAD_FILE, "metadata: missing 'tokenizer.decoder'");
     t->info.prefix = t->prefix;
     t->info.suffix = t->suffix;
     t->info.adds_bos = t->info.n_prefix == 1 && t->prefix[0] == m->info.bos_id;
     if (steps) {
-        if (steps->type != LLM__META_I32_ARRAY || steps->size % 4 || steps->size / 4 > LLM__MAX_STEPS)
+        if (steps->type != LLM_META_I32_ARRAY || steps->size % 4 || steps->size / 4 > LLM__MAX_STEPS)
             return llm__fail(err, es, LLM_ERR_BAD_FILE, "metadata: 'tokenizer.pre_tokenizer' is not an array of at most %d steps", LLM__MAX_STEPS);
         t->n_steps = (int32_t)(steps->size / 4);
         for (i = 0; i < t->n_steps; i++) {
             t->steps[i] = (int32_t)llm__rd32(steps->data + 4 * (size_t)i);
-            if (t->steps[i] < LLM__PRE_METASPACE || t->steps[i] > LLM__PRE_PREFIX_SPACE)
+            if (t->steps[i] < LLM_PRE_METASPACE || t->steps[i] > LLM_PRE_PREFIX_SPACE)
                 return llm__fail(err, es, LLM_ERR_UNSUPPORTED, "tokenizer: unknown pre-tokenizer step %d", t->steps[i]);
         }
     }
@@ -4779,12 +4890,12 @@ static uint32_t llm__table_size(size_t n) {
 }
 
 static llm_result llm__tok_tables(llm_model *m, struct llm__tok *t, char *err, size_t es) {
-    const llm__meta *mg = llm__meta_find(m, "tokenizer.merges");
+    const llm__meta *mg = llm__meta_find(m, LLM_KEY_TOK_MERGES);
     int32_t n = t->info.n_tokens, i, n_model = 0;
     size_t n_merges = 0, k;
     char name[8];
-    for (i = 0; i < n; i++) n_model += (t->flags[i] & LLM__TF_MODEL) != 0;
-    if (mg && (mg->type != LLM__META_I32_ARRAY || mg->size % 12))
+    for (i = 0; i < n; i++) n_model += (t->flags[i] & LLM_TF_MODEL) != 0;
+    if (mg && (mg->type != LLM_META_I32_ARRAY || mg->size % 12))
         return llm__fail(err, es, LLM_ERR_BAD_FILE, "metadata: 'tokenizer.merges' is not an array of id triples");
     if (mg) n_merges = (size_t)mg->size / 12;
     t->vocab_mask = llm__table_size((size_t)n_model) - 1;
@@ -4798,7 +4909,7 @@ static llm_result llm__tok_tables(llm_model *m, struct llm__tok *t, char *err, s
         size_t len, len2;
         const uint8_t *s;
         uint32_t h;
-        if (!(t->flags[i] & LLM__TF_MODEL)) continue;
+        if (!(t->flags[i] & LLM_TF_MODEL)) continue;
         s = llm__tok_str(t, i, &len);
         for (h = llm__hash_bytes(s, len) & t->vocab_mask; t->vocab[h] >= 0; h = (h + 1) & t->vocab_mask) {
             const uint8_t *s2 = llm__tok_str(t, t->vocab[h], &len2);
@@ -4814,11 +4925,11 @@ static llm_result llm__tok_tables(llm_model *m, struct llm__tok *t, char *err, s
             if (t->merge[h].left == a && t->merge[h].right == b) break;
         t->merge[h].left = a; t->merge[h].right = b; t->merge[h].rank = (int32_t)k; t->merge[h].result = (int32_t)c;
     }
-    t->spm_split = !t->info.byte_level && !(t->bpe_opts & LLM__BPE_IGNORE_MERGES) && llm__vocab_find(t, llm__metaspace, 3) >= 0;
+    t->spm_split = !t->info.byte_level && !(t->bpe_opts & LLM_BPE_IGNORE_MERGES) && llm__vocab_find(t, llm__metaspace, 3) >= 0;
     for (i = 0; i < n && t->spm_split; i++) { /* any token with "▁" after another character? */
         size_t len, j;
         const uint8_t *s = llm__tok_str(t, i, &len);
-        if (!(t->flags[i] & LLM__TF_MODEL)) continue;
+        if (!(t->flags[i] & LLM_TF_MODEL)) continue;
         for (j = 0; j + 3 <= len && memcmp(s + j, llm__metaspace, 3) == 0; j += 3) {}
         for (j += 1; j + 3 <= len && t->spm_split; j++) t->spm_split = memcmp(s + j, llm__metaspace, 3) != 0;
     }
@@ -4858,9 +4969,9 @@ static llm_result llm__tok_added(llm_model *m, struct llm__tok *t, char *err, si
             unsigned f = t->flags[i];
             size_t len;
             const uint8_t *s = llm__tok_str(t, i, &len);
-            int which = (f & LLM__TF_NORMALIZED) != 0;
-            if (!(f & LLM__TF_ADDED) || len == 0 || ((f & LLM__TF_SPECIAL) != 0) != (pass == 0)) continue;
-            if (f & LLM__TF_BYTE_LEVEL_TEXT) s = llm__byte_level_text(&k, s, len, &len);
+            int which = (f & LLM_TF_NORMALIZED) != 0;
+            if (!(f & LLM_TF_ADDED) || len == 0 || ((f & LLM_TF_SPECIAL) != 0) != (pass == 0)) continue;
+            if (f & LLM_TF_BYTE_LEVEL_TEXT) s = llm__byte_level_text(&k, s, len, &len);
             if (which && !k.oom) s = llm__normalize(&k, s, len, &len);
             ok = !k.oom && (len == 0 || llm__trie_add(&m->alloc, &t->added[which], s, len, i));
         }
@@ -4869,13 +4980,13 @@ static llm_result llm__tok_added(llm_model *m, struct llm__tok *t, char *err, si
 }
 
 static llm_result llm__tok_load(llm_model *m, char *err, size_t es) {
-    const llm__meta *text = llm__meta_find(m, "tokenizer.tokens"), *off = llm__meta_find(m, "tokenizer.token_offsets"),
-                    *flags = llm__meta_find(m, "tokenizer.token_flags");
+    const llm__meta *text = llm__meta_find(m, LLM_KEY_TOK_TOKENS), *off = llm__meta_find(m, LLM_KEY_TOK_OFFSETS),
+                    *flags = llm__meta_find(m, LLM_KEY_TOK_FLAGS);
     struct llm__tok *t;
     size_t i, n;
     llm_result r;
     if (!text && !off && !flags) return LLM_OK; /* converted without tokenizer.json */
-    if (!text || !off || !flags || text->type != LLM__META_BLOB || off->type != LLM__META_I32_ARRAY || flags->type != LLM__META_BLOB)
+    if (!text || !off || !flags || text->type != LLM_META_BLOB || off->type != LLM_META_I32_ARRAY || flags->type != LLM_META_BLOB)
         return llm__fail(err, es, LLM_ERR_BAD_FILE, "metadata: tokenizer.tokens, .token_offsets and .token_flags must come together");
     n = (size_t)flags->size;
     if (n < 1 || n > (1u << 24) || off->size != 4 * ((uint64_t)n + 1) || text->size > 0x7FFFFFFFu)
@@ -4895,7 +5006,7 @@ static llm_result llm__tok_load(llm_model *m, char *err, size_t es) {
     if (t->off[n] != text->size) return llm__fail(err, es, LLM_ERR_BAD_FILE, "tokenizer: the offsets do not cover the token text");
     if ((r = llm__tok_options(m, t, err, es)) || (r = llm__tok_tables(m, t, err, es)) || (r = llm__tok_added(m, t, err, es)))
         return r;
-    if (t->info.unk_id >= 0 && !(t->flags[t->info.unk_id] & LLM__TF_MODEL))
+    if (t->info.unk_id >= 0 && !(t->flags[t->info.unk_id] & LLM_TF_MODEL))
         return llm__fail(err, es, LLM_ERR_BAD_FILE, "tokenizer: unk_id %d is not a vocabulary token", t->info.unk_id);
     return LLM_OK;
 }
@@ -5044,14 +5155,13 @@ static int32_t llm__top_k_top_p(const llm_sampler *s, const llm__cand *c, int32_
     return k;
 }
 
-LLMDEF int32_t llm_sample_logits(llm_sampler *s, const float *logits, int32_t n, const int32_t *recent, size_t n_recent,
-                                 void *scratch) {
+static int32_t llm__sample(llm_sampler *s, const float *logits, int32_t n, const int32_t *recent, size_t n_recent,
+                           void *scratch) {
     float *v = (float *)scratch;
     llm__cand *c;
     double inv_t, zmax, mass, r, acc, total = 0.0;
     int32_t i, k = 0, keep, best;
     int sorted, last_bucket = LLM__BUCKETS;
-    if (!s || !logits || n < 1 || !scratch) return -1;
     c = (llm__cand *)(v + n);
     memcpy(v, logits, (size_t)n * sizeof *v);
     llm__apply_penalties(s, v, n, recent, recent ? n_recent : 0, (int32_t *)c);
@@ -5091,14 +5201,32 @@ LLMDEF int32_t llm_sample_logits(llm_sampler *s, const float *logits, int32_t n,
     return c[keep - 1].id; /* r rounded up to the mass */
 }
 
-LLMDEF int32_t llm_sample(llm_ctx *ctx, llm_sampler *s) {
-    int32_t n_recent, first;
-    if (!ctx || !s || !ctx->n_logits) return -1;
-    n_recent = s->repeat_last_n < 0 ? ctx->pos : s->repeat_last_n == 0 ? 64 : s->repeat_last_n;
-    if (n_recent > ctx->pos) n_recent = ctx->pos;
-    first = ctx->pos - n_recent;
-    return llm_sample_logits(s, llm_logits(ctx), ctx->model->info.n_vocab, ctx->tokens + first, (size_t)n_recent,
-                             ctx->sample_scratch);
+LLMDEF llm_result llm_sample_logits(llm_sampler *s, const float *logits, int32_t n, const int32_t *recent, size_t n_recent,
+                                    void *scratch, int32_t *id) {
+    if (id) *id = -1;
+    if (!s || !logits || n < 1 || !scratch || !id) return LLM_ERR_INVALID_ARGUMENT;
+    *id = llm__sample(s, logits, n, recent, n_recent, scratch);
+    return LLM_OK;
+}
+
+/* The sampler with its zero fields given their defaults (sokol's _sg_def). */
+static llm_sampler llm__sampler_defaults(const llm_sampler *s) {
+    llm_sampler d = *s;
+    if (d.repeat_last_n == 0) d.repeat_last_n = LLM_SAMPLER_DEFAULT_REPEAT_LAST_N;
+    return d;
+}
+
+LLMDEF llm_result llm_sample(llm_ctx *ctx, llm_sampler *s, int32_t *id) {
+    int32_t n_recent;
+    if (id) *id = -1;
+    if (!ctx || !s || !id) return LLM_ERR_INVALID_ARGUMENT;
+    if (!ctx->n_logits)
+        return llm__fail(ctx->error, sizeof ctx->error, LLM_ERR_INVALID_ARGUMENT,
+                         "llm_sample: the context holds no logits (nothing evaluated since it was opened, rewound or loaded)");
+    n_recent = llm__sampler_defaults(s).repeat_last_n;
+    if (n_recent < 0 || n_recent > ctx->pos) n_recent = ctx->pos;
+    return llm_sample_logits(s, llm_logits(ctx), ctx->model->info.n_vocab, ctx->tokens + (ctx->pos - n_recent),
+                             (size_t)n_recent, ctx->sample_scratch, id);
 }
 
 #if defined(__clang__)
@@ -5507,9 +5635,9 @@ static int llm__template_index(const char *name, size_t len) {
 
 static int llm__model_template(const llm_model *m) {
     size_t len;
-    const char *v = llm_model_meta_string(m, "chat.variant", &len);
+    const char *v = llm_model_meta_string(m, LLM_KEY_CHAT_VARIANT, &len);
     int t = v ? llm__template_index(v, len) : -1;
-    if (t < 0 && (v = llm_model_meta_string(m, "chat.family", &len)) != NULL) t = llm__template_index(v, len);
+    if (t < 0 && (v = llm_model_meta_string(m, LLM_KEY_CHAT_FAMILY, &len)) != NULL) t = llm__template_index(v, len);
     return t < 0 ? LLM__T_RAW : t;
 }
 
@@ -5556,11 +5684,11 @@ LLMDEF llm_result llm_chat_render(const llm_model *m, const llm_chat_message *ms
     memset(&c, 0, sizeof c);
     c.out = out; c.cap = cap; c.m = msgs; c.n_msg = n;
     c.agp = add_generation_prompt; c.no_thinking = desc ? desc->no_thinking : 0;
-    c.bos = llm__meta_str(m, "chat.bos_token", "");
-    c.eos = llm__meta_str(m, "chat.eos_token", "");
-    c.default_system = llm__meta_str(m, "chat.default_system", "");
+    c.bos = llm__meta_str(m, LLM_KEY_CHAT_BOS, "");
+    c.eos = llm__meta_str(m, LLM_KEY_CHAT_EOS, "");
+    c.default_system = llm__meta_str(m, LLM_KEY_CHAT_SYSTEM, "");
     if (desc && desc->date) c.date = llm__s(desc->date);
-    else if (t == LLM__T_LLAMA31) c.date = llm__meta_str(m, "chat.date", "26 Jul 2024");
+    else if (t == LLM__T_LLAMA31) c.date = llm__meta_str(m, LLM_KEY_CHAT_DATE, "26 Jul 2024");
     else { llm__today(today, sizeof today); c.date = llm__s(today); }
     switch (t) {
     case LLM__T_ZEPHYR: rc = llm__render_zephyr(&c); break;
@@ -5598,10 +5726,40 @@ LLMDEF const char *llm_chat_end_of_turn(const llm_model *m, const char *name, si
     if (t < 0 || !llm__templates[t][2]) return NULL;
     e = llm__templates[t][2];
     if (*e) { if (len) *len = strlen(e); return e; }
-    return m ? llm_model_meta_string(m, "chat.eos_token", len) : NULL; /* the eos token ends the turn */
+    return m ? llm_model_meta_string(m, LLM_KEY_CHAT_EOS, len) : NULL; /* the eos token ends the turn */
 }
 
-/* ---- llm: generation ----------------------------------------------------------------------- */
+/* ---- llm: generation -----------------------------------------------------------------------
+   A layer over the context: it uses only the public functions above (llm_eval, llm_logits,
+   llm_ctx_tokens, llm_ctx_rewind, llm_sample, the tokenizer and the decoder), as a
+   constrained or speculative decoder over it would. */
+struct llm_generation {
+    llm_ctx *ctx;
+    const llm_model *model;
+    llm_generate_desc desc;    /* prompt_chunk filled in */
+    llm_sampler greedy;        /* the sampler when desc.sampler is NULL */
+    llm_decoder dec;
+    llm_generate_stats stats;
+    llm_step step;             /* what the last step produced */
+    int32_t *seq;              /* what the context should hold: the prompt, then the reply */
+    int32_t n_prompt, n_seq, at; /* at: how many of seq the context holds */
+    int32_t n_stops, stops[LLM_MAX_STOP_IDS + 1];
+    char *piece;               /* a step's text (llm__piece_bytes); NULL without a tokenizer */
+    size_t piece_cap;
+    int started, done;
+    char error[256];
+};
+
+/* Keeps the message as the generation's error and hands it to the desc's log. */
+static llm_result llm__gen_fail(llm_generation *g, llm_result r, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(g->error, sizeof g->error, fmt, ap);
+    va_end(ap);
+    if (g->desc.log) g->desc.log(g->desc.log_user, g->error);
+    return r;
+}
+
 static int llm__is_stop(const int32_t *stops, size_t n, int32_t id) {
     size_t i;
     for (i = 0; i < n; i++) if (stops[i] == id) return 1;
@@ -5609,429 +5767,331 @@ static int llm__is_stop(const int32_t *stops, size_t n, int32_t id) {
 }
 
 /* The model's eos ids and the template's end-of-turn token, unless ignore_eos. */
-static size_t llm__default_stops(const llm_ctx *c, const llm_generate_desc *d, int32_t *out) {
-    const llm_model_info *h = &c->model->info;
+static size_t llm__default_stops(const llm_model *m, const llm_generate_desc *d, int32_t *out) {
+    const llm_model_info *h = llm_model_info_get(m);
     size_t n = 0;
     int32_t i;
     const char *eot;
     size_t len;
     if (d->ignore_eos) return 0;
     for (i = 0; i < h->n_stop_ids; i++) out[n++] = h->stop_ids[i];
-    if ((eot = llm_chat_end_of_turn(c->model, d->template_name, &len)) != NULL && (i = llm_token_find(c->model, eot, len)) >= 0)
+    if ((eot = llm_chat_end_of_turn(m, d->template_name, &len)) != NULL && (i = llm_token_find(m, eot, len)) >= 0)
         out[n++] = i;
     return n;
 }
 
-/* A decoder that continues the prompt: the pieces are what the reply adds to the decoded
-   prompt (as HF pipelines slice the decoded sequence), so the SentencePiece leading space
-   is dropped only at the start of a sequence, never at the start of a reply. */
-static void llm__decoder_after(llm_decoder *d, const llm_model *m, const int32_t *ids, size_t n) {
-    char tmp[256];
-    size_t i, got;
-    llm_decoder_init(d, m);
-    d->flags = LLM_DETOKENIZE_SKIP_SPECIAL;
-    for (i = n > 8 ? n - 8 : 0; i < n; i++) llm_decoder_push(d, ids[i], tmp, sizeof tmp, &got);
-    llm_decoder_flush(d, tmp, sizeof tmp, &got);
-}
-
-/* Room for any piece: three times the longest token's text (invalid bytes become U+FFFD)
-   and 32 bytes, the decoder's bound. */
-static char *llm__piece_buffer(llm_ctx *c, size_t *cap) {
-    const llm_tokenizer_info *ti = llm_tokenizer_info_get(c->model);
+/* Room for one step's text: a push and a flush (see llm_decoder) of the longest token. */
+static size_t llm__piece_bytes(const llm_model *m) {
+    const llm_tokenizer_info *ti = llm_tokenizer_info_get(m);
     size_t longest = 0, len;
     int32_t i;
-    for (i = 0; ti && i < ti->n_tokens; i++)
-        if (llm_token_text(c->model, i, &len) && len > longest) longest = len;
-    *cap = 3 * longest + 32;
-    return (char *)llm__alloc(&c->alloc, *cap);
+    if (!ti) return 0;
+    for (i = 0; i < ti->n_tokens; i++)
+        if (llm_token_text(m, i, &len) && len > longest) longest = len;
+    return 3 * longest + 9 + 9;
+}
+
+LLMDEF llm_result llm_generation_open(llm_generation **out, llm_ctx *ctx, const llm_generate_desc *desc) {
+    llm_generate_desc d;
+    llm_generation *g;
+    const llm_model *m = llm_ctx_model(ctx);
+    const llm_tokenizer_info *ti = llm_tokenizer_info_get(m);
+    uint64_t n_seq = (uint64_t)llm_ctx_size(ctx) + 1 + (ti ? (uint64_t)ti->n_prefix : 0), size;
+    size_t piece = llm__piece_bytes(m);
+    memset(&d, 0, sizeof d);
+    if (desc) d = *desc;
+    if (out) *out = NULL;
+    if (!out || !ctx || d.max_tokens < -1 || d.n_reserve < 0 || d.prompt_chunk < 0 || (!d.stop_ids && d.n_stop_ids)) {
+        if (d.log) d.log(d.log_user, "llm_generation_open: no context, or a desc value out of range");
+        return LLM_ERR_INVALID_ARGUMENT;
+    }
+    size = sizeof *g + n_seq * sizeof(int32_t) + piece; /* one block: the struct, seq, piece */
+    if (size > (size_t)-1 || !(g = (llm_generation *)llm__alloc(&d.allocator, (size_t)size))) {
+        if (d.log) d.log(d.log_user, "llm_generation_open: out of memory");
+        return LLM_ERR_OUT_OF_MEMORY;
+    }
+    memset(g, 0, sizeof *g);
+    g->ctx = ctx;
+    g->model = m;
+    g->desc = d;
+    if (!g->desc.prompt_chunk) g->desc.prompt_chunk = llm_ctx_batch(ctx);
+    g->seq = (int32_t *)(g + 1);
+    g->piece = piece ? (char *)(g->seq + n_seq) : NULL;
+    g->piece_cap = piece;
+    g->n_stops = (int32_t)llm__default_stops(m, &d, g->stops);
+    g->step.id = g->stats.stop_id = -1;
+    *out = g;
+    return LLM_OK;
+}
+
+LLMDEF void llm_generation_close(llm_generation *g) {
+    llm_allocator a;
+    if (!g) return;
+    a = g->desc.allocator;
+    llm__free(&a, g);
+}
+
+LLMDEF const llm_generate_stats *llm_generation_stats(const llm_generation *g) { return g ? &g->stats : NULL; }
+LLMDEF const char *llm_generation_error(const llm_generation *g) { return g ? g->error : "no generation"; }
+
+static int32_t llm__clamp32(size_t n) { return n > 0x7fffffff ? 0x7fffffff : (int32_t)n; }
+
+/* A fresh start that has ended (what a failed start leaves). */
+static void llm__gen_reset(llm_generation *g, size_t n_prompt) {
+    memset(&g->stats, 0, sizeof g->stats);
+    g->stats.stop_id = -1;
+    g->stats.n_prompt = llm__clamp32(n_prompt);
+    g->step.id = -1;
+    g->step.piece = NULL;
+    g->step.len = 0;
+    g->step.done = 1;
+    g->n_prompt = g->n_seq = g->at = 0;
+    g->error[0] = 0;
+    g->started = g->done = 1;
+}
+
+/* Checks the prompt before the context is touched. */
+static llm_result llm__check_prompt(llm_generation *g, const int32_t *ids, size_t n) {
+    int32_t n_ctx = llm_ctx_size(g->ctx), n_vocab = llm_model_info_get(g->model)->n_vocab;
+    size_t i;
+    if ((int64_t)n + g->desc.n_reserve > (int64_t)n_ctx)
+        return llm__gen_fail(g, LLM_ERR_CONTEXT_FULL, "the prompt's %llu tokens%s do not fit in the context (%d)", (unsigned long long)n,
+                             g->desc.n_reserve ? " and the room reserved for the reply" : "", n_ctx);
+    for (i = 0; i < n; i++)
+        if (ids[i] < 0 || ids[i] >= n_vocab)
+            return llm__gen_fail(g, LLM_ERR_BAD_TOKEN, "prompt token %d at index %llu is outside the vocabulary (%d)", ids[i],
+                                 (unsigned long long)i, n_vocab);
+    return LLM_OK;
+}
+
+/* A decoder that continues the prompt: the pieces are what the reply adds to the decoded
+   prompt (as HF pipelines slice the decoded sequence), so the SentencePiece leading space
+   is dropped only at the start of a sequence, never at the start of a reply. The last 8
+   prompt tokens set its state (held bytes, the first-token rule); the piece buffer holds
+   any one push or flush. */
+static llm_result llm__decoder_after(llm_generation *g) {
+    size_t i, got;
+    llm_result r = LLM_OK;
+    llm_decoder_init(&g->dec, g->model);
+    g->dec.flags = LLM_DETOKENIZE_SKIP_SPECIAL;
+    for (i = g->n_prompt > 8 ? (size_t)g->n_prompt - 8 : 0; i < (size_t)g->n_prompt && r == LLM_OK; i++)
+        r = llm_decoder_push(&g->dec, g->seq[i], g->piece, g->piece_cap, &got);
+    if (r == LLM_OK) r = llm_decoder_flush(&g->dec, g->piece, g->piece_cap, &got);
+    return r == LLM_OK ? r : llm__gen_fail(g, r, "the decoder refused the prompt: %s", llm_result_string(r));
 }
 
 /* Rewinds the context to its longest common prefix with the prompt, keeping at least one
    prompt token to evaluate unless the context already holds exactly the prompt and its
    logits. Returns how many prompt tokens stay in the cache. */
 static int32_t llm__reuse_prefix(llm_ctx *c, const int32_t *ids, int32_t n) {
-    int32_t keep = 0;
-    while (keep < c->pos && keep < n && c->tokens[keep] == ids[keep]) keep++;
-    if (keep == n && !(c->pos == n && c->n_logits)) keep = n - 1;
-    if (keep < c->pos) llm_ctx_rewind(c, keep);
+    const int32_t *held = llm_ctx_tokens(c);
+    int32_t keep = 0, pos = llm_ctx_pos(c);
+    while (keep < pos && keep < n && held[keep] == ids[keep]) keep++;
+    if (keep == n && !(pos == n && llm_logits(c))) keep = n - 1;
+    if (keep < pos) llm_ctx_rewind(c, keep);
     return keep;
 }
 
-static int32_t llm__clamp32(size_t n) { return n > 0x7fffffff ? 0x7fffffff : (int32_t)n; }
-
-/* Checks what llm_generate_start_tokens is given before the context is touched. */
-static llm_result llm__check_prompt(llm_ctx *c, const int32_t *ids, size_t n, const llm_generate_desc *d) {
-    size_t i;
-    if ((int64_t)n + d->n_reserve > (int64_t)c->n_ctx) {
-        snprintf(c->error, sizeof c->error, "the prompt's %llu tokens%s do not fit in the context (%d)", (unsigned long long)n,
-                 d->n_reserve ? " and the room reserved for the reply" : "", c->n_ctx);
-        return LLM_ERR_CONTEXT_FULL;
-    }
-    for (i = 0; i < n; i++)
-        if (ids[i] < 0 || ids[i] >= c->model->info.n_vocab) {
-            snprintf(c->error, sizeof c->error, "prompt token %d at index %llu is outside the vocabulary (%d)", ids[i],
-                     (unsigned long long)i, c->model->info.n_vocab);
-            return LLM_ERR_BAD_TOKEN;
-        }
+/* Starts on the n prompt tokens seq holds, checked. */
+static llm_result llm__gen_start(llm_generation *g, size_t n) {
+    llm_result r;
+    g->n_prompt = g->n_seq = (int32_t)n;
+    if (g->piece && (r = llm__decoder_after(g)) != LLM_OK) return r;
+    g->stats.n_reused = llm__reuse_prefix(g->ctx, g->seq, g->n_prompt);
+    g->stats.n_evaluated = g->n_prompt - g->stats.n_reused;
+    g->at = llm_ctx_pos(g->ctx);
+    g->done = g->step.done = 0;
     return LLM_OK;
 }
 
-/* A fresh generation that has ended (what a failed start leaves). */
-static void llm__generation_init(llm_generation *g, size_t n_prompt, const llm_generate_desc *desc) {
-    memset(g, 0, sizeof *g);
-    if (desc) g->desc = *desc;
-    g->id = g->pending = g->stats.stop_id = -1;
-    g->stats.n_prompt = llm__clamp32(n_prompt);
-    g->done = 1;
-}
-
-LLMDEF llm_result llm_generate_start_tokens(llm_ctx *c, llm_generation *g, const int32_t *ids, size_t n,
-                                            const llm_generate_desc *desc) {
-    llm_generate_desc *d;
+LLMDEF llm_result llm_generation_start_tokens(llm_generation *g, const int32_t *ids, size_t n) {
     llm_result r;
     if (!g) return LLM_ERR_INVALID_ARGUMENT;
-    llm__generation_init(g, n, desc);
-    d = &g->desc;
-    if (!c || !ids || n == 0 || d->max_tokens < -1 || d->n_reserve < 0 || d->prompt_chunk < 0 || (!d->stop_ids && d->n_stop_ids))
-        return LLM_ERR_INVALID_ARGUMENT;
-    if ((r = llm__check_prompt(c, ids, n, d)) != LLM_OK) return r;
-    if (!c->queue && !(c->queue = (int32_t *)llm__alloc(&c->alloc, (size_t)c->n_ctx * sizeof *c->queue))) return LLM_ERR_OUT_OF_MEMORY;
-    if (c->model->tok && !c->piece && !(c->piece = llm__piece_buffer(c, &c->piece_cap))) return LLM_ERR_OUT_OF_MEMORY;
-    if (c->model->tok) llm__decoder_after(&g->dec, c->model, ids, n);
-    g->n_stops = (int32_t)llm__default_stops(c, d, g->stops);
-    g->stats.n_reused = llm__reuse_prefix(c, ids, (int32_t)n);
-    g->n_queued = g->stats.n_evaluated = (int32_t)n - g->stats.n_reused;
-    memcpy(c->queue, ids + g->stats.n_reused, (size_t)g->n_queued * sizeof *ids);
-    if (!d->prompt_chunk) d->prompt_chunk = c->n_batch;
-    g->ctx = c;
-    g->serial = ++c->generation;
-    g->at = c->pos;
-    g->done = 0;
+    llm__gen_reset(g, n);
+    if (!ids || n == 0) return llm__gen_fail(g, LLM_ERR_INVALID_ARGUMENT, "no prompt tokens");
+    if ((r = llm__check_prompt(g, ids, n)) != LLM_OK) return r;
+    memcpy(g->seq, ids, n * sizeof *ids);
+    return llm__gen_start(g, n);
+}
+
+/* The prompt's ids into seq with one BOS: the tokenizer's prefix (what LLM_TOKENIZE_ADD_SPECIAL
+   puts first) unless the text's own tokens begin with it. *n is the whole count even when
+   only the first n_ctx + 1 fit. */
+static llm_result llm__prompt_ids(llm_generation *g, const char *text, size_t len, size_t *n) {
+    const llm_tokenizer_info *ti = llm_tokenizer_info_get(g->model);
+    size_t np = (size_t)ti->n_prefix, cap = (size_t)llm_ctx_size(g->ctx) + 1, got = 0;
+    int32_t *ids = g->seq;
+    llm_result r = llm_tokenize(g->model, text, len, LLM_TOKENIZE_PARSE_SPECIAL, ids + np, cap, &got);
+    if (r == LLM_ERR_BUFFER_TOO_SMALL) r = LLM_OK; /* too long for the context: reported by the caller */
+    if (r != LLM_OK) return r;
+    if (got >= np && np && memcmp(ids + np, ti->prefix, np * sizeof *ids) == 0) {
+        memmove(ids, ids + np, (got < cap ? got : cap) * sizeof *ids);
+        np = 0;
+    }
+    memcpy(ids, ti->prefix, np * sizeof *ids);
+    *n = got + np;
     return LLM_OK;
+}
+
+LLMDEF llm_result llm_generation_start(llm_generation *g, const char *text, size_t len) {
+    size_t n = 0;
+    llm_result r;
+    if (!g) return LLM_ERR_INVALID_ARGUMENT;
+    llm__gen_reset(g, 0);
+    if (!text && len) return llm__gen_fail(g, LLM_ERR_INVALID_ARGUMENT, "no prompt text");
+    if (!llm_tokenizer_info_get(g->model)) return llm__gen_fail(g, LLM_ERR_UNSUPPORTED, "the model has no tokenizer");
+    if ((r = llm__prompt_ids(g, text, len, &n)) != LLM_OK)
+        return llm__gen_fail(g, r, "cannot tokenize the prompt: %s", llm_result_string(r));
+    g->stats.n_prompt = llm__clamp32(n);
+    if ((r = llm__check_prompt(g, g->seq, n)) != LLM_OK) return r; /* the size first: past n_ctx + 1, seq holds only that many */
+    return llm__gen_start(g, n);
 }
 
 /* Ends the generation: speeds, and the bytes of a character the reply left unfinished
    (after this step's piece, and to the callback with id -1). */
-static llm_result llm__generation_end(llm_generation *g, llm_result r) {
+static llm_result llm__gen_end(llm_generation *g, llm_result r) {
     llm_generate_stats *st = &g->stats;
     size_t len = 0;
     g->done = 1;
     st->prompt_tokens_per_s = st->prompt_seconds > 0.0 ? st->n_evaluated / st->prompt_seconds : 0.0;
     st->gen_tokens_per_s = st->gen_seconds > 0.0 ? st->n_generated / st->gen_seconds : 0.0;
-    if (r != LLM_OK || !g->ctx->piece) return r;
-    if (!g->piece) g->piece = g->ctx->piece;
-    if (llm_decoder_flush(&g->dec, g->ctx->piece + g->len, g->ctx->piece_cap - g->len, &len) == LLM_OK && len) {
-        if (g->desc.on_token) g->desc.on_token(g->desc.user, g->ctx->piece + g->len, len, -1);
-        g->len += len;
-    }
-    return r;
+    if (r != LLM_OK || !g->piece) return r;
+    g->step.piece = g->piece;
+    if ((r = llm_decoder_flush(&g->dec, g->piece + g->step.len, g->piece_cap - g->step.len, &len)) != LLM_OK)
+        return llm__gen_fail(g, r, "the decoder's flush: %s", llm_result_string(r));
+    if (len && g->desc.on_token) g->desc.on_token(g->desc.user, g->piece + g->step.len, len, -1);
+    g->step.len += len;
+    return LLM_OK;
 }
 
-/* One token: sample it, stop or pass it on; it is evaluated by the next step. */
-static llm_result llm__generation_token(llm_generation *g, double t) {
-    llm_ctx *c = g->ctx;
+/* The desc's choose callback, else the sampler, on the context's last logits. */
+static llm_result llm__gen_choose(llm_generation *g, int32_t *id) {
+    const llm_generate_desc *d = &g->desc;
+    int32_t n_vocab = llm_model_info_get(g->model)->n_vocab;
+    const float *logits = llm_logits(g->ctx);
+    llm_result r;
+    *id = -1;
+    if (!d->choose) {
+        r = llm_sample(g->ctx, d->sampler ? d->sampler : &g->greedy, id);
+        return r == LLM_OK ? r : llm__gen_fail(g, r, "%s", llm_ctx_error(g->ctx));
+    }
+    if (!logits) return llm__gen_fail(g, LLM_ERR_INVALID_ARGUMENT, "the context holds no logits to choose from");
+    if ((r = d->choose(d->choose_user, g->ctx, logits, n_vocab, id)) != LLM_OK)
+        return llm__gen_fail(g, r, "the choose callback failed: %s", llm_result_string(r));
+    if (*id < 0 || *id >= n_vocab)
+        return llm__gen_fail(g, LLM_ERR_BAD_TOKEN, "the choose callback chose %d, outside the vocabulary (%d)", *id, n_vocab);
+    return LLM_OK;
+}
+
+/* One token: choose it, stop or pass it on; the next step evaluates it. */
+static llm_result llm__gen_token(llm_generation *g, double t) {
     llm_generate_desc *d = &g->desc;
     llm_generate_stats *st = &g->stats;
-    int32_t id = llm_sample(c, d->sampler ? d->sampler : &g->greedy);
-    if (id < 0) return llm__generation_end(g, LLM_ERR_INVALID_ARGUMENT);
+    int32_t id;
+    llm_result r = llm__gen_choose(g, &id);
+    if (r != LLM_OK) return llm__gen_end(g, r);
     st->gen_seconds += llm__seconds() - t;
     if (llm__is_stop(g->stops, (size_t)g->n_stops, id) || llm__is_stop(d->stop_ids, d->n_stop_ids, id)) {
         st->stop = LLM_STOP_TOKEN;
         st->stop_id = id;
-        return llm__generation_end(g, LLM_OK);
+        return llm__gen_end(g, LLM_OK);
     }
     st->n_generated++;
-    g->id = g->pending = id;
-    if (c->piece && llm_decoder_push(&g->dec, id, c->piece, c->piece_cap, &g->len) == LLM_OK) g->piece = c->piece;
-    else g->len = 0;
-    if (d->on_token && d->on_token(d->user, g->piece, g->len, id)) st->stop = LLM_STOP_CALLBACK;
+    g->step.id = g->seq[g->n_seq++] = id;
+    if (g->piece && (r = llm_decoder_push(&g->dec, id, g->piece, g->piece_cap, &g->step.len)) != LLM_OK)
+        return llm__gen_end(g, llm__gen_fail(g, r, "the decoder refused token %d: %s", id, llm_result_string(r)));
+    g->step.piece = g->piece;
+    if (d->on_token && d->on_token(d->user, g->step.piece, g->step.len, id)) st->stop = LLM_STOP_CALLBACK;
     else if (d->max_tokens && st->n_generated == d->max_tokens) st->stop = LLM_STOP_MAX;
-    else if (c->pos == c->n_ctx) st->stop = LLM_STOP_CONTEXT_FULL;
-    return st->stop ? llm__generation_end(g, LLM_OK) : LLM_OK;
+    else if (llm_ctx_pos(g->ctx) == llm_ctx_size(g->ctx)) st->stop = LLM_STOP_CONTEXT_FULL;
+    return st->stop ? llm__gen_end(g, LLM_OK) : LLM_OK;
 }
 
-LLMDEF llm_result llm_generate_step(llm_generation *g) {
-    llm_ctx *c;
+/* The context holds exactly the tokens the generation put there. A context changed back to
+   the same tokens passes: its cache holds what this generation expects. O(pos) per step,
+   little beside llm_eval. */
+static int llm__gen_in_sync(const llm_generation *g) {
+    return llm_ctx_pos(g->ctx) == g->at &&
+           (g->at == 0 || memcmp(llm_ctx_tokens(g->ctx), g->seq, (size_t)g->at * sizeof *g->seq) == 0);
+}
+
+/* Evaluates the next k tokens of seq. */
+static llm_result llm__gen_eval(llm_generation *g, int32_t k) {
+    llm_result r = llm_eval(g->ctx, g->seq + g->at, (size_t)k);
+    g->at = llm_ctx_pos(g->ctx);
+    return r == LLM_OK ? r : llm__gen_fail(g, r, "%s", llm_ctx_error(g->ctx));
+}
+
+static llm_result llm__gen_step(llm_generation *g) {
     llm_result r;
     double t;
-    if (!g) return LLM_ERR_INVALID_ARGUMENT;
-    g->id = -1;
-    g->piece = NULL;
-    g->len = 0;
+    g->step.id = -1;
+    g->step.piece = NULL;
+    g->step.len = 0;
     if (g->done) return LLM_OK;
-    if (!(c = g->ctx)) return LLM_ERR_INVALID_ARGUMENT; /* never started (a zeroed generation) */
-    if (g->serial != c->generation || g->at != c->pos) {
-        snprintf(c->error, sizeof c->error, "the generation's context was changed or another generation started");
-        return llm__generation_end(g, LLM_ERR_INVALID_ARGUMENT);
-    }
+    if (!g->started) return llm__gen_fail(g, LLM_ERR_INVALID_ARGUMENT, "a step before llm_generation_start");
+    if (!llm__gen_in_sync(g))
+        return llm__gen_end(g, llm__gen_fail(g, LLM_ERR_INVALID_ARGUMENT, "the context changed under the generation "
+                                             "(llm_eval, llm_ctx_rewind, llm_ctx_load or another generation)"));
     t = llm__seconds();
-    if (g->n_fed < g->n_queued) { /* a chunk of the prompt */
-        int32_t k = g->n_queued - g->n_fed < g->desc.prompt_chunk ? g->n_queued - g->n_fed : g->desc.prompt_chunk;
-        r = llm_eval(c, c->queue + g->n_fed, (size_t)k);
-        g->n_fed += k;
-        g->at = c->pos;
+    if (g->at < g->n_prompt) { /* a chunk of the prompt */
+        int32_t k = g->n_prompt - g->at < g->desc.prompt_chunk ? g->n_prompt - g->at : g->desc.prompt_chunk;
+        r = llm__gen_eval(g, k);
         g->stats.prompt_seconds += llm__seconds() - t;
-        if (r != LLM_OK) return llm__generation_end(g, r);
-        if (g->n_fed < g->n_queued) return LLM_OK;
-        if (g->desc.max_tokens < 0) return llm__generation_end(g, LLM_OK);
+        if (r != LLM_OK) return llm__gen_end(g, r);
+        if (g->at < g->n_prompt) return LLM_OK;
+        if (g->desc.max_tokens < 0) return llm__gen_end(g, LLM_OK);
         t = llm__seconds();
-    } else if (g->pending >= 0) { /* the token the last step produced */
-        r = llm_eval(c, &g->pending, 1);
-        g->pending = -1;
-        g->at = c->pos;
-        if (r != LLM_OK) return llm__generation_end(g, r);
+    } else if (g->at < g->n_seq) { /* the token the last step produced */
+        if ((r = llm__gen_eval(g, 1)) != LLM_OK) return llm__gen_end(g, r);
     } else if (g->desc.max_tokens < 0) {
-        return llm__generation_end(g, LLM_OK);
+        return llm__gen_end(g, LLM_OK);
     }
-    return llm__generation_token(g, t);
+    return llm__gen_token(g, t);
 }
 
-/* Start, then steps until done, the prompt in one llm_eval. */
+LLMDEF llm_result llm_generation_step(llm_generation *g, llm_step *step) {
+    llm_result r;
+    if (!g) {
+        if (step) { memset(step, 0, sizeof *step); step->id = -1; step->done = 1; }
+        return LLM_ERR_INVALID_ARGUMENT;
+    }
+    r = llm__gen_step(g);
+    g->step.done = g->done;
+    if (step) *step = g->step;
+    return r;
+}
+
+/* Open with the prompt in one llm_eval; then, after start's result r, steps until done. */
+static llm_result llm__generate_open(llm_generation **g, llm_ctx *c, const llm_generate_desc *desc) {
+    llm_result r = llm_generation_open(g, c, desc);
+    if (r == LLM_OK) (*g)->desc.prompt_chunk = 0x7fffffff;
+    return r;
+}
+
 static llm_result llm__generate_all(llm_generation *g, llm_result r, llm_generate_stats *stats) {
-    g->desc.prompt_chunk = 0x7fffffff;
-    while (r == LLM_OK && !g->done) r = llm_generate_step(g);
-    if (stats) *stats = g->stats;
+    while (r == LLM_OK && !g->done) r = llm__gen_step(g);
+    if (stats && g) *stats = g->stats;
+    if (stats && !g) { memset(stats, 0, sizeof *stats); stats->stop_id = -1; }
+    llm_generation_close(g);
     return r;
 }
 
 LLMDEF llm_result llm_generate_tokens(llm_ctx *c, const int32_t *ids, size_t n, const llm_generate_desc *desc,
                                       llm_generate_stats *stats) {
-    llm_generation g;
-    return llm__generate_all(&g, llm_generate_start_tokens(c, &g, ids, n, desc), stats);
-}
-
-/* The prompt's ids with one BOS: the tokenizer's prefix (what LLM_TOKENIZE_ADD_SPECIAL puts
-   first) unless the text's own tokens begin with it. Allocated from the context's allocator. */
-static llm_result llm__prompt_ids(llm_ctx *c, const char *text, size_t len, int32_t **ids, size_t *n) {
-    const llm_tokenizer_info *ti = llm_tokenizer_info_get(c->model);
-    size_t np = ti ? (size_t)ti->n_prefix : 0, cap = (size_t)c->n_ctx + 1, got = 0;
-    llm_result r;
-    *ids = NULL;
-    *n = 0;
-    if (!ti) return LLM_ERR_UNSUPPORTED;
-    if (!(*ids = (int32_t *)llm__alloc(&c->alloc, (cap + np) * sizeof **ids))) return LLM_ERR_OUT_OF_MEMORY;
-    r = llm_tokenize(c->model, text, len, LLM_TOKENIZE_PARSE_SPECIAL, *ids + np, cap, &got);
-    if (r == LLM_ERR_BUFFER_TOO_SMALL) r = LLM_OK; /* too long for the context: reported by the caller */
-    if (r != LLM_OK) return r;
-    if (got >= np && np && memcmp(*ids + np, ti->prefix, np * sizeof **ids) == 0) {
-        memmove(*ids, *ids + np, (got < cap ? got : cap) * sizeof **ids);
-        np = 0;
-    }
-    memcpy(*ids, ti->prefix, np * sizeof **ids);
-    *n = got + np;
-    return LLM_OK;
-}
-
-LLMDEF llm_result llm_generate_start(llm_ctx *c, llm_generation *g, const char *text, size_t len, const llm_generate_desc *desc) {
-    int32_t *ids;
-    size_t n;
-    llm_result r;
-    if (!g) return LLM_ERR_INVALID_ARGUMENT;
-    llm__generation_init(g, 0, desc);
-    if (!c || (!text && len)) return LLM_ERR_INVALID_ARGUMENT;
-    if ((r = llm__prompt_ids(c, text, len, &ids, &n)) == LLM_OK) {
-        if (n > (size_t)c->n_ctx) { /* only the first n_ctx + 1 ids were written */
-            snprintf(c->error, sizeof c->error, "the prompt's %llu tokens do not fit in the context (%d)", (unsigned long long)n, c->n_ctx);
-            g->stats.n_prompt = llm__clamp32(n);
-            r = LLM_ERR_CONTEXT_FULL;
-        } else {
-            r = llm_generate_start_tokens(c, g, ids, n, desc);
-        }
-    } else if (r == LLM_ERR_UNSUPPORTED) {
-        snprintf(c->error, sizeof c->error, "the model has no tokenizer");
-    }
-    llm__free(&c->alloc, ids);
-    return r;
+    llm_generation *g;
+    llm_result r = llm__generate_open(&g, c, desc);
+    if (r == LLM_OK) r = llm_generation_start_tokens(g, ids, n);
+    return llm__generate_all(g, r, stats);
 }
 
 LLMDEF llm_result llm_generate(llm_ctx *c, const char *text, size_t len, const llm_generate_desc *desc,
                                llm_generate_stats *stats) {
-    llm_generation g;
-    return llm__generate_all(&g, llm_generate_start(c, &g, text, len, desc), stats);
+    llm_generation *g;
+    llm_result r = llm__generate_open(&g, c, desc);
+    if (r == LLM_OK) r = llm_generation_start(g, text, len);
+    return llm__generate_all(g, r, stats);
 }
-
-/* ---- llm: model file writer ---------------------------------------------------------------- */
-typedef struct llm__bytes {
-    uint8_t *p;
-    size_t n, cap;
-    int oom;
-} llm__bytes;
-
-static void llm__put(llm__bytes *b, const void *src, size_t n) {
-    if (b->oom) return;
-    if (b->n + n > b->cap) {
-        size_t cap = b->cap ? b->cap : 256;
-        uint8_t *p;
-        while (cap < b->n + n) cap *= 2;
-        p = (uint8_t *)LLM_MALLOC(cap);
-        if (!p) { b->oom = 1; return; }
-        if (b->n) memcpy(p, b->p, b->n);
-        LLM_FREE(b->p);
-        b->p = p;
-        b->cap = cap;
-    }
-    if (n) memcpy(b->p + b->n, src, n);
-    b->n += n;
-}
-
-static void llm__put32(llm__bytes *b, uint32_t v) {
-    uint8_t t[4];
-    t[0] = (uint8_t)v; t[1] = (uint8_t)(v >> 8); t[2] = (uint8_t)(v >> 16); t[3] = (uint8_t)(v >> 24);
-    llm__put(b, t, 4);
-}
-
-static void llm__put64(llm__bytes *b, uint64_t v) { llm__put32(b, (uint32_t)v); llm__put32(b, (uint32_t)(v >> 32)); }
-
-struct llm_builder {
-    llm__bytes meta, table, out;
-    uint64_t n_meta, n_tensors, data_size, file_size, data_off;
-    uint64_t *offsets, *sizes; /* per tensor, relative offsets until llm_builder_header */
-    size_t cap;
-};
-
-LLMDEF llm_result llm_builder_create(llm_builder **out) {
-    if (!out) return LLM_ERR_INVALID_ARGUMENT;
-    *out = (llm_builder *)LLM_MALLOC(sizeof **out);
-    if (!*out) return LLM_ERR_OUT_OF_MEMORY;
-    memset(*out, 0, sizeof **out);
-    return LLM_OK;
-}
-
-LLMDEF void llm_builder_destroy(llm_builder *b) {
-    if (!b) return;
-    LLM_FREE(b->meta.p); LLM_FREE(b->table.p); LLM_FREE(b->out.p);
-    LLM_FREE(b->offsets); LLM_FREE(b->sizes);
-    LLM_FREE(b);
-}
-
-static llm_result llm__builder_meta(llm_builder *b, const char *key, uint32_t type, const void *data, size_t size) {
-    size_t kl;
-    if (!b || !key || (!data && size)) return LLM_ERR_INVALID_ARGUMENT;
-    kl = strlen(key);
-    if (kl == 0 || kl > LLM__MAX_NAME) return LLM_ERR_INVALID_ARGUMENT;
-    llm__put32(&b->meta, (uint32_t)kl);
-    llm__put(&b->meta, key, kl);
-    llm__put32(&b->meta, type);
-    llm__put64(&b->meta, size);
-    llm__put(&b->meta, data, size);
-    b->n_meta++;
-    return b->meta.oom ? LLM_ERR_OUT_OF_MEMORY : LLM_OK;
-}
-
-LLMDEF llm_result llm_builder_set_i32(llm_builder *b, const char *key, int32_t v) {
-    uint8_t t[4];
-    t[0] = (uint8_t)v; t[1] = (uint8_t)((uint32_t)v >> 8); t[2] = (uint8_t)((uint32_t)v >> 16); t[3] = (uint8_t)((uint32_t)v >> 24);
-    return llm__builder_meta(b, key, LLM__META_I32, t, 4);
-}
-
-LLMDEF llm_result llm_builder_set_f64(llm_builder *b, const char *key, double v) {
-    uint64_t u;
-    uint8_t t[8];
-    int i;
-    memcpy(&u, &v, 8);
-    for (i = 0; i < 8; i++) t[i] = (uint8_t)(u >> (8 * i));
-    return llm__builder_meta(b, key, LLM__META_F64, t, 8);
-}
-
-LLMDEF llm_result llm_builder_set_string(llm_builder *b, const char *key, const char *s, size_t len) {
-    return llm__builder_meta(b, key, LLM__META_STRING, s, len);
-}
-
-LLMDEF llm_result llm_builder_set_blob(llm_builder *b, const char *key, const void *data, size_t size) {
-    return llm__builder_meta(b, key, LLM__META_BLOB, data, size);
-}
-
-LLMDEF llm_result llm_builder_set_i32_array(llm_builder *b, const char *key, const int32_t *v, size_t n) {
-    llm__bytes t;
-    size_t i;
-    llm_result r;
-    memset(&t, 0, sizeof t);
-    for (i = 0; i < n; i++) llm__put32(&t, (uint32_t)v[i]);
-    r = t.oom ? LLM_ERR_OUT_OF_MEMORY : llm__builder_meta(b, key, LLM__META_I32_ARRAY, t.p, t.n);
-    LLM_FREE(t.p);
-    return r;
-}
-
-static uint64_t llm__align_up(uint64_t v) { return (v + LLM__ALIGN - 1) / LLM__ALIGN * LLM__ALIGN; }
-
-/* Whether the table already has a tensor of this name (entries: u32 length, name, u32 dtype,
-   u32 dims, u64 x dims, u64 offset, u64 size). */
-static int llm__builder_has_tensor(const llm_builder *b, const char *name, size_t nl) {
-    size_t p = 0, len;
-    while (!b->table.oom && p < b->table.n) {
-        len = llm__rd32(b->table.p + p);
-        if (len == nl && memcmp(b->table.p + p + 4, name, nl) == 0) return 1;
-        p += 4 + len + 8 + 8 * (size_t)llm__rd32(b->table.p + p + 4 + len + 4) + 16;
-    }
-    return 0;
-}
-
-LLMDEF llm_result llm_builder_add_tensor(llm_builder *b, const char *name, llm_dtype dtype, int n_dims,
-                                         const int64_t *shape, size_t *idx) {
-    size_t nl, size, rows = 1;
-    int d;
-    if (!b || !name || !shape || n_dims < 1 || n_dims > 4 || (unsigned)dtype >= LLM_DTYPE_COUNT) return LLM_ERR_INVALID_ARGUMENT;
-    nl = strlen(name);
-    if (nl == 0 || nl > LLM__MAX_NAME || llm__builder_has_tensor(b, name, nl)) return LLM_ERR_INVALID_ARGUMENT;
-    for (d = 0; d < n_dims; d++)
-        if (shape[d] < 1 || (d < n_dims - 1 && !llm__mul_ok(rows, (size_t)shape[d], &rows))) return LLM_ERR_INVALID_ARGUMENT;
-    size = llm_dtype_row_bytes(dtype, shape[n_dims - 1]);
-    if (size == 0 || rows % (size_t)llm_dtype_row_group(dtype) || !llm__mul_ok(size, rows, &size)) return LLM_ERR_INVALID_ARGUMENT;
-    if (b->n_tensors == b->cap) {
-        size_t cap = b->cap ? b->cap * 2 : 64;
-        uint64_t *o = (uint64_t *)LLM_MALLOC(cap * 8), *s = (uint64_t *)LLM_MALLOC(cap * 8);
-        if (!o || !s) { LLM_FREE(o); LLM_FREE(s); return LLM_ERR_OUT_OF_MEMORY; }
-        if (b->n_tensors) { memcpy(o, b->offsets, b->n_tensors * 8); memcpy(s, b->sizes, b->n_tensors * 8); }
-        LLM_FREE(b->offsets); LLM_FREE(b->sizes);
-        b->offsets = o; b->sizes = s; b->cap = cap;
-    }
-    b->data_size = llm__align_up(b->data_size);
-    b->offsets[b->n_tensors] = b->data_size;
-    b->sizes[b->n_tensors] = size;
-    b->data_size += size;
-    llm__put32(&b->table, (uint32_t)nl);
-    llm__put(&b->table, name, nl);
-    llm__put32(&b->table, (uint32_t)dtype);
-    llm__put32(&b->table, (uint32_t)n_dims);
-    for (d = 0; d < n_dims; d++) llm__put64(&b->table, (uint64_t)shape[d]);
-    llm__put64(&b->table, b->offsets[b->n_tensors]);
-    llm__put64(&b->table, size);
-    if (idx) *idx = (size_t)b->n_tensors;
-    b->n_tensors++;
-    return b->table.oom ? LLM_ERR_OUT_OF_MEMORY : LLM_OK;
-}
-
-LLMDEF llm_result llm_builder_header(llm_builder *b, const void **bytes, size_t *size) {
-    uint64_t meta_off = LLM__HEADER_SIZE, meta_size, tab_off, data_off;
-    static const uint8_t zeros[LLM__ALIGN] = { 0 };
-    if (!b || !bytes || !size) return LLM_ERR_INVALID_ARGUMENT;
-    meta_size = 8 + b->meta.n;
-    tab_off = meta_off + meta_size;
-    data_off = llm__align_up(tab_off + b->table.n);
-    b->file_size = data_off + llm__align_up(b->data_size);
-    b->out.n = 0;
-    llm__put(&b->out, LLM__MAGIC, 4);
-    llm__put32(&b->out, LLM__VERSION);
-    llm__put64(&b->out, b->file_size);
-    llm__put64(&b->out, meta_off); llm__put64(&b->out, meta_size);
-    llm__put64(&b->out, tab_off); llm__put64(&b->out, b->table.n);
-    llm__put64(&b->out, b->n_tensors); llm__put64(&b->out, data_off);
-    llm__put64(&b->out, 0); /* the checksum, once the bytes it covers are there */
-    llm__put64(&b->out, b->n_meta);
-    llm__put(&b->out, b->meta.p, b->meta.n);
-    llm__put(&b->out, b->table.p, b->table.n);
-    llm__put(&b->out, zeros, (size_t)(data_off - b->out.n));
-    if (b->out.oom) return LLM_ERR_OUT_OF_MEMORY;
-    llm__wr64(b->out.p + LLM__CHECKSUM_AT, llm__file_checksum(b->out.p, data_off));
-    *bytes = b->out.p;
-    *size = b->out.n;
-    b->data_off = data_off;
-    return LLM_OK;
-}
-
-LLMDEF uint64_t llm_builder_tensor_offset(const llm_builder *b, size_t idx) { return b->data_off + b->offsets[idx]; }
-LLMDEF uint64_t llm_builder_tensor_size(const llm_builder *b, size_t idx) { return b->sizes[idx]; }
-LLMDEF uint64_t llm_builder_file_size(const llm_builder *b) { return b->file_size; }
 
 /* ---- llm: results ------------------------------------------------------------------------ */
 LLMDEF const char *llm_result_string(llm_result r) {
@@ -6054,13 +6114,6 @@ LLMDEF const char *llm_result_string(llm_result r) {
     return "unknown result";
 }
 
-#if defined(LLM__THREADS_NONE)
-#define LLM__THREADS_NAME "none"
-#elif defined(_OPENMP)
-#define LLM__THREADS_NAME "openmp"
-#else
-#define LLM__THREADS_NAME "pthread"
-#endif
 #if defined(__OPTIMIZE__) || defined(_MSC_VER)
 #define LLM__OPT_NAME ""
 #else

@@ -239,7 +239,14 @@ typedef struct chat_state {
     int refused;                /* a message was not answered (it did not fit, or the template refused it) */
     size_t dropped;             /* turns dropped to make room for this reply, not said yet */
     char drop_detail[160];      /* the numbers of the first attempt that did not fit */
+    char gen_error[256];        /* the library's message of a failed reply */
 } chat_state;
+
+/* The generation's log: keeps its message of an error for the turn to say. */
+static void keep_gen_error(void *user, const char *message) {
+    chat_state *s = (chat_state *)user;
+    snprintf(s->gen_error, sizeof s->gen_error, "%s", message);
+}
 
 /* stdout as far as this program wrote it: text, never colour codes. */
 static void put_out(chat_state *s, const char *text, size_t len) {
@@ -407,7 +414,7 @@ static int chat_turn(chat_state *s, const char *line) {
     say_dropped(s); /* a reply that showed nothing */
     if (s->color && s->shown) fputs(COLOR_OFF, stdout);
     put_out(s, "\n", 1);
-    if (r != LLM_OK) { note(s, "chat: %s: %s", llm_result_string(r), llm_ctx_error(s->ctx)); return 1; }
+    if (r != LLM_OK) { note(s, "chat: %s: %s", llm_result_string(r), s->gen_error); return 1; }
     if (conv_add(&s->conv, "assistant", s->reply ? s->reply : "", s->reply_len)) { note(s, "chat: out of memory"); return 1; }
     if (s->verbose)
         note(s, "chat: prompt %d tokens (%d reused, %d evaluated, %.1f tok/s), reply %d tokens (%.1f tok/s), %s", st.n_prompt, st.n_reused,
@@ -613,6 +620,8 @@ static int open_chat(chat_state *s, const char *system, llm_ctx_desc *cd, int32_
     s->gen.template_name = s->chat.template_name;
     s->gen.on_token = on_token;
     s->gen.user = s;
+    s->gen.log = keep_gen_error;
+    s->gen.log_user = s;
     return 0;
 }
 

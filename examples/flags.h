@@ -142,13 +142,13 @@ static const char *flags__closest(const char *arg, const char *const *known) {
 /* Says that arg is not an option of prog: an unknown flag (with the known one it is closest
    to, if any), or a bare word where an option was expected. The caller exits 2. */
 FLAGS_FN void flag_unknown(const char *prog, const char *arg, const char *const *known) {
-    const char *near;
+    const char *closest;
     if (arg[0] != '-' || !arg[1]) {
         fprintf(stderr, "%s: unexpected argument '%s' (options start with '-'; the model is -m FILE)\n", prog, arg);
         return;
     }
     fprintf(stderr, "%s: unknown option '%s'", prog, arg);
-    if ((near = flags__closest(arg, known)) != NULL) fprintf(stderr, " (did you mean '%s'?)", near);
+    if ((closest = flags__closest(arg, known)) != NULL) fprintf(stderr, " (did you mean '%s'?)", closest);
     fprintf(stderr, " (see %s --help)\n", prog);
 }
 

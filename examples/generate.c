@@ -200,7 +200,11 @@ static void end_text(collected *out) {
     fflush(stdout);
 }
 
+/* The generation's log: keeps its message of an error, said after the text's line. */
+static void keep_error(void *user, const char *message) { snprintf((char *)user, 256, "%s", message); }
+
 int main(int argc, char **argv) {
+    char error[256] = "";
     options o;
     llm_sampler sampler;
     llm_generate_desc gd;
@@ -238,11 +242,13 @@ int main(int argc, char **argv) {
     gd.ignore_eos = 1;
     gd.on_token = collect;
     gd.user = &out;
+    gd.log = keep_error;
+    gd.log_user = error;
     out.print_text = !o.print_ids && llm_tokenizer_info_get(model) != NULL;
     if (out.print_text && !o.hide_prompt && print_prompt_text(model, out.ids, n_prompt, &out)) goto done;
     if (llm_generate_tokens(ctx, out.ids, n_prompt, &gd, &st) != LLM_OK) {
         end_text(&out);
-        fprintf(stderr, "generate: %s\n", llm_ctx_error(ctx));
+        fprintf(stderr, "generate: %s\n", error);
         goto done;
     }
     if (o.print_ids)

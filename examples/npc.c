@@ -4,7 +4,7 @@
 
    The game renders a frame every 1/F seconds. Each frame does its own work, then, when the
    time left in the NPC's share of the frame (--budget, default half a frame) holds a typical
-   generation step (a running average), calls llm_generate_step once: a step evaluates at
+   generation step (a running average), calls llm_generation_step once: a step evaluates at
    most one chunk of the prompt (8 tokens) or one token and samples at most one, so the frame
    is never held up for the whole line. (When no step fits a budget, one runs every frame:
    it is the smallest unit of work.) The line's text goes to stdout as it grows; -v reports
@@ -76,7 +76,8 @@ int main(int argc, char **argv) {
     double slowest = 0.0, typical = 0.0, total = 0.0, t0, sink = 0.0;
     llm_sampler sampler;
     llm_generate_desc gd;
-    llm_generation g;
+    llm_generation *g = NULL;
+    llm_step step;
     llm_ctx_desc cd;
     llm_model_desc md;
     llm_model *model;
@@ -85,6 +86,7 @@ int main(int argc, char **argv) {
     memset(&sampler, 0, sizeof sampler);
     memset(&cd, 0, sizeof cd);
     memset(&gd, 0, sizeof gd);
+    memset(&step, 0, sizeof step);
     sampler.temperature = 0.8f;
     sampler.top_p = 0.95f;
     sampler.seed = 1;
@@ -117,34 +119,36 @@ int main(int argc, char **argv) {
     gd.sampler = &sampler;
     gd.max_tokens = max_tokens;
     gd.prompt_chunk = 8; /* a prompt step costs about what a few token steps do */
-    if ((r = llm_generate_start(ctx, &g, prompt, strlen(prompt), &gd)) != LLM_OK) fprintf(stderr, "npc: %s\n", llm_ctx_error(ctx));
+    if ((r = llm_generation_open(&g, ctx, &gd)) != LLM_OK) fprintf(stderr, "npc: %s\n", llm_result_string(r));
+    else if ((r = llm_generation_start(g, prompt, strlen(prompt))) != LLM_OK) fprintf(stderr, "npc: %s\n", llm_generation_error(g));
     t0 = llm__seconds();
-    for (frame = 0; r == LLM_OK && !g.done; frame++) {
+    for (frame = 0; r == LLM_OK && !step.done; frame++) {
         /* the frame's time counts from when it began, not from when it was due: after a late
            wake-up (a busy machine) no step would ever fit, and the line would never end */
-        double start = llm__seconds(), used, step = 0.0;
+        double start = llm__seconds(), used, took = 0.0;
         sink += game_work(frame);
         used = llm__seconds() - start;
         if (used + typical <= budget_ms / 1000.0 || typical * 1000.0 >= budget_ms) {
             double t = llm__seconds();
-            if ((r = llm_generate_step(&g)) != LLM_OK) { fprintf(stderr, "npc: %s\n", llm_ctx_error(ctx)); break; }
-            step = llm__seconds() - t;
+            if ((r = llm_generation_step(g, &step)) != LLM_OK) { fprintf(stderr, "npc: %s\n", llm_generation_error(g)); break; }
+            took = llm__seconds() - t;
             steps++;
-            total += step;
-            if (step > slowest) slowest = step;
-            typical = steps == 1 ? step : 0.75 * typical + 0.25 * step;
-            if (step * 1000.0 > budget_ms) late++;
-            if (g.len) { fwrite(g.piece, 1, g.len, stdout); fflush(stdout); }
+            total += took;
+            if (took > slowest) slowest = took;
+            typical = steps == 1 ? took : 0.75 * typical + 0.25 * took;
+            if (took * 1000.0 > budget_ms) late++;
+            if (step.len) { fwrite(step.piece, 1, step.len, stdout); fflush(stdout); }
         }
         if (verbose)
-            fprintf(stderr, "npc: frame %d: %s%.2f ms step%s\n", frame, step > 0.0 ? "" : "no step, ", step * 1000.0,
-                    g.id >= 0 ? ", one token" : "");
+            fprintf(stderr, "npc: frame %d: %s%.2f ms step%s\n", frame, took > 0.0 ? "" : "no step, ", took * 1000.0,
+                    step.id >= 0 && took > 0.0 ? ", one token" : "");
         sleep_until(t0 + (frame + 1) / fps);
     }
     if (r == LLM_OK) printf("\n");
     if (r == LLM_OK) fprintf(stderr, "npc: %d tokens in %d frames at %.0f fps (%.2f s); %d steps, %.2f ms on average, %.2f ms at most, "
-            "budget %.2f ms, %d steps over it%s\n", g.stats.n_generated, frame, fps, llm__seconds() - t0, steps,
+            "budget %.2f ms, %d steps over it%s\n", llm_generation_stats(g)->n_generated, frame, fps, llm__seconds() - t0, steps,
             steps ? total * 1000.0 / steps : 0.0, slowest * 1000.0, budget_ms, late, sink < 0.0 ? "" : "");
+    llm_generation_close(g);
     llm_ctx_close(ctx);
     llm_model_close(model);
     return r == LLM_OK ? 0 : 1;

@@ -18,6 +18,9 @@ static int print_piece(void *user, const char *piece, size_t len, int32_t id) {
     return 0;
 }
 
+/* Keeps the library's message of a failed generation, said after the reply's line. */
+static void keep_error(void *user, const char *message) { snprintf((char *)user, 256, "%s", message); }
+
 int main(int argc, char **argv) {
     static const char *const known[] = { "-h", "--help", NULL };
     llm_model *model = NULL;
@@ -27,7 +30,7 @@ int main(int argc, char **argv) {
     llm_chat_message msg = { "user", argc > 2 ? argv[2] : "Hello!" };
     llm_sampler sampler;
     llm_generate_desc gen;
-    char *prompt = NULL;
+    char *prompt = NULL, error[256] = "";
     size_t len;
     int rc = 1;
     if (argc > 1 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) { printf("usage: simple model.llm [message]\n"); return 0; }
@@ -50,10 +53,12 @@ int main(int argc, char **argv) {
     gen.sampler = &sampler;
     gen.max_tokens = 200;
     gen.on_token = print_piece;
+    gen.log = keep_error;
+    gen.log_user = error;
     rc = llm_generate(ctx, prompt, len, &gen, NULL) != LLM_OK;
     printf("\n"); /* the reply's line ends before an error is said on stderr */
     fflush(stdout);
-    if (rc) fprintf(stderr, "simple: %s\n", llm_ctx_error(ctx));
+    if (rc) fprintf(stderr, "simple: %s\n", error);
 done:
     free(prompt);
     llm_ctx_close(ctx);

@@ -125,7 +125,7 @@ job() {
     clang)   need clang clang clang && suite clang "" "" CC=clang "CFLAGS=$STRICT"
              need clang++ clang clang++ && suite --reuse clang clang++ "" "" "CC=clang++ -x c++" "WARN=$CXX11" TEST_CC=clang "TEST_WARN=$C99" "CFLAGS=$STRICT";;
     windows) need windows "gcc-mingw-w64-x86-64, wine" x86_64-w64-mingw32-gcc wine &&
-             suite --quick windows "env WINEDEBUG=-all wine" .exe CC=x86_64-w64-mingw32-gcc PORTABLE=1 "CFLAGS=-O1 -Werror -static";;
+             suite --quick windows "env WINEDEBUG=-all wine" .exe CC=x86_64-w64-mingw32-gcc PORTABLE=1 OPENMP=0 "CFLAGS=-O1 -Werror -static";;
     m32)     suite --quick m32 "" "" "CC=gcc -m32 -isystem $P/m32-include" PORTABLE=1 "CFLAGS=-O1 -Werror";;
     # The three feature gates in one build (test_build.sh compiles each alone with -Werror).
     minimal) suite --quick minimal "" "" "CFLAGS=-O1 -Werror -DLLM_NO_SIMD -DLLM_NO_MMAP -DLLM_NO_THREADS" OPENMP=0;;

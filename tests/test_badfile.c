@@ -8,6 +8,8 @@
 #define _POSIX_C_SOURCE 200809L
 #define LLM_IMPLEMENTATION
 #include "../llm.h"
+#define LLM_CONVERT_IMPLEMENTATION
+#include "../tools/llm_convert.h"
 
 #include <errno.h>
 #include <stdarg.h>

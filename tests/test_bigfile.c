@@ -7,6 +7,8 @@
 #define _POSIX_C_SOURCE 200809L
 #define LLM_IMPLEMENTATION
 #include "../llm.h"
+#define LLM_CONVERT_IMPLEMENTATION
+#include "../tools/llm_convert.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -108,7 +108,7 @@ int main(void) {
         s.repeat_penalty = 1.1f; s.frequency_penalty = 0.1f; s.presence_penalty = 0.2f;
         inv_t = 1.0 / (double)s.temperature;
         b = llm__cutoff_bucket(&s, lg, NV, inv_t, (double)lg[llm__argmax(lg, NV)] * inv_t, &total);
-        id = llm_sample_logits(&s, lg, NV, recent, 8, sc);
+        llm_sample_logits(&s, lg, NV, recent, 8, sc, &id);
         mix(&b, sizeof b); mix(&total, sizeof total); mix(&id, sizeof id);
     }
     printf("%016llx\n", (unsigned long long)h);

@@ -1,14 +1,13 @@
 /* Chat templates: every template of ../shared/testdata/chat is recognised by the
-   converter's rules (tools/convert_chat.h) and rendered by llm_chat_render exactly as
+   converter's rules (tools/llm_convert.h) and rendered by llm_chat_render exactly as
    HuggingFace's apply_chat_template does: the public renderings (expected.jsonl) and the
    extra cases made with jinja2 by tools/gen_chat_cases.py (tests/data/chat_cases.jsonl).
    The model is built in memory: tiny weights plus the chat metadata the converter writes. */
 #define _POSIX_C_SOURCE 200809L
 #define LLM_IMPLEMENTATION
 #include "../llm.h"
-#define JSON_IMPLEMENTATION
-#include "../tools/json.h"
-#include "../tools/convert_chat.h"
+#define LLM_CONVERT_IMPLEMENTATION
+#include "../tools/llm_convert.h"
 #include "need.h"
 
 #include <stdio.h>
@@ -22,8 +21,8 @@ static int failures;
 #define CHECK(cond, ...) do { if (!(cond)) { printf("FAIL %s:%d: ", __FILE__, __LINE__); printf(__VA_ARGS__); printf("\n"); failures++; } } while (0)
 
 /* A 1-layer model with vocab 8 and hidden size 4; its weights are zeros. */
-static llm_model *tiny_model(const char *tmpl, const char *bos, const char *eos, const chat_info **info_out, void **mem) {
-    static chat_info ci;
+static llm_model *tiny_model(const char *tmpl, const char *bos, const char *eos, const llm__cv_chat_info **info_out, void **mem) {
+    static llm__cv_chat_info ci;
     static const char *const names[] = {
         "model.embed_tokens.weight", "model.norm.weight", "model.layers.0.input_layernorm.weight",
         "model.layers.0.post_attention_layernorm.weight", "model.layers.0.self_attn.q_proj.weight",
@@ -44,7 +43,7 @@ static llm_model *tiny_model(const char *tmpl, const char *bos, const char *eos,
     llm_builder_set_i32(b, "llm.head_dim", 4); llm_builder_set_i32(b, "llm.max_position_embeddings", 64);
     llm_builder_set_f64(b, "llm.rms_norm_eps", 1e-5); llm_builder_set_f64(b, "llm.rope_theta", 10000.0);
     llm_builder_set_i32(b, "llm.tie_word_embeddings", 1);
-    chat_set_meta(b, tmpl, bos, eos, &ci);
+    llm__cv_chat_set_meta(b, tmpl, bos, eos, &ci);
     for (i = 0; i < sizeof names / sizeof names[0]; i++)
         llm_builder_add_tensor(b, names[i], LLM_DTYPE_F32, shapes[i][1] ? 2 : 1, shapes[i], &idx);
     if (llm_builder_header(b, &hdr, &hs) == LLM_OK) {
@@ -58,7 +57,7 @@ static llm_model *tiny_model(const char *tmpl, const char *bos, const char *eos,
     return m;
 }
 
-typedef struct model_entry { char *name; llm_model *m; void *mem; chat_info ci; } model_entry;
+typedef struct model_entry { char *name; llm_model *m; void *mem; llm__cv_chat_info ci; } model_entry;
 
 static model_entry models[64];
 static int n_models;
@@ -68,10 +67,10 @@ static llm_model *model_for(const json_value *templates, const char *name) {
     int i;
     for (i = 0; i < n_models; i++) if (!strcmp(models[i].name, name)) return models[i].m;
     if (!t || n_models == 64) return NULL;
-    const chat_info *ci;
+    const llm__cv_chat_info *ci;
     models[n_models].name = strdup(name);
-    models[n_models].m = tiny_model(json_get(t, "chat_template")->str, chat_token_string(json_get(t, "bos_token")),
-                                    chat_token_string(json_get(t, "eos_token")), &ci, &models[n_models].mem);
+    models[n_models].m = tiny_model(json_get(t, "chat_template")->str, llm__cv_chat_token_string(json_get(t, "bos_token")),
+                                    llm__cv_chat_token_string(json_get(t, "eos_token")), &ci, &models[n_models].mem);
     models[n_models].ci = *ci;
     if (models[n_models].m) {
         const char *fam = json_get(t, "family")->str, *got = llm_chat_template(models[n_models].m);
@@ -167,7 +166,7 @@ static void test_api(const json_value *templates) {
     char buf[256];
     const char *e;
     size_t n = 0, len;
-    const chat_info *ci;
+    const llm__cv_chat_info *ci;
     void *mem, *mem_unknown;
     llm_model *raw = tiny_model(NULL, NULL, NULL, &ci, &mem), *unknown;
     llm_model *l3 = model_for(templates, "llama-3.2-1b-instruct");
@@ -206,7 +205,7 @@ static void test_api(const json_value *templates) {
         const char *text = "[{\"name\": \"tool_use\", \"template\": \"x\"}, {\"name\": \"default\", \"template\": \"y\"}]";
         list = json_parse(text, strlen(text), jerr, sizeof jerr);
     }
-    CHECK(list && chat_pick_template(list) && !strcmp(chat_pick_template(list), "y"), "list of templates");
+    CHECK(list && llm__cv_chat_pick_template(list) && !strcmp(llm__cv_chat_pick_template(list), "y"), "list of templates");
     json_free(list);
     llm_model_close(raw);
     llm_model_close(unknown);
@@ -219,7 +218,7 @@ int main(void) {
     char path[512], err[256];
     json_value *templates, *conversations;
     int i;
-    (void)convert_chat; /* the directory step is exercised by the converter tests */
+    (void)llm__cv_convert_chat; /* the directory step is exercised by the converter tests */
     snprintf(path, sizeof path, "%s/templates.json", dir);
     if (!(templates = json_parse_file(path, err, sizeof err))) {
         FILE *f = fopen(path, "rb");
@@ -235,7 +234,7 @@ int main(void) {
     run_file(templates, path, conversations, "expected.jsonl");
     run_file(templates, "tests/data/chat_cases.jsonl", NULL, "tests/data/chat_cases.jsonl");
     test_api(templates);
-    for (i = 0; i < n_models; i++) { llm_model_close(models[i].m); free(models[i].mem); free(models[i].name); chat_info_free(&models[i].ci); }
+    for (i = 0; i < n_models; i++) { llm_model_close(models[i].m); free(models[i].mem); free(models[i].name); llm__cv_chat_info_free(&models[i].ci); }
     json_free(conversations);
     json_free(templates);
     if (failures) { printf("%d failures\n", failures); return 1; }

@@ -5,6 +5,7 @@
    - a model buffer that is not 4-byte aligned: LLM_ERR_INVALID_ARGUMENT;
    - a failed llm_eval or llm_ctx_rewind leaves the logits as they were (the error codes
      themselves are in tests/test_badfile.c). */
+#define _POSIX_C_SOURCE 200809L
 #define LLM_IMPLEMENTATION
 #include "../llm.h"
 #include "tiny_model.h"

@@ -2,8 +2,11 @@
    pass's invariants (bitwise the same logits for any thread count and for a prompt
    evaluated at once or token by token; SIMD logits close to the reference ones).
    tests/test_simd.sh builds this file for other instruction sets too. */
+#define _POSIX_C_SOURCE 200809L
 #define LLM_IMPLEMENTATION
 #include "../llm.h"
+#define LLM_CONVERT_IMPLEMENTATION
+#include "../tools/llm_convert.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -348,8 +351,7 @@ static void test_nan_weights(llm_dtype dt) {
         if (llm_ctx_open(&c, m, &d) != LLM_OK) { CHECK(0, "ctx_open"); continue; }
         CHECK(llm_eval(c, ids, 3) == LLM_OK && llm_eval(c, ids + 3, 2) == LLM_OK, "%s: eval with a NaN weight block", llm_dtype_name(dt));
         for (k = 0; k < 64; k++) nan_ref += llm_logits(c)[k] != llm_logits(c)[k];
-        id = llm_sample(c, &greedy);
-        CHECK(id >= 0 && id < 64, "%s: a token is sampled from NaN logits (%d)", llm_dtype_name(dt), id);
+        CHECK(llm_sample(c, &greedy, &id) == LLM_OK && id >= 0 && id < 64, "%s: a token is sampled from NaN logits (%d)", llm_dtype_name(dt), id);
         llm_ctx_close(c);
     }
     CHECK(nan_ref == 2 * 64, "%s: a NaN weight gives NaN logits with both kernel sets (%d of %d)", llm_dtype_name(dt), nan_ref, 2 * 64);

@@ -15,6 +15,12 @@ static int failures;
 
 static float *scratch_for(int32_t n) { return (float *)malloc(llm_sample_scratch_bytes(n)); }
 
+/* llm_sample_logits' id, or -1 when it fails. */
+static int32_t pick(llm_sampler *s, const float *logits, int32_t nv, const int32_t *recent, size_t n_recent, void *sc) {
+    int32_t id;
+    return llm_sample_logits(s, logits, nv, recent, n_recent, sc, &id) == LLM_OK ? id : -1;
+}
+
 static uint64_t lcg = 12345;
 static float frand(void) { lcg = lcg * 6364136223846793005ull + 1442695040888963407ull; return (float)((lcg >> 40) / 16777216.0); }
 
@@ -23,7 +29,7 @@ static void draw(llm_sampler *s, const float *logits, int32_t nv, int n, long *c
     float *sc = scratch_for(nv);
     int i;
     for (i = 0; i < n; i++) {
-        int32_t id = llm_sample_logits(s, logits, nv, NULL, 0, sc);
+        int32_t id = pick(s, logits, nv, NULL, 0, sc);
         if (id >= 0 && id < nv) counts[id]++;
         else { CHECK(0, "id %d out of range", id); break; }
     }
@@ -61,12 +67,12 @@ static void test_greedy(void) {
     int i, best = 0;
     for (i = 0; i < 100; i++) { logits[i] = frand() * 10.0f - 5.0f; if (logits[i] > logits[best]) best = i; }
     memset(&s, 0, sizeof s);
-    CHECK(llm_sample_logits(&s, logits, 100, NULL, 0, sc) == best, "temperature 0 is not argmax");
+    CHECK(pick(&s, logits, 100, NULL, 0, sc) == best, "temperature 0 is not argmax");
     s.temperature = 1e-4f; s.seed = 7;
-    for (i = 0; i < 50; i++) CHECK(llm_sample_logits(&s, logits, 100, NULL, 0, sc) == best, "temperature -> 0 is not argmax");
+    for (i = 0; i < 50; i++) CHECK(pick(&s, logits, 100, NULL, 0, sc) == best, "temperature -> 0 is not argmax");
     logits[3] = logits[77] = 100.0f;
     s.temperature = 0.0f;
-    CHECK(llm_sample_logits(&s, logits, 100, NULL, 0, sc) == 3, "ties must go to the lowest id");
+    CHECK(pick(&s, logits, 100, NULL, 0, sc) == 3, "ties must go to the lowest id");
     free(sc);
 }
 
@@ -131,7 +137,7 @@ static void test_penalties(void) {
     logits[7] = -1.5f; logits[10] = 2.5f; logits[3] = 0.75f;
     memset(&s, 0, sizeof s);
     s.repeat_penalty = 1.25f; s.frequency_penalty = 0.5f; s.presence_penalty = 0.125f;
-    llm_sample_logits(&s, logits, 50, recent, 6, sc);
+    pick(&s, logits, 50, recent, 6, sc);
     for (i = 0; i < 50; i++) {
         if (i == 3 || i == 7 || i == 10 || i == 49) continue;
         CHECK(v[i] == logits[i], "id %d changed by penalties it was not subject to", i);
@@ -143,9 +149,9 @@ static void test_penalties(void) {
     /* A penalty steers greedy decoding away from a repeated id. */
     memset(&s, 0, sizeof s);
     logits[10] = 3.0f; logits[11] = 2.9f;
-    CHECK(llm_sample_logits(&s, logits, 50, recent, 6, sc) == 10, "no penalty: argmax");
+    CHECK(pick(&s, logits, 50, recent, 6, sc) == 10, "no penalty: argmax");
     s.repeat_penalty = 1.1f;
-    CHECK(llm_sample_logits(&s, logits, 50, recent, 6, sc) == 11, "repeat penalty does not move argmax");
+    CHECK(pick(&s, logits, 50, recent, 6, sc) == 11, "repeat penalty does not move argmax");
     free(sc);
 }
 
@@ -158,8 +164,8 @@ static void test_determinism(void) {
     a.temperature = 0.9f; a.top_p = 0.95f; a.top_k = 100; a.seed = 1234;
     b = a; c = a; c.seed = 1235;
     for (i = 0; i < 200; i++) {
-        int32_t x = llm_sample_logits(&a, logits, 1000, NULL, 0, sc), y = llm_sample_logits(&b, logits, 1000, NULL, 0, sc);
-        int32_t z = llm_sample_logits(&c, logits, 1000, NULL, 0, sc);
+        int32_t x = pick(&a, logits, 1000, NULL, 0, sc), y = pick(&b, logits, 1000, NULL, 0, sc);
+        int32_t z = pick(&c, logits, 1000, NULL, 0, sc);
         same &= x == y;
         differ |= x != z;
     }
@@ -169,7 +175,7 @@ static void test_determinism(void) {
     for (i = 0; i < 1000; i++) logits[i] = 1.0f;
     memset(&a, 0, sizeof a);
     a.temperature = 1.0f; a.top_p = 0.5f; a.seed = 5;
-    for (i = 0, same = 1; i < 2000; i++) same &= llm_sample_logits(&a, logits, 1000, NULL, 0, sc) < 500;
+    for (i = 0, same = 1; i < 2000; i++) same &= pick(&a, logits, 1000, NULL, 0, sc) < 500;
     CHECK(same, "flat logits, top-p 0.5: an id from the upper half");
     free(sc);
 }
@@ -186,12 +192,12 @@ static void test_large_vocab(void) {
     memset(&s, 0, sizeof s);
     s.temperature = 0.8f; s.top_k = 40; s.top_p = 0.95f; s.min_p = 0.05f; s.seed = 9;
     t0 = clock();
-    for (i = 0; i < draws; i++) n += llm_sample_logits(&s, logits, nv, NULL, 0, sc) % 977 == 0;
+    for (i = 0; i < draws; i++) n += pick(&s, logits, nv, NULL, 0, sc) % 977 == 0;
     printf("150k vocabulary: %.2f ms per draw, %ld of %d draws among the boosted ids\n",
            (double)(clock() - t0) / CLOCKS_PER_SEC * 1000.0 / draws, n, draws);
     CHECK(n == draws, "top-k 40 of 156 boosted ids let another id through");
     s.top_k = 0; s.min_p = 0.0f; s.top_p = 0.5f; /* the boosted ids hold about 65% of the mass */
-    for (i = 0, n = 0; i < draws / 4; i++) n += llm_sample_logits(&s, logits, nv, NULL, 0, sc) % 977 == 0;
+    for (i = 0, n = 0; i < draws / 4; i++) n += pick(&s, logits, nv, NULL, 0, sc) % 977 == 0;
     CHECK(n == draws / 4, "top-p 0.5 let an id outside the boosted ones through");
     free(logits); free(sc);
 }

@@ -196,6 +196,14 @@ static void test_failed_save(llm_ctx *good, llm_ctx *bigger) {
 #endif
 }
 
+/* llm_sample's id, or -1 when it fails (with LLM_ERR_INVALID_ARGUMENT and the id -1). */
+static int32_t sample(llm_ctx *c, llm_sampler *s) {
+    int32_t id = 7;
+    llm_result r = llm_sample(c, s, &id);
+    CHECK(r == LLM_OK ? id >= 0 : r == LLM_ERR_INVALID_ARGUMENT && id == -1, "llm_sample: %d, id %d", (int)r, id);
+    return r == LLM_OK ? id : -1;
+}
+
 /* llm_logits, llm_logits_at and llm_sample agree: nothing before an evaluation, after a
    rewind or after loading a state without logits. */
 static void test_no_logits(const llm_model *m) {
@@ -205,17 +213,17 @@ static void test_no_logits(const llm_model *m) {
     uint8_t buf[256];
     size_t n;
     memset(&greedy, 0, sizeof greedy);
-    CHECK(llm_logits(c) == NULL && llm_logits_at(c, 0) == NULL && llm_logits_at(c, -1) == NULL && llm_sample(c, &greedy) == -1,
+    CHECK(llm_logits(c) == NULL && llm_logits_at(c, 0) == NULL && llm_logits_at(c, -1) == NULL && sample(c, &greedy) == -1,
           "a fresh context has no logits");
     CHECK(llm_ctx_save_memory(c, buf, sizeof buf, &n) == LLM_OK, "save an empty state");
-    CHECK(llm_eval(c, ids, 3) == LLM_OK && llm_logits(c) != NULL && llm_logits(c) == llm_logits_at(c, 2) && llm_sample(c, &greedy) >= 0,
+    CHECK(llm_eval(c, ids, 3) == LLM_OK && llm_logits(c) != NULL && llm_logits(c) == llm_logits_at(c, 2) && sample(c, &greedy) >= 0,
           "after an evaluation: logits at position 2");
-    CHECK(llm_ctx_rewind(c, 1) == LLM_OK && llm_logits(c) == NULL && llm_logits_at(c, 0) == NULL && llm_sample(c, &greedy) == -1,
+    CHECK(llm_ctx_rewind(c, 1) == LLM_OK && llm_logits(c) == NULL && llm_logits_at(c, 0) == NULL && sample(c, &greedy) == -1,
           "after a rewind: no logits");
     CHECK(llm_eval(c, ids, 2) == LLM_OK && llm_logits(c) != NULL, "evaluate again");
-    CHECK(llm_ctx_rewind(c, 0) == LLM_OK && llm_logits(c) == NULL && llm_sample(c, &greedy) == -1, "after a rewind to 0: no logits");
+    CHECK(llm_ctx_rewind(c, 0) == LLM_OK && llm_logits(c) == NULL && sample(c, &greedy) == -1, "after a rewind to 0: no logits");
     CHECK(llm_eval(c, ids, 2) == LLM_OK && llm_ctx_load_memory(c, buf, n) == LLM_OK && llm_ctx_pos(c) == 0 && llm_logits(c) == NULL &&
-          llm_logits_at(c, 0) == NULL && llm_sample(c, &greedy) == -1, "after loading an empty state: no logits");
+          llm_logits_at(c, 0) == NULL && sample(c, &greedy) == -1, "after loading an empty state: no logits");
     llm_ctx_close(c);
 }
 
@@ -301,7 +309,7 @@ int main(void) {
     llm_ctx_rewind(c, 0);
     memset(&greedy, 0, sizeof greedy);
     CHECK(llm_ctx_save_memory(c, mem, need, &got) == LLM_OK && got == 56 && llm_ctx_load_memory(b, mem, got) == LLM_OK &&
-          llm_ctx_pos(b) == 0 && llm_sample(b, &greedy) == -1 && llm_logits(b) == NULL, "an empty state: %lu bytes", (unsigned long)got);
+          llm_ctx_pos(b) == 0 && sample(b, &greedy) == -1 && llm_logits(b) == NULL, "an empty state: %lu bytes", (unsigned long)got);
 
     free(mem);
     llm_ctx_close(a); llm_ctx_close(b); llm_ctx_close(c); llm_ctx_close(small); llm_ctx_close(f16); llm_ctx_close(wrong);

@@ -2,7 +2,9 @@
    every thread's tokens and final logits equal those of the same run done alone. `make
    test-tsan` runs this program under ThreadSanitizer. A context asked for 70000 threads
    gets LLM_MAX_THREADS and computes the logits of one thread (OpenMP, or with OPENMP=0 the
-   pthread pool). */
+   pool of pthreads or Win32 threads). The workers run every chunk of a step once on 1 to 4
+   threads, and the contention policy is checked with made-up timings. */
+#define _POSIX_C_SOURCE 200809L
 #define LLM_IMPLEMENTATION
 #include "../llm.h"
 #include "tiny_model.h"
@@ -90,6 +92,89 @@ static int test_many_threads(void) {
     return !ok;
 }
 
+#define N_CHUNKS 64
+
+static void count_chunk(void *arg, int k) { ((int *)arg)[k]++; }
+
+/* One step of n chunks: each ran exactly once. */
+static int step_once(llm__workers *w, int n, llm__step_time *t) {
+    static int runs[N_CHUNKS];
+    int k, ok = 1;
+    memset(runs, 0, sizeof runs);
+    *t = llm__workers_run(w, n, count_chunk, runs);
+    for (k = 0; k < N_CHUNKS; k++) ok &= runs[k] == (k < n);
+    return ok;
+}
+
+/* An OpenMP step waits for all its threads, preempted or not: on a busy machine, milliseconds. */
+#if defined(LLM__THREADS_OPENMP)
+#define N_STEPS 65
+#else
+#define N_STEPS 3000
+#endif
+
+/* Steps of 0 to 64 chunks, some right after a wake and many faster than a worker wakes. */
+static int test_workers(void) {
+    llm__workers w;
+    llm__step_time t;
+    int n, s, ok = 1, mine = 0;
+    memset(&w, 0, sizeof w);
+    llm__workers_close(&w); /* never opened: nothing to do */
+    for (n = 1; n <= 4; n++) {
+        if (llm__workers_open(&w, n, NULL) != LLM_OK) { printf("FAIL cannot open %d workers\n", n); return 1; }
+        for (s = 0; s < N_STEPS; s++) {
+            if (s % 97 == 0) llm__workers_wake(&w);
+            ok &= step_once(&w, s % (N_CHUNKS + 1), &t);
+        }
+        llm__workers_close(&w);
+    }
+#if defined(LLM__THREADS_WIN32) || defined(LLM__THREADS_PTHREAD)
+    /* The pool's step number wraps after 2^24 steps; the caller still takes chunks after it. */
+    llm__workers_open(&w, 2, NULL);
+    llm__store(&w.lock, &w.state, (uint64_t)(LLM__STEP_WRAP - 2) << 40);
+    for (s = 0; s < 200; s++) {
+        ok &= step_once(&w, N_CHUNKS, &t);
+        if (s >= 2) mine += t.mine;
+    }
+    ok &= mine > 0;
+    llm__workers_close(&w);
+#endif
+    printf("%s workers (%s): every chunk once on 1 to 4 threads\n", ok ? "ok  " : "FAIL", LLM__THREADS_NAME);
+    (void)mine;
+    return !ok;
+}
+
+/* The window of one-thread steps with made-up timings: 5 of 10 chunks took the caller 10, so
+   alone it would take 20, and a step is slow when it took over 0.9 x 20. */
+static int test_contention(void) {
+    llm__contention k;
+    llm__step_time fast = { 18.0, 10.0, 5 }, slow = { 18.5, 10.0, 5 }, none = { 1.0, 1.0, 0 };
+    int i, wake, ok = 1;
+    memset(&k, 0, sizeof k);
+    ok &= llm__contention_threads(&k, 2, 1e6, &wake) == 2 && !wake;
+    ok &= llm__contention_threads(&k, 2, LLM__CONTENTION_MIN_WORK / 2, &wake) == 1 && !wake;
+    ok &= llm__contention_threads(&k, 1, 1e6, &wake) == 1 && !wake;
+    llm__contention_record(&k, fast, 10);
+    ok &= k.window == 0 && k.solo_left == 0;
+    llm__contention_record(&k, slow, 10);
+    ok &= k.window == LLM__CONTENTION_FIRST && k.solo_left == LLM__CONTENTION_FIRST;
+    for (i = 1; i <= LLM__CONTENTION_FIRST; i++) /* the workers are woken at the window's last step */
+        ok &= llm__contention_threads(&k, 2, 1e6, &wake) == 1 && wake == (i == LLM__CONTENTION_FIRST);
+    ok &= llm__contention_threads(&k, 2, 1e6, &wake) == 2 && !wake;
+    llm__contention_record(&k, none, 10); /* the caller ran no chunk: slow, and the window doubles */
+    ok &= k.window == 2 * LLM__CONTENTION_FIRST && k.solo_left == k.window;
+    k.solo_left = 0;
+    llm__contention_record(&k, fast, 10); /* shrinks by an eighth */
+    ok &= k.window == 2 * LLM__CONTENTION_FIRST - 2 * LLM__CONTENTION_FIRST / LLM__CONTENTION_SHRINK && k.solo_left == 0;
+    for (i = 0; i < 20; i++) {
+        k.solo_left = 0;
+        llm__contention_record(&k, slow, 10);
+    }
+    ok &= k.window == LLM__CONTENTION_LONGEST && k.solo_left == LLM__CONTENTION_LONGEST;
+    printf("%s contention: one-thread windows open, double, shrink and end with a wake\n", ok ? "ok  " : "FAIL");
+    return !ok;
+}
+
 int main(void) {
     tiny_desc d = tiny_default();
     size_t size;
@@ -145,5 +230,7 @@ int main(void) {
     free(file);
     if (!failed) printf("%d threads sharing one model: %d tokens each, identical to the runs alone\n", N_THREADS, N_GEN);
     failed |= test_many_threads();
+    failed |= test_workers();
+    failed |= test_contention();
     return failed;
 }

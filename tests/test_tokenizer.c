@@ -8,8 +8,11 @@
    S, SentencePiece-style: <unk> <s> </s> (0-2, special), <0x00>..<0xFF> (3-258), "▁"(259),
    a(260), b(261), ▁a(262), ab(263), ▁ab(264), é(265); merges ▁+a, a+b, ▁a+b; byte fallback,
    Prepend/Replace normalizer, decoder with Strip(1), <s> before the text. */
+#define _POSIX_C_SOURCE 200809L
 #define LLM_IMPLEMENTATION
 #include "../llm.h"
+#define LLM_CONVERT_IMPLEMENTATION
+#include "../tools/llm_convert.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,7 +39,7 @@ static llm_model *make_model(const vocab *v, const int32_t *merges, size_t n_mer
     size_t size;
     llm_model *m = NULL;
     llm_model_desc d;
-    int32_t one = 1, steps[1] = { LLM__PRE_GPT2 };
+    int32_t one = 1, steps[1] = { LLM_PRE_GPT2 };
     llm_builder_create(&b);
     llm_builder_set_i32(b, "general.vocab_only", 1);
     llm_builder_set_i32(b, "llm.bos_token_id", spm ? 1 : -1);
@@ -46,16 +49,16 @@ static llm_model *make_model(const vocab *v, const int32_t *merges, size_t n_mer
     llm_builder_set_i32_array(b, "tokenizer.merges", merges, 3 * n_merges);
     if (spm) {
         llm_builder_set_i32(b, "tokenizer.unk_id", 0);
-        llm_builder_set_i32(b, "tokenizer.bpe_options", LLM__BPE_BYTE_FALLBACK | LLM__BPE_FUSE_UNK);
-        llm_builder_set_i32(b, "tokenizer.normalizer", LLM__NORM_SPM);
-        llm_builder_set_i32(b, "tokenizer.decoder", LLM__DEC_SENTENCEPIECE);
+        llm_builder_set_i32(b, "tokenizer.bpe_options", LLM_BPE_BYTE_FALLBACK | LLM_BPE_FUSE_UNK);
+        llm_builder_set_i32(b, "tokenizer.normalizer", LLM_NORM_SPM);
+        llm_builder_set_i32(b, "tokenizer.decoder", LLM_DEC_SENTENCEPIECE);
         llm_builder_set_i32(b, "tokenizer.decoder_byte_fallback", 1);
         llm_builder_set_i32(b, "tokenizer.decoder_strip", 1);
         llm_builder_set_i32_array(b, "tokenizer.prefix_ids", &one, 1);
     } else {
         llm_builder_set_i32(b, "tokenizer.byte_level", 1);
         llm_builder_set_i32_array(b, "tokenizer.pre_tokenizer", steps, 1);
-        llm_builder_set_i32(b, "tokenizer.decoder", LLM__DEC_BYTE_LEVEL);
+        llm_builder_set_i32(b, "tokenizer.decoder", LLM_DEC_BYTE_LEVEL);
     }
     if (llm_builder_header(b, &bytes, &size) == LLM_OK && (*mem = malloc(size)) != NULL) {
         memcpy(*mem, bytes, size);
@@ -74,10 +77,10 @@ static llm_model *make_byte_level(void **mem) {
     static vocab v;
     int i;
     v.n = 0; v.size = 0;
-    for (i = 0; i < 256; i++) { char c = (char)i; add_token(&v, &c, 1, LLM__TF_MODEL); }
-    for (i = 0; i < 9; i++) add_token(&v, merged[i], strlen(merged[i]), LLM__TF_MODEL);
-    add_token(&v, "<|x|>", 5, LLM__TF_ADDED | LLM__TF_SPECIAL);
-    add_token(&v, "<t>", 3, LLM__TF_ADDED);
+    for (i = 0; i < 256; i++) { char c = (char)i; add_token(&v, &c, 1, LLM_TF_MODEL); }
+    for (i = 0; i < 9; i++) add_token(&v, merged[i], strlen(merged[i]), LLM_TF_MODEL);
+    add_token(&v, "<|x|>", 5, LLM_TF_ADDED | LLM_TF_SPECIAL);
+    add_token(&v, "<t>", 3, LLM_TF_ADDED);
     return make_model(&v, merges, 9, 0, mem);
 }
 
@@ -87,17 +90,17 @@ static llm_model *make_spm(void **mem) {
     char name[8];
     int i;
     v.n = 0; v.size = 0;
-    add_token(&v, "<unk>", 5, LLM__TF_MODEL | LLM__TF_ADDED | LLM__TF_SPECIAL);
-    add_token(&v, "<s>", 3, LLM__TF_MODEL | LLM__TF_ADDED | LLM__TF_SPECIAL);
-    add_token(&v, "</s>", 4, LLM__TF_MODEL | LLM__TF_ADDED | LLM__TF_SPECIAL);
-    for (i = 0; i < 256; i++) { snprintf(name, sizeof name, "<0x%02X>", i); add_token(&v, name, 6, LLM__TF_MODEL); }
-    add_token(&v, "\xE2\x96\x81", 3, LLM__TF_MODEL);
-    add_token(&v, "a", 1, LLM__TF_MODEL);
-    add_token(&v, "b", 1, LLM__TF_MODEL);
-    add_token(&v, "\xE2\x96\x81" "a", 4, LLM__TF_MODEL);
-    add_token(&v, "ab", 2, LLM__TF_MODEL);
-    add_token(&v, "\xE2\x96\x81" "ab", 5, LLM__TF_MODEL);
-    add_token(&v, "\xC3\xA9", 2, LLM__TF_MODEL);
+    add_token(&v, "<unk>", 5, LLM_TF_MODEL | LLM_TF_ADDED | LLM_TF_SPECIAL);
+    add_token(&v, "<s>", 3, LLM_TF_MODEL | LLM_TF_ADDED | LLM_TF_SPECIAL);
+    add_token(&v, "</s>", 4, LLM_TF_MODEL | LLM_TF_ADDED | LLM_TF_SPECIAL);
+    for (i = 0; i < 256; i++) { snprintf(name, sizeof name, "<0x%02X>", i); add_token(&v, name, 6, LLM_TF_MODEL); }
+    add_token(&v, "\xE2\x96\x81", 3, LLM_TF_MODEL);
+    add_token(&v, "a", 1, LLM_TF_MODEL);
+    add_token(&v, "b", 1, LLM_TF_MODEL);
+    add_token(&v, "\xE2\x96\x81" "a", 4, LLM_TF_MODEL);
+    add_token(&v, "ab", 2, LLM_TF_MODEL);
+    add_token(&v, "\xE2\x96\x81" "ab", 5, LLM_TF_MODEL);
+    add_token(&v, "\xC3\xA9", 2, LLM_TF_MODEL);
     return make_model(&v, merges, 3, 1, mem);
 }
 

@@ -1,5 +1,7 @@
-/* tiny_model.h - small seeded random models written in memory with llm.h's file writer, for
-   tests and fuzz seeds that must not depend on files. Include after llm.h's implementation.
+/* tiny_model.h - small seeded random models written in memory with the file writer
+   (tools/llm_convert.h, whose implementation this includes), for tests and fuzz seeds that
+   must not depend on files. Include after llm.h's implementation, in a file that defines
+   _POSIX_C_SOURCE 200809L first.
 
        tiny_desc d = tiny_default();     (then change fields)
        size_t size; void *file = tiny_model(&d, &size);   (malloc'ed; NULL on failure)
@@ -7,6 +9,8 @@
    The same description and seed give the same bytes on every platform. */
 #ifndef LLM_TESTS_TINY_MODEL_H
 #define LLM_TESTS_TINY_MODEL_H
+#define LLM_CONVERT_IMPLEMENTATION
+#include "../tools/llm_convert.h"
 
 #include <stdio.h>
 #include <stdlib.h>

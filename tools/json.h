@@ -8,7 +8,8 @@
    by key with a linear scan: the documents the tools read are either small (config.json)
    or walked in order (tokenizer.json's vocabulary and merges).
 
-   Do this in exactly one C file:  #define JSON_IMPLEMENTATION  before  #include "json.h".
+   Do this in exactly one C file:  #define JSON_IMPLEMENTATION  before  #include "json.h"
+   (tools/llm_convert.h's implementation does it for its file).
    Everything not needed by other files is static. Errors name the byte offset. */
 #ifndef LLM_TOOLS_JSON_H
 #define LLM_TOOLS_JSON_H
@@ -50,7 +51,8 @@ const char *json_type_name(json_type t);
 
 #endif
 
-#ifdef JSON_IMPLEMENTATION
+#if defined(JSON_IMPLEMENTATION) && !defined(JSON_IMPLEMENTATION_DONE)
+#define JSON_IMPLEMENTATION_DONE /* once per file, though tools/llm_convert.h includes it too */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -1,10 +1,13 @@
 /* Fuzz target: tools/json.h on arbitrary bytes; when the text parses, json_get/json_is_int
    walk the tree and the converter reads it as config.json and generation_config.json
-   (hparams_from_json); a JSON object with a "model" member is also read as tokenizer.json
-   (tok_read, which takes a directory: LLM_FUZZ_TMPDIR names an empty one to write it in;
+   (llm__cv_hparams_from_json); a JSON object with a "model" member is also read as tokenizer.json
+   (llm__cv_tok_read, which takes a directory: LLM_FUZZ_TMPDIR names an empty one to write it in;
    without it that part is skipped). Seeds: tests/fuzz/corpus/fuzz_json (real files). */
-#define CONVERT_NO_MAIN
-#include "../../tools/convert.c"
+#define _POSIX_C_SOURCE 200809L
+#define LLM_IMPLEMENTATION
+#include "../../llm.h"
+#define LLM_CONVERT_IMPLEMENTATION
+#include "../../tools/llm_convert.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -25,27 +28,30 @@ static void walk(const json_value *v, int depth) {
         }
 }
 
-static void read_as_tokenizer(const uint8_t *data, size_t size, const char *dir) {
+static void read_as_tokenizer(llm__cv *cv, const uint8_t *data, size_t size, const char *dir) {
     char path[1024];
     FILE *f;
-    tok_data td;
+    llm__cv_tok_data td;
     snprintf(path, sizeof path, "%s/tokenizer.json", dir);
     if (!(f = fopen(path, "wb"))) abort();
     if (fwrite(data, 1, size, f) != size || fclose(f) != 0) abort();
-    if (tok_read(dir, &td) == 0) tok_data_free(&td);
+    if (llm__cv_tok_read(cv, dir, &td) == 0) llm__cv_tok_data_free(&td);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+    static llm__cv cv; /* zero: no log, no progress */
+    static const llm_convert_desc desc = { 0 };
     char err[256];
-    hparams h;
+    llm__cv_hparams h;
     json_value *v = json_parse((const char *)data, size, err, sizeof err);
+    cv.desc = &desc;
     if (!v) return 0;
     walk(v, 0);
     if (v->type == JSON_OBJECT) {
         (void)json_get(v, "model_type");
-        (void)hparams_from_json(v, v, &h);
+        (void)llm__cv_hparams_from_json(&cv, v, v, &h);
         free(h.window);
-        if (json_get(v, "model") && getenv("LLM_FUZZ_TMPDIR")) read_as_tokenizer(data, size, getenv("LLM_FUZZ_TMPDIR"));
+        if (json_get(v, "model") && getenv("LLM_FUZZ_TMPDIR")) read_as_tokenizer(&cv, data, size, getenv("LLM_FUZZ_TMPDIR"));
     }
     json_free(v);
     return 0;

@@ -38,8 +38,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     }
     for (i = 0; i < n_recent; i++) recent[i] = (int32_t)(data[22 + (i & 1)] + i) % (n + 2) - 1; /* -1 and n included */
     for (round = 0; round < 2; round++) {
-        id = llm_sample_logits(&s, logits, n, recent, (size_t)n_recent, scratch);
-        if (id < 0 || id >= n) abort();
+        if (llm_sample_logits(&s, logits, n, recent, (size_t)n_recent, scratch, &id) != LLM_OK || id < 0 || id >= n) abort();
     }
     return 0;
 }

@@ -5,6 +5,7 @@
    tests/fuzz/corpus/fuzz_safetensors: the file size and header of each safetensors file
    named on the command line (the input format of fuzz_safetensors.c);
    tests/fuzz/corpus/fuzz_json is copied by hand from real config files. */
+#define _POSIX_C_SOURCE 200809L
 #define LLM_IMPLEMENTATION
 #include "../../llm.h"
 #include "../tiny_model.h"

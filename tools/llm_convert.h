@@ -1,0 +1,2217 @@
+/* llm_convert.h - v0.1 - write llm.h model files: a HuggingFace directory -> one .llm file.
+
+   The writer beside the reader (as stb_image_write.h sits beside stb_image.h): llm.h reads
+   and runs a model file; this header makes one. Do this in *one* C or C++ file:
+       #define _POSIX_C_SOURCE 200809L     (before any include: fdopen, fseeko)
+       #define LLM_IMPLEMENTATION          (this header reuses llm.h's UTF-8, byte-level,
+       #include "llm.h"                     number and checksum code rather than a copy)
+       #define LLM_CONVERT_IMPLEMENTATION
+       #include "llm_convert.h"
+   The implementation includes json.h's (tools/json.h, beside this file), so that file needs
+   no JSON_IMPLEMENTATION of its own.
+
+   API
+     llm_convert          a HuggingFace directory -> OUT (written to a temporary beside it,
+                          validated with llm_model_open, renamed over OUT)
+     llm_builder_*        any file layout: metadata entries and a tensor table; the caller
+                          writes the header bytes and then each tensor at its offset
+     llm_quantize         an f32 matrix in a tensor type's file layout (docs/FORMAT.md)
+
+   llm_convert reads config.json, generation_config.json, model.safetensors (or the shards of
+   model.safetensors.index.json), tokenizer.json (+ tokenizer_config.json) and the chat
+   template (chat_template.jinja, else tokenizer_config.json's chat_template). Every number
+   comes from those files; what llm.h cannot run is refused with a message that names the
+   field. A temporary file is created exclusively (OUT.tmp.PID.N: a planted file or link is
+   never written through) and removed on failure. The library installs no signal handler:
+   desc.on_temp tells the caller the temporary's name so that its own handler can remove it.
+
+   Supported tokenizer.json, as HuggingFace tokenizers runs it:
+     model          BPE (byte_fallback, fuse_unk, ignore_merges, unk_token; merges as "a b" or
+                    ["a", "b"]); no dropout, continuing_subword_prefix or end_of_word_suffix
+     normalizer     none, NFC, Sequence[Prepend("▁"), Replace(" ", "▁")] or the Replace alone
+     pre_tokenizer  none, Metaspace("▁"), ByteLevel, Digits, Split with the GPT-2, Llama 3 or
+                    Qwen2 regex (recognized by its exact text), and Sequences of these
+     decoder        ByteLevel, Metaspace("▁"), Sequence[Replace("▁", " "), ByteFallback,
+                    Fuse, Strip(" ", n, 0)] (the last three optional, Strip only after Fuse)
+     post_processor none, ByteLevel, TemplateProcessing, Sequence of these
+   Chat templates are recognised by ordered substring rules and stored with their family and
+   variant (docs/FORMAT.md); one no rule matches is stored as family "raw" with a warning.
+
+   Every llm_convert call and builder is independent: there is no global or static state. */
+#ifndef LLM_CONVERT_H
+#define LLM_CONVERT_H
+
+#ifndef LLM_H
+#error "include llm.h before llm_convert.h"
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- llm_convert: quantizers ------------------------------------------------------------ */
+#define LLM_QUANTIZE_REFERENCE 1 /* q4_0: ggml's reference rounding (scale = -max/8), no search */
+/* Writes a [rows, cols] f32 matrix as type t in the file layout (docs/FORMAT.md): rows in
+   multiples of llm_dtype_row_group(t), cols a whole number of blocks. */
+LLMDEF llm_result llm_quantize(llm_dtype t, const float *src, int64_t rows, int64_t cols, void *dst, int flags);
+
+/* ---- llm_convert: builder ----------------------------------------------------------------
+   Describe metadata and tensors, then write llm_builder_header() followed by each tensor's
+   bytes at llm_builder_tensor_offset(), up to llm_builder_file_size(). One thread at a time;
+   llm_builder_destroy(NULL) does nothing. */
+typedef struct llm_builder llm_builder;
+
+LLMDEF llm_result llm_builder_create(llm_builder **out);
+LLMDEF void llm_builder_destroy(llm_builder *b);
+LLMDEF llm_result llm_builder_set_i32(llm_builder *b, const char *key, int32_t v);
+LLMDEF llm_result llm_builder_set_f64(llm_builder *b, const char *key, double v);
+LLMDEF llm_result llm_builder_set_string(llm_builder *b, const char *key, const char *s, size_t len);
+LLMDEF llm_result llm_builder_set_i32_array(llm_builder *b, const char *key, const int32_t *v, size_t n);
+LLMDEF llm_result llm_builder_set_blob(llm_builder *b, const char *key, const void *data, size_t size);
+/* Returns the tensor's index through idx. size is computed from dtype and shape. A name
+   already added is LLM_ERR_INVALID_ARGUMENT. */
+LLMDEF llm_result llm_builder_add_tensor(llm_builder *b, const char *name, llm_dtype dtype, int n_dims,
+                                         const int64_t *shape, size_t *idx);
+/* Lays out the file; the bytes before the first tensor (header, metadata, table, padding). */
+LLMDEF llm_result llm_builder_header(llm_builder *b, const void **bytes, size_t *size);
+LLMDEF uint64_t llm_builder_tensor_offset(const llm_builder *b, size_t idx);
+LLMDEF uint64_t llm_builder_tensor_size(const llm_builder *b, size_t idx);
+LLMDEF uint64_t llm_builder_file_size(const llm_builder *b);
+
+/* ---- llm_convert: HuggingFace directory -> model file ----------------------------------- */
+/* One tensor written (name set), or, last, the whole file (name NULL, info set). */
+typedef struct llm_convert_progress {
+    const char *name;             /* the checkpoint's tensor name; NULL: the file is done */
+    llm_dtype src_dtype, dtype;   /* in the checkpoint, in the file */
+    int n_dims;
+    const int64_t *shape;
+    uint64_t bytes;               /* this tensor's size in the file */
+    int n_done, n_total;          /* tensors */
+    uint64_t bytes_done, bytes_total;
+    const llm_model_info *info;   /* the written file as llm_model_open read it (done only) */
+    uint64_t file_size;           /* done only */
+} llm_convert_progress;
+
+/* Zero means default. */
+typedef struct llm_convert_desc {
+    int has_dtype;                /* 0: weight matrices keep the checkpoint's type */
+    llm_dtype dtype;              /* with has_dtype: their type (norms and biases stay f32;
+                                     q4_0 keeps the embedding/output matrices of vocabularies up
+                                     to 64k q8_0; a shape the blocks do not fit is f16) */
+    int quantize_flags;           /* LLM_QUANTIZE_REFERENCE */
+    int vocab_only;               /* only the tokenizer (and config.json's ids), no tensors */
+    void (*progress)(void *user, const llm_convert_progress *p);
+    /* What the converter says besides the error: "reading DIR" once the output is known to
+       be writable, "warning: ...", "note: ...", or a line describing what is written (the
+       tokenizer, the chat template). */
+    llm_log_fn log;
+    /* The temporary file's name just before it is created, and NULL once it is gone or
+       renamed: a signal handler of the caller may remove the file in between. */
+    void (*on_temp)(void *user, const char *path);
+    void *user;                   /* passed to progress, log and on_temp */
+} llm_convert_desc;
+
+/* Converts the HuggingFace directory hf_dir into the model file out. On failure out is
+   untouched, no temporary is left, and err (when err_cap > 0) holds a message that names the
+   file and what is wrong. NULL desc: all defaults. */
+LLMDEF llm_result llm_convert(const char *hf_dir, const char *out, const llm_convert_desc *desc, char *err,
+                              size_t err_cap);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* LLM_CONVERT_H */
+
+/* ========================================================================================= */
+#ifdef LLM_CONVERT_IMPLEMENTATION
+#ifndef LLM_CONVERT_IMPLEMENTATION_DONE
+#define LLM_CONVERT_IMPLEMENTATION_DONE
+
+#ifndef LLM_IMPLEMENTATION_DONE
+#error "llm_convert.h's implementation needs llm.h's in the same file (#define LLM_IMPLEMENTATION first)"
+#endif
+#ifndef JSON_IMPLEMENTATION
+#define JSON_IMPLEMENTATION
+#endif
+#include "json.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <math.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#if defined(_WIN32)
+#include <io.h>
+#include <process.h>
+#define llm__cv_getpid _getpid
+#else
+#include <unistd.h>
+#define llm__cv_getpid getpid
+#endif
+#if !defined(S_ISREG)
+#define S_ISREG(m) (((m) & S_IFMT) == S_IFREG)
+#endif
+
+/* One conversion's state: everything a message or the temporary file needs. */
+typedef struct llm__cv {
+    const llm_convert_desc *desc; /* never NULL */
+    const char *out;              /* the output's name, for messages */
+    char msg[1024];               /* the error */
+    llm_result rc;
+    char quote[2][320];           /* llm__cv_tok_quote's results: two may be used in one message */
+    int quote_which;
+    char tmp[4096];               /* the temporary file, while tmp_live */
+    int tmp_live;
+    llm_convert_progress pg;
+} llm__cv;
+
+/* A failure with its message; llm__cv_fail's is LLM_ERR_BAD_FILE (the input is wrong), the
+   others say which other kind it is. Each returns -1 for the caller to pass on. */
+static int llm__cv_vfail(llm__cv *cv, llm_result rc, const char *fmt, va_list ap) {
+    vsnprintf(cv->msg, sizeof cv->msg, fmt, ap);
+    cv->rc = rc;
+    return -1;
+}
+
+static int llm__cv_fail(llm__cv *cv, const char *fmt, ...) {
+    va_list ap;
+    int r;
+    va_start(ap, fmt);
+    r = llm__cv_vfail(cv, LLM_ERR_BAD_FILE, fmt, ap);
+    va_end(ap);
+    return r;
+}
+
+static int llm__cv_fail_as(llm__cv *cv, llm_result rc, const char *fmt, ...) {
+    va_list ap;
+    int r;
+    va_start(ap, fmt);
+    r = llm__cv_vfail(cv, rc, fmt, ap);
+    va_end(ap);
+    return r;
+}
+
+static int llm__cv_oom(llm__cv *cv) { return llm__cv_fail_as(cv, LLM_ERR_OUT_OF_MEMORY, "out of memory"); }
+
+/* json.h's message for a file it could not parse: "cannot open/read PATH: reason" when the
+   file could not be read, the place and the problem otherwise. */
+static int llm__cv_json_failed(llm__cv *cv, const char *err) {
+    return llm__cv_fail_as(cv, strncmp(err, "cannot ", 7) ? LLM_ERR_BAD_FILE : LLM_ERR_IO, "%s", err);
+}
+
+static void llm__cv_log(llm__cv *cv, const char *fmt, ...) {
+    char buf[1024];
+    va_list ap;
+    if (!cv->desc->log) return;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    cv->desc->log(cv->desc->user, buf);
+}
+
+static void llm__cv_path_join(char *out, size_t n, const char *dir, const char *file) {
+    snprintf(out, n, "%s/%s", dir, file);
+}
+
+static char *llm__cv_strdup(const char *s) {
+    size_t n = strlen(s) + 1;
+    char *d = (char *)malloc(n);
+    if (d) memcpy(d, s, n);
+    return d;
+}
+
+/* ---- llm: model file writer ---------------------------------------------------------------- */
+typedef struct llm__cv_bytes {
+    uint8_t *p;
+    size_t n, cap;
+    int oom;
+} llm__cv_bytes;
+
+static void llm__cv_put(llm__cv_bytes *b, const void *src, size_t n) {
+    if (b->oom) return;
+    if (b->n + n > b->cap) {
+        size_t cap = b->cap ? b->cap : 256;
+        uint8_t *p;
+        while (cap < b->n + n) cap *= 2;
+        p = (uint8_t *)LLM_MALLOC(cap);
+        if (!p) { b->oom = 1; return; }
+        if (b->n) memcpy(p, b->p, b->n);
+        LLM_FREE(b->p);
+        b->p = p;
+        b->cap = cap;
+    }
+    if (n) memcpy(b->p + b->n, src, n);
+    b->n += n;
+}
+
+static void llm__cv_put32(llm__cv_bytes *b, uint32_t v) {
+    uint8_t t[4];
+    t[0] = (uint8_t)v; t[1] = (uint8_t)(v >> 8); t[2] = (uint8_t)(v >> 16); t[3] = (uint8_t)(v >> 24);
+    llm__cv_put(b, t, 4);
+}
+
+static void llm__cv_put64(llm__cv_bytes *b, uint64_t v) { llm__cv_put32(b, (uint32_t)v); llm__cv_put32(b, (uint32_t)(v >> 32)); }
+
+struct llm_builder {
+    llm__cv_bytes meta, table, out;
+    uint64_t n_meta, n_tensors, data_size, file_size, data_off;
+    uint64_t *offsets, *sizes; /* per tensor, relative offsets until llm_builder_header */
+    size_t cap;
+};
+
+LLMDEF llm_result llm_builder_create(llm_builder **out) {
+    if (!out) return LLM_ERR_INVALID_ARGUMENT;
+    *out = (llm_builder *)LLM_MALLOC(sizeof **out);
+    if (!*out) return LLM_ERR_OUT_OF_MEMORY;
+    memset(*out, 0, sizeof **out);
+    return LLM_OK;
+}
+
+LLMDEF void llm_builder_destroy(llm_builder *b) {
+    if (!b) return;
+    LLM_FREE(b->meta.p); LLM_FREE(b->table.p); LLM_FREE(b->out.p);
+    LLM_FREE(b->offsets); LLM_FREE(b->sizes);
+    LLM_FREE(b);
+}
+
+static llm_result llm__cv_builder_meta(llm_builder *b, const char *key, uint32_t type, const void *data, size_t size) {
+    size_t kl;
+    if (!b || !key || (!data && size)) return LLM_ERR_INVALID_ARGUMENT;
+    kl = strlen(key);
+    if (kl == 0 || kl > LLM__MAX_NAME) return LLM_ERR_INVALID_ARGUMENT;
+    llm__cv_put32(&b->meta, (uint32_t)kl);
+    llm__cv_put(&b->meta, key, kl);
+    llm__cv_put32(&b->meta, type);
+    llm__cv_put64(&b->meta, size);
+    llm__cv_put(&b->meta, data, size);
+    b->n_meta++;
+    return b->meta.oom ? LLM_ERR_OUT_OF_MEMORY : LLM_OK;
+}
+
+LLMDEF llm_result llm_builder_set_i32(llm_builder *b, const char *key, int32_t v) {
+    uint8_t t[4];
+    t[0] = (uint8_t)v; t[1] = (uint8_t)((uint32_t)v >> 8); t[2] = (uint8_t)((uint32_t)v >> 16); t[3] = (uint8_t)((uint32_t)v >> 24);
+    return llm__cv_builder_meta(b, key, LLM_META_I32, t, 4);
+}
+
+LLMDEF llm_result llm_builder_set_f64(llm_builder *b, const char *key, double v) {
+    uint64_t u;
+    uint8_t t[8];
+    int i;
+    memcpy(&u, &v, 8);
+    for (i = 0; i < 8; i++) t[i] = (uint8_t)(u >> (8 * i));
+    return llm__cv_builder_meta(b, key, LLM_META_F64, t, 8);
+}
+
+LLMDEF llm_result llm_builder_set_string(llm_builder *b, const char *key, const char *s, size_t len) {
+    return llm__cv_builder_meta(b, key, LLM_META_STRING, s, len);
+}
+
+LLMDEF llm_result llm_builder_set_blob(llm_builder *b, const char *key, const void *data, size_t size) {
+    return llm__cv_builder_meta(b, key, LLM_META_BLOB, data, size);
+}
+
+LLMDEF llm_result llm_builder_set_i32_array(llm_builder *b, const char *key, const int32_t *v, size_t n) {
+    llm__cv_bytes t;
+    size_t i;
+    llm_result r;
+    memset(&t, 0, sizeof t);
+    for (i = 0; i < n; i++) llm__cv_put32(&t, (uint32_t)v[i]);
+    r = t.oom ? LLM_ERR_OUT_OF_MEMORY : llm__cv_builder_meta(b, key, LLM_META_I32_ARRAY, t.p, t.n);
+    LLM_FREE(t.p);
+    return r;
+}
+
+static uint64_t llm__cv_align_up(uint64_t v) { return (v + LLM__ALIGN - 1) / LLM__ALIGN * LLM__ALIGN; }
+
+/* Whether the table already has a tensor of this name (entries: u32 length, name, u32 dtype,
+   u32 dims, u64 x dims, u64 offset, u64 size). */
+static int llm__cv_builder_has_tensor(const llm_builder *b, const char *name, size_t nl) {
+    size_t p = 0, len;
+    while (!b->table.oom && p < b->table.n) {
+        len = llm__rd32(b->table.p + p);
+        if (len == nl && memcmp(b->table.p + p + 4, name, nl) == 0) return 1;
+        p += 4 + len + 8 + 8 * (size_t)llm__rd32(b->table.p + p + 4 + len + 4) + 16;
+    }
+    return 0;
+}
+
+LLMDEF llm_result llm_builder_add_tensor(llm_builder *b, const char *name, llm_dtype dtype, int n_dims,
+                                         const int64_t *shape, size_t *idx) {
+    size_t nl, size, rows = 1;
+    int d;
+    if (!b || !name || !shape || n_dims < 1 || n_dims > 4 || (unsigned)dtype >= LLM_DTYPE_COUNT) return LLM_ERR_INVALID_ARGUMENT;
+    nl = strlen(name);
+    if (nl == 0 || nl > LLM__MAX_NAME || llm__cv_builder_has_tensor(b, name, nl)) return LLM_ERR_INVALID_ARGUMENT;
+    for (d = 0; d < n_dims; d++)
+        if (shape[d] < 1 || (d < n_dims - 1 && !llm__mul_ok(rows, (size_t)shape[d], &rows))) return LLM_ERR_INVALID_ARGUMENT;
+    size = llm_dtype_row_bytes(dtype, shape[n_dims - 1]);
+    if (size == 0 || rows % (size_t)llm_dtype_row_group(dtype) || !llm__mul_ok(size, rows, &size)) return LLM_ERR_INVALID_ARGUMENT;
+    if (b->n_tensors == b->cap) {
+        size_t cap = b->cap ? b->cap * 2 : 64;
+        uint64_t *o = (uint64_t *)LLM_MALLOC(cap * 8), *s = (uint64_t *)LLM_MALLOC(cap * 8);
+        if (!o || !s) { LLM_FREE(o); LLM_FREE(s); return LLM_ERR_OUT_OF_MEMORY; }
+        if (b->n_tensors) { memcpy(o, b->offsets, b->n_tensors * 8); memcpy(s, b->sizes, b->n_tensors * 8); }
+        LLM_FREE(b->offsets); LLM_FREE(b->sizes);
+        b->offsets = o; b->sizes = s; b->cap = cap;
+    }
+    b->data_size = llm__cv_align_up(b->data_size);
+    b->offsets[b->n_tensors] = b->data_size;
+    b->sizes[b->n_tensors] = size;
+    b->data_size += size;
+    llm__cv_put32(&b->table, (uint32_t)nl);
+    llm__cv_put(&b->table, name, nl);
+    llm__cv_put32(&b->table, (uint32_t)dtype);
+    llm__cv_put32(&b->table, (uint32_t)n_dims);
+    for (d = 0; d < n_dims; d++) llm__cv_put64(&b->table, (uint64_t)shape[d]);
+    llm__cv_put64(&b->table, b->offsets[b->n_tensors]);
+    llm__cv_put64(&b->table, size);
+    if (idx) *idx = (size_t)b->n_tensors;
+    b->n_tensors++;
+    return b->table.oom ? LLM_ERR_OUT_OF_MEMORY : LLM_OK;
+}
+
+LLMDEF llm_result llm_builder_header(llm_builder *b, const void **bytes, size_t *size) {
+    uint64_t meta_off = LLM__HEADER_SIZE, meta_size, tab_off, data_off;
+    static const uint8_t zeros[LLM__ALIGN] = { 0 };
+    if (!b || !bytes || !size) return LLM_ERR_INVALID_ARGUMENT;
+    meta_size = 8 + b->meta.n;
+    tab_off = meta_off + meta_size;
+    data_off = llm__cv_align_up(tab_off + b->table.n);
+    b->file_size = data_off + llm__cv_align_up(b->data_size);
+    b->out.n = 0;
+    llm__cv_put(&b->out, LLM_FILE_MAGIC, 4);
+    llm__cv_put32(&b->out, LLM_FILE_VERSION);
+    llm__cv_put64(&b->out, b->file_size);
+    llm__cv_put64(&b->out, meta_off); llm__cv_put64(&b->out, meta_size);
+    llm__cv_put64(&b->out, tab_off); llm__cv_put64(&b->out, b->table.n);
+    llm__cv_put64(&b->out, b->n_tensors); llm__cv_put64(&b->out, data_off);
+    llm__cv_put64(&b->out, 0); /* the checksum, once the bytes it covers are there */
+    llm__cv_put64(&b->out, b->n_meta);
+    llm__cv_put(&b->out, b->meta.p, b->meta.n);
+    llm__cv_put(&b->out, b->table.p, b->table.n);
+    llm__cv_put(&b->out, zeros, (size_t)(data_off - b->out.n));
+    if (b->out.oom) return LLM_ERR_OUT_OF_MEMORY;
+    llm__wr64(b->out.p + LLM__CHECKSUM_AT, llm__file_checksum(b->out.p, data_off));
+    *bytes = b->out.p;
+    *size = b->out.n;
+    b->data_off = data_off;
+    return LLM_OK;
+}
+
+LLMDEF uint64_t llm_builder_tensor_offset(const llm_builder *b, size_t idx) { return b->data_off + b->offsets[idx]; }
+LLMDEF uint64_t llm_builder_tensor_size(const llm_builder *b, size_t idx) { return b->sizes[idx]; }
+LLMDEF uint64_t llm_builder_file_size(const llm_builder *b) { return b->file_size; }
+
+/* q8_0: scale = max|x| / 127 (rounded to f16), codes = round(x / scale) with that scale. */
+static uint16_t llm__cv_quant_block_q8(const float *x, int8_t *q) {
+    float amax = 0.0f, d, id;
+    uint16_t h;
+    int i;
+    for (i = 0; i < LLM__QK; i++) amax = fabsf(x[i]) > amax ? fabsf(x[i]) : amax;
+    h = llm_f32_to_f16(amax / 127.0f);
+    d = llm_f16_to_f32(h);
+    id = d > 0.0f ? 1.0f / d : 0.0f;
+    for (i = 0; i < LLM__QK; i++) {
+        float v = roundf(x[i] * id);
+        q[i] = (int8_t)(v > 127.0f ? 127 : v < -127.0f ? -127 : v);
+    }
+    return h;
+}
+
+/* Nearest 4-bit codes (value (q - 8) * d) for a given scale; returns the squared error. */
+static float llm__cv_q4_codes(const float *x, float d, uint8_t *q) {
+    float id = d != 0.0f ? 1.0f / d : 0.0f, err = 0.0f;
+    int i;
+    for (i = 0; i < LLM__QK; i++) {
+        float v = floorf(x[i] * id + 8.5f), e;
+        v = v < 0.0f ? 0.0f : v > 15.0f ? 15.0f : v;
+        q[i] = (uint8_t)v;
+        e = x[i] - (v - 8.0f) * d;
+        err += e * e;
+    }
+    return err;
+}
+
+/* q4_0. ggml's reference rounding takes scale = m / -8 where m is the value of largest
+   magnitude. We try that scale and a range of others, each refined once by least squares,
+   and keep the one with the smallest squared error (with the scale rounded to f16), so a
+   block is never reconstructed worse than by ggml's rule. */
+static uint16_t llm__cv_quant_block_q4(const float *x, uint8_t *q, int flags) {
+    float amax = 0.0f, m = 0.0f, best_err;
+    uint8_t tmp[LLM__QK];
+    uint16_t best;
+    int i, s;
+    for (i = 0; i < LLM__QK; i++)
+        if (fabsf(x[i]) > amax) { amax = fabsf(x[i]); m = x[i]; }
+    if (flags & LLM_QUANTIZE_REFERENCE) { /* ggml quantize_row_q4_0_ref */
+        float d = m / -8.0f, id = d != 0.0f ? 1.0f / d : 0.0f;
+        for (i = 0; i < LLM__QK; i++) {
+            int v = (int)(int8_t)(x[i] * id + 8.5f);
+            q[i] = (uint8_t)(v > 15 ? 15 : v);
+        }
+        return llm_f32_to_f16(d);
+    }
+    best = llm_f32_to_f16(m / -8.0f);
+    best_err = llm__cv_q4_codes(x, llm_f16_to_f32(best), q);
+    for (s = 0; s < 24 && amax > 0.0f; s++) {
+        /* m maps to code 0 (scale m / -(6.25..9)) or to code 15 (scale m / (6.25..9)). */
+        float d = m / ((s & 1 ? 1.0f : -1.0f) * (6.25f + 0.25f * (float)(s >> 1)));
+        float num = 0.0f, den = 0.0f, err;
+        uint16_t h;
+        llm__cv_q4_codes(x, d, tmp);
+        for (i = 0; i < LLM__QK; i++) {
+            float c = (float)tmp[i] - 8.0f;
+            num += x[i] * c;
+            den += c * c;
+        }
+        if (den > 0.0f) d = num / den;
+        h = llm_f32_to_f16(d);
+        err = llm__cv_q4_codes(x, llm_f16_to_f32(h), tmp);
+        if (err < best_err) { best_err = err; best = h; memcpy(q, tmp, sizeof tmp); }
+    }
+    return best;
+}
+
+static void llm__cv_put16(uint8_t *p, uint16_t v) { p[0] = (uint8_t)v; p[1] = (uint8_t)(v >> 8); }
+
+/* One group of 16 rows x n columns. Per group: the codes of block 0, 1, ... then the
+   16 f16 scales of block 0, 1, .... Within a block, 64-byte chunk j holds bytes
+   [row l][4j .. 4j+3] at 4l (q8_0: int8 codes of columns 4j..4j+3; q4_0: the low nibble is
+   column 4j+i, the high nibble column 16+4j+i, both unsigned codes). */
+static void llm__cv_quantize_group(llm_dtype t, const float *src, int64_t n, uint8_t *dst, int flags) {
+    int64_t nb = n / LLM__QK, b;
+    size_t qbytes = t == LLM_DTYPE_Q8_0 ? 512 : 256;
+    uint8_t *scales = dst + (size_t)nb * qbytes;
+    int l, k;
+    for (b = 0; b < nb; b++) {
+        uint8_t *qb = dst + (size_t)b * qbytes;
+        for (l = 0; l < LLM__QG; l++) {
+            const float *x = src + (size_t)l * (size_t)n + (size_t)b * LLM__QK;
+            uint16_t h;
+            if (t == LLM_DTYPE_Q8_0) {
+                int8_t q[LLM__QK];
+                h = llm__cv_quant_block_q8(x, q);
+                for (k = 0; k < LLM__QK; k++) qb[(k / 4) * 64 + 4 * l + k % 4] = (uint8_t)q[k];
+            } else {
+                uint8_t q[LLM__QK];
+                h = llm__cv_quant_block_q4(x, q, flags);
+                for (k = 0; k < 16; k++) qb[(k / 4) * 64 + 4 * l + k % 4] = (uint8_t)(q[k] | q[k + 16] << 4);
+            }
+            llm__cv_put16(scales + (size_t)b * 32 + 2 * (size_t)l, h);
+        }
+    }
+}
+
+LLMDEF llm_result llm_quantize(llm_dtype t, const float *src, int64_t rows, int64_t cols, void *dst, int flags) {
+    size_t rb = llm_dtype_row_bytes(t, cols), i, count;
+    int64_t g;
+    if (!src || !dst || rows < 1 || rb == 0 || rows % llm_dtype_row_group(t) != 0 ||
+        !llm__mul_ok((size_t)rows, (size_t)cols, &count) || !llm__mul_ok(rb, (size_t)rows, &i))
+        return LLM_ERR_INVALID_ARGUMENT;
+    if (t == LLM_DTYPE_F32) { memcpy(dst, src, count * 4); return LLM_OK; }
+    if (!llm__is_quant(t)) {
+        int64_t r, k;
+        for (r = 0; r < rows; r++)
+            for (k = 0; k < cols; k++) {
+                float v = src[(size_t)r * (size_t)cols + (size_t)k];
+                llm__cv_put16((uint8_t *)dst + 2 * llm__w16_index(rows, cols, r, k), t == LLM_DTYPE_F16 ? llm_f32_to_f16(v) : llm_f32_to_bf16(v));
+            }
+        return LLM_OK;
+    }
+#if defined(_OPENMP) && !defined(LLM_NO_THREADS)
+#pragma omp parallel for schedule(dynamic, 1)
+#endif
+    for (g = 0; g < rows / LLM__QG; g++)
+        llm__cv_quantize_group(t, src + (size_t)g * LLM__QG * (size_t)cols, cols, (uint8_t *)dst + (size_t)g * LLM__QG * rb, flags);
+    return LLM_OK;
+}
+
+/* ---- llm_convert: files ---- */
+/* rename() that replaces an existing file on Windows too (where rename refuses to). */
+static int llm__cv_replace_file(const char *from, const char *to) {
+#if defined(_WIN32)
+    if (MoveFileExA(from, to, MOVEFILE_REPLACE_EXISTING)) return 0;
+    errno = EEXIST;
+    return -1;
+#else
+    return rename(from, to);
+#endif
+}
+
+
+/* Present, though perhaps unreadable: opening it then says why. */
+static int llm__cv_file_exists(const char *path) {
+    FILE *f = fopen(path, "rb");
+    if (f) fclose(f);
+    return f != NULL || errno != ENOENT;
+}
+
+/* A JSON file the converter reads: an object whose strings hold no U+0000 (they are used
+   as C strings: a "model_type" of "llama\u0000evil" must not pass for "llama"). */
+static int llm__cv_read_json_object(llm__cv *cv, const char *path, json_value **out) {
+    char err[1024];
+    if (!(*out = json_parse_file_ex(path, JSON_NO_NUL, err, sizeof err))) return llm__cv_json_failed(cv, err);
+    if ((*out)->type == JSON_OBJECT) return 0;
+    llm__cv_fail(cv, "%s: not a JSON object (found %s)", path, json_type_name((*out)->type));
+    json_free(*out);
+    *out = NULL;
+    return -1;
+}
+
+
+/* ---- llm_convert: tokenizer.json ---- */
+typedef struct llm__cv_tok_data {
+    int32_t n;                  /* tokens: the highest id + 1 */
+    uint8_t *bytes;             /* every token's raw bytes, back to back */
+    size_t n_bytes, cap_bytes;
+    int32_t *offsets;           /* n + 1 */
+    uint8_t *flags;
+    int32_t *merges;            /* (left, right, result) per rank */
+    size_t n_merges;
+    int32_t unk_id, bpe_opts, byte_level, normalizer, n_steps, steps[LLM__MAX_STEPS];
+    int32_t ms_prepend, ms_split, decoder, dec_byte_fallback, dec_strip;
+    int32_t prefix[64], n_prefix, suffix[64], n_suffix;
+    int32_t n_model, n_added;
+} llm__cv_tok_data;
+
+/* The exact split regexes we scan by hand (llm.h, llm__regex_match). */
+static const char *const llm__cv_tok_regex_gpt2 =
+    "'s|'t|'re|'ve|'m|'ll|'d| ?\\p{L}+| ?\\p{N}+| ?[^\\s\\p{L}\\p{N}]+|\\s+(?!\\S)|\\s+";
+static const char *const llm__cv_tok_regex_llama3 =
+    "(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\\r\\n\\p{L}\\p{N}]?\\p{L}+|\\p{N}{1,3}| ?[^\\s\\p{L}\\p{N}]+[\\r\\n]*|\\s*[\\r\\n]+|\\s+(?!\\S)|\\s+";
+static const char *const llm__cv_tok_regex_qwen2 =
+    "(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\\r\\n\\p{L}\\p{N}]?\\p{L}+|\\p{N}| ?[^\\s\\p{L}\\p{N}]+[\\r\\n]*|\\s*[\\r\\n]+|\\s+(?!\\S)|\\s+";
+
+/* ---- small helpers ---- */
+
+/* Compact JSON text of v (cut at about 300 bytes), for messages that quote the input. */
+static void llm__cv_tok_quote_rec(const json_value *v, char *buf, size_t cap, size_t *n) {
+    size_t i;
+#define LLM__CV_PUT(s) do { size_t l_ = strlen(s); if (*n + l_ < cap) { memcpy(buf + *n, s, l_); *n += l_; buf[*n] = 0; } } while (0)
+    switch (v->type) {
+    case JSON_NULL: LLM__CV_PUT("null"); break;
+    case JSON_TRUE: LLM__CV_PUT("true"); break;
+    case JSON_FALSE: LLM__CV_PUT("false"); break;
+    case JSON_NUMBER: { char t[32]; snprintf(t, sizeof t, "%g", v->number); LLM__CV_PUT(t); break; }
+    case JSON_STRING:
+        LLM__CV_PUT("\"");
+        for (i = 0; i < v->len && *n + 8 < cap; i++) {
+            char t[8];
+            unsigned char c = (unsigned char)v->str[i];
+            if (c == '"' || c == '\\') { t[0] = '\\'; t[1] = (char)c; t[2] = 0; }
+            else if (c < 0x20) snprintf(t, sizeof t, "\\u%04x", c);
+            else { t[0] = (char)c; t[1] = 0; }
+            LLM__CV_PUT(t);
+        }
+        LLM__CV_PUT("\"");
+        break;
+    default:
+        LLM__CV_PUT(v->type == JSON_ARRAY ? "[" : "{");
+        for (i = 0; i < v->len && *n + 8 < cap; i++) {
+            if (i) LLM__CV_PUT(",");
+            if (v->type == JSON_OBJECT) {
+                json_value k;
+                memset(&k, 0, sizeof k);
+                k.type = JSON_STRING; k.str = v->items[i].key; k.len = v->items[i].key_len;
+                llm__cv_tok_quote_rec(&k, buf, cap, n);
+                LLM__CV_PUT(":");
+            }
+            llm__cv_tok_quote_rec(&v->items[i], buf, cap, n);
+        }
+        LLM__CV_PUT(v->type == JSON_ARRAY ? "]" : "}");
+    }
+#undef LLM__CV_PUT
+}
+
+static const char *llm__cv_tok_quote(llm__cv *cv, const json_value *v) {
+    size_t n = 0;
+    char *b = cv->quote[cv->quote_which ^= 1];
+    b[0] = 0;
+    if (!v) return "null";
+    llm__cv_tok_quote_rec(v, b, sizeof cv->quote[0] - 4, &n);
+    if (n >= sizeof cv->quote[0] - 12) strcpy(b + n, "...");
+    return b;
+}
+
+static int llm__cv_tok_is_type(const json_value *v, const char *type) {
+    const json_value *t = json_get(v, "type");
+    return t && t->type == JSON_STRING && strcmp(t->str, type) == 0;
+}
+
+static int llm__cv_tok_str_is(const json_value *v, const char *s) {
+    return v && v->type == JSON_STRING && v->len == strlen(s) && memcmp(v->str, s, v->len) == 0;
+}
+
+static int llm__cv_tok_bool(const json_value *obj, const char *key, int dflt) {
+    const json_value *v = json_get(obj, key);
+    if (!v || v->type == JSON_NULL) return dflt;
+    return v->type == JSON_TRUE;
+}
+
+/* A string -> id map for the vocabulary (open addressing). */
+typedef struct llm__cv_tok_map { const char **key; size_t *len; int32_t *id; size_t mask; } llm__cv_tok_map;
+
+static int llm__cv_tok_map_init(llm__cv *cv, llm__cv_tok_map *m, size_t n) {
+    size_t size = 16;
+    while (size < 2 * n) size *= 2;
+    m->mask = size - 1;
+    m->key = (const char **)calloc(size, sizeof *m->key);
+    m->len = (size_t *)calloc(size, sizeof *m->len);
+    m->id = (int32_t *)calloc(size, sizeof *m->id);
+    return m->key && m->len && m->id ? 0 : llm__cv_oom(cv);
+}
+
+static void llm__cv_tok_map_free(llm__cv_tok_map *m) { free((void *)m->key); free(m->len); free(m->id); }
+
+static size_t llm__cv_tok_map_slot(const llm__cv_tok_map *m, const char *s, size_t n) {
+    size_t h = llm__hash_bytes((const uint8_t *)s, n) & m->mask;
+    while (m->key[h] && !(m->len[h] == n && memcmp(m->key[h], s, n) == 0)) h = (h + 1) & m->mask;
+    return h;
+}
+
+static int32_t llm__cv_tok_map_get(const llm__cv_tok_map *m, const char *s, size_t n) {
+    size_t h = llm__cv_tok_map_slot(m, s, n);
+    return m->key[h] ? m->id[h] : -1;
+}
+
+/* A byte-level vocabulary string as raw bytes, as the ByteLevel decoder turns it back:
+   every character through GPT-2's table, or the text as is when one is not in it (then
+   *mapped is 0: BPE, which starts from the table's characters, cannot produce the token). */
+static size_t llm__cv_tok_byte_level_raw(const char *s, size_t n, uint8_t *out, int *mapped) {
+    size_t i, len, m = 0;
+    uint32_t cp;
+    *mapped = 1;
+    for (i = 0; i < n; i += len) {
+        int b;
+        len = llm__utf8_char((const uint8_t *)s + i, n - i, &cp);
+        if (!len || (b = llm__byte_level_byte(cp)) < 0) { memcpy(out, s, n); *mapped = 0; return n; }
+        out[m++] = (uint8_t)b;
+    }
+    return m;
+}
+
+/* llm.h looks a byte-level token up by its bytes and keeps the lowest id when two share
+   them. That must be the one BPE can produce, not one kept as text. */
+static int llm__cv_tok_check_duplicates(llm__cv *cv, const llm__cv_tok_data *td, char **text, const size_t *len, const uint8_t *unmapped) {
+    llm__cv_tok_map seen;
+    int32_t id;
+    if (llm__cv_tok_map_init(cv, &seen, (size_t)td->n)) return -1;
+    for (id = 0; id < td->n; id++) {
+        size_t slot;
+        if (!(td->flags[id] & LLM_TF_MODEL)) continue;
+        slot = llm__cv_tok_map_slot(&seen, text[id] ? text[id] : "", len[id]);
+        if (!seen.key[slot]) { seen.key[slot] = text[id] ? text[id] : ""; seen.len[slot] = len[id]; seen.id[slot] = id; continue; }
+        if (unmapped[seen.id[slot]] && !unmapped[id]) {
+            int32_t first = seen.id[slot];
+            llm__cv_tok_map_free(&seen);
+            return llm__cv_fail(cv, "tokenizer.json: tokens %d and %d stand for the same bytes and the first is not in the byte-level "
+                        "alphabet; not supported", first, id);
+        }
+    }
+    llm__cv_tok_map_free(&seen);
+    return 0;
+}
+
+/* ---- model ---- */
+
+static int llm__cv_tok_read_vocab(llm__cv *cv, const json_value *model, llm__cv_tok_data *td, llm__cv_tok_map *map, const json_value **vocab_out) {
+    const json_value *vocab = json_get(model, "vocab");
+    size_t i;
+    if (!vocab || vocab->type != JSON_OBJECT || vocab->len == 0) return llm__cv_fail(cv, "tokenizer.json: model.vocab is not an object of tokens");
+    if (llm__cv_tok_map_init(cv, map, vocab->len)) return -1;
+    td->n = 0;
+    for (i = 0; i < vocab->len; i++) {
+        const json_value *e = &vocab->items[i];
+        size_t slot;
+        if (!json_is_int(e) || e->number < 0 || e->number >= (1 << 24))
+            return llm__cv_fail(cv, "tokenizer.json: vocab entry \"%s\" has id %s", e->key, llm__cv_tok_quote(cv, e));
+        slot = llm__cv_tok_map_slot(map, e->key, e->key_len);
+        if (map->key[slot]) return llm__cv_fail(cv, "tokenizer.json: vocab lists \"%s\" twice", e->key);
+        map->key[slot] = e->key; map->len[slot] = e->key_len; map->id[slot] = (int32_t)e->number;
+        if ((int32_t)e->number + 1 > td->n) td->n = (int32_t)e->number + 1;
+    }
+    td->n_model = (int32_t)vocab->len;
+    *vocab_out = vocab;
+    return 0;
+}
+
+static int llm__cv_tok_read_model(llm__cv *cv, const json_value *model, llm__cv_tok_data *td) {
+    const json_value *v;
+    if (!model || model->type != JSON_OBJECT) return llm__cv_fail(cv, "tokenizer.json: no 'model' object");
+    if ((v = json_get(model, "type")) && !llm__cv_tok_str_is(v, "BPE"))
+        return llm__cv_fail_as(cv, LLM_ERR_UNSUPPORTED, "tokenizer.json: model type %s is not supported (only BPE)", llm__cv_tok_quote(cv, v));
+    if (!json_get(model, "merges")) return llm__cv_fail_as(cv, LLM_ERR_UNSUPPORTED, "tokenizer.json: the model has no merges (only BPE is supported)");
+    if ((v = json_get(model, "dropout")) && v->type != JSON_NULL && !(v->type == JSON_NUMBER && v->number == 0))
+        return llm__cv_fail_as(cv, LLM_ERR_UNSUPPORTED, "tokenizer.json: BPE dropout %s is not supported", llm__cv_tok_quote(cv, v));
+    if ((v = json_get(model, "continuing_subword_prefix")) && v->type != JSON_NULL && !llm__cv_tok_str_is(v, ""))
+        return llm__cv_fail_as(cv, LLM_ERR_UNSUPPORTED, "tokenizer.json: continuing_subword_prefix %s is not supported", llm__cv_tok_quote(cv, v));
+    if ((v = json_get(model, "end_of_word_suffix")) && v->type != JSON_NULL && !llm__cv_tok_str_is(v, ""))
+        return llm__cv_fail_as(cv, LLM_ERR_UNSUPPORTED, "tokenizer.json: end_of_word_suffix %s is not supported", llm__cv_tok_quote(cv, v));
+    td->bpe_opts = (llm__cv_tok_bool(model, "byte_fallback", 0) ? LLM_BPE_BYTE_FALLBACK : 0) |
+                   (llm__cv_tok_bool(model, "fuse_unk", 0) ? LLM_BPE_FUSE_UNK : 0) |
+                   (llm__cv_tok_bool(model, "ignore_merges", 0) ? LLM_BPE_IGNORE_MERGES : 0);
+    return 0;
+}
+
+/* Merges in rank order, as ids: "a b" strings or ["a", "b"] pairs; the merged token must be
+   in the vocabulary (HF: MergeTokenOutOfVocabulary). */
+static int llm__cv_tok_read_merges(llm__cv *cv, const json_value *model, const llm__cv_tok_map *map, llm__cv_tok_data *td) {
+    const json_value *merges = json_get(model, "merges");
+    size_t i;
+    char *buf = NULL;
+    size_t buf_cap = 0;
+    if (!merges || merges->type != JSON_ARRAY) return llm__cv_fail(cv, "tokenizer.json: model.merges is not an array");
+    td->merges = (int32_t *)malloc((merges->len ? merges->len : 1) * 3 * sizeof(int32_t));
+    if (!td->merges) return llm__cv_oom(cv);
+    for (i = 0; i < merges->len; i++) {
+        const json_value *e = &merges->items[i];
+        const char *a, *b;
+        size_t la, lb;
+        int32_t ia, ib, ic;
+        if (e->type == JSON_STRING) {
+            const char *sp = (const char *)memchr(e->str, ' ', e->len);
+            if (!sp || memchr(sp + 1, ' ', e->len - (size_t)(sp + 1 - e->str))) {
+                free(buf);
+                return llm__cv_fail(cv, "tokenizer.json: merge %s is not two tokens separated by one space", llm__cv_tok_quote(cv, e));
+            }
+            a = e->str; la = (size_t)(sp - e->str); b = sp + 1; lb = e->len - la - 1;
+        } else if (e->type == JSON_ARRAY && e->len == 2 && e->items[0].type == JSON_STRING && e->items[1].type == JSON_STRING) {
+            a = e->items[0].str; la = e->items[0].len; b = e->items[1].str; lb = e->items[1].len;
+        } else {
+            free(buf);
+            return llm__cv_fail(cv, "tokenizer.json: merge %s is neither \"a b\" nor [\"a\", \"b\"]", llm__cv_tok_quote(cv, e));
+        }
+        if (la + lb > buf_cap) { buf_cap = 2 * (la + lb) + 64; free(buf); if (!(buf = (char *)malloc(buf_cap))) return llm__cv_oom(cv); }
+        memcpy(buf, a, la);
+        memcpy(buf + la, b, lb);
+        ia = llm__cv_tok_map_get(map, a, la);
+        ib = llm__cv_tok_map_get(map, b, lb);
+        ic = llm__cv_tok_map_get(map, buf, la + lb);
+        if (ia < 0 || ib < 0 || ic < 0) { free(buf); return llm__cv_fail(cv, "tokenizer.json: merge %s: a token of it is not in the vocabulary", llm__cv_tok_quote(cv, e)); }
+        td->merges[3 * i] = ia; td->merges[3 * i + 1] = ib; td->merges[3 * i + 2] = ic;
+    }
+    free(buf);
+    td->n_merges = merges->len;
+    return 0;
+}
+
+/* ---- normalizer, pre-tokenizer, decoder, post-processor ---- */
+
+static int llm__cv_tok_read_normalizer(llm__cv *cv, const json_value *n, llm__cv_tok_data *td) {
+    const json_value *list = n, *first, *second;
+    size_t count;
+    td->normalizer = LLM_NORM_NONE;
+    if (!n || n->type == JSON_NULL) return 0;
+    if (llm__cv_tok_is_type(n, "Sequence")) list = json_get(n, "normalizers");
+    count = list == n ? 1 : list && list->type == JSON_ARRAY ? list->len : (size_t)-1;
+    first = list == n ? n : count >= 1 && count != (size_t)-1 ? &list->items[0] : NULL;
+    second = count == 2 ? &list->items[1] : NULL;
+    if (count == 0) return 0;
+    if (count == 1 && llm__cv_tok_is_type(first, "NFC")) { td->normalizer = LLM_NORM_NFC; return 0; }
+#define LLM__CV_IS_REPLACE(v) (llm__cv_tok_is_type(v, "Replace") && llm__cv_tok_str_is(json_get(json_get(v, "pattern"), "String"), " ") && \
+                           llm__cv_tok_str_is(json_get(v, "content"), "\xE2\x96\x81"))
+    if (count == 1 && LLM__CV_IS_REPLACE(first)) { td->normalizer = LLM_NORM_SPM_REPLACE; return 0; }
+    if (count == 2 && llm__cv_tok_is_type(first, "Prepend") && llm__cv_tok_str_is(json_get(first, "prepend"), "\xE2\x96\x81") &&
+        LLM__CV_IS_REPLACE(second)) {
+        td->normalizer = LLM_NORM_SPM;
+        return 0;
+    }
+#undef LLM__CV_IS_REPLACE
+    return llm__cv_fail_as(cv, LLM_ERR_UNSUPPORTED, "tokenizer.json: normalizer %s is not supported (supported: NFC, Prepend(\"\xE2\x96\x81\") + "
+                "Replace(\" \", \"\xE2\x96\x81\"))", llm__cv_tok_quote(cv, n));
+}
+
+/* prepend_scheme, with the older add_prefix_space spelling (metaspace.rs Deserialize). */
+static int llm__cv_tok_prepend_scheme(llm__cv *cv, const json_value *v, int32_t *scheme) {
+    const json_value *ps = json_get(v, "prepend_scheme"), *aps = json_get(v, "add_prefix_space");
+    *scheme = 2;
+    if (ps && ps->type != JSON_NULL) {
+        if (llm__cv_tok_str_is(ps, "first")) *scheme = 1;
+        else if (llm__cv_tok_str_is(ps, "never")) *scheme = 0;
+        else if (!llm__cv_tok_str_is(ps, "always")) return llm__cv_fail(cv, "tokenizer.json: Metaspace prepend_scheme %s is not known", llm__cv_tok_quote(cv, ps));
+    }
+    if (aps && aps->type == JSON_FALSE) {
+        if (*scheme != 0 && ps && ps->type != JSON_NULL) return llm__cv_fail(cv, "tokenizer.json: Metaspace add_prefix_space does not match prepend_scheme");
+        *scheme = 0;
+    }
+    if (!llm__cv_tok_str_is(json_get(v, "replacement"), "\xE2\x96\x81"))
+        return llm__cv_fail_as(cv, LLM_ERR_UNSUPPORTED, "tokenizer.json: Metaspace replacement %s is not supported (only \"\xE2\x96\x81\")", llm__cv_tok_quote(cv, json_get(v, "replacement")));
+    return 0;
+}
+
+static int llm__cv_tok_add_step(llm__cv *cv, llm__cv_tok_data *td, int32_t step, const json_value *what) {
+    if (td->byte_level) return llm__cv_fail_as(cv, LLM_ERR_UNSUPPORTED, "tokenizer.json: pre-tokenizer %s after ByteLevel is not supported", llm__cv_tok_quote(cv, what));
+    if (td->n_steps == LLM__MAX_STEPS) return llm__cv_fail(cv, "tokenizer.json: too many pre-tokenizer steps");
+    if (td->n_steps && (step == LLM_PRE_METASPACE || td->steps[0] == LLM_PRE_METASPACE))
+        return llm__cv_fail_as(cv, LLM_ERR_UNSUPPORTED, "tokenizer.json: Metaspace combined with other pre-tokenizers is not supported (%s)", llm__cv_tok_quote(cv, what));
+    td->steps[td->n_steps++] = step;
+    return 0;
+}
+
+static int llm__cv_tok_read_pre_tokenizer(llm__cv *cv, const json_value *p, llm__cv_tok_data *td) {
+    size_t i;
+    if (!p || p->type == JSON_NULL) return 0;
+    if (llm__cv_tok_is_type(p, "Sequence")) {
+        const json_value *list = json_get(p, "pretokenizers");
+        if (!list || list->type != JSON_ARRAY) return llm__cv_fail(cv, "tokenizer.json: pre_tokenizer %s has no 'pretokenizers' list", llm__cv_tok_quote(cv, p));
+        for (i = 0; i < list->len; i++)
+            if (llm__cv_tok_read_pre_tokenizer(cv, &list->items[i], td)) return -1;
+        return 0;
+    }
+    if (llm__cv_tok_is_type(p, "Metaspace")) {
+        if (llm__cv_tok_add_step(cv, td, LLM_PRE_METASPACE, p) || llm__cv_tok_prepend_scheme(cv, p, &td->ms_prepend)) return -1;
+        td->ms_split = llm__cv_tok_bool(p, "split", 1);
+        return 0;
+    }
+    if (llm__cv_tok_is_type(p, "Digits"))
+        return llm__cv_tok_add_step(cv, td, llm__cv_tok_bool(p, "individual_digits", 0) ? LLM_PRE_DIGITS : LLM_PRE_DIGIT_RUNS, p);
+    if (llm__cv_tok_is_type(p, "Split")) {
+        const json_value *re = json_get(json_get(p, "pattern"), "Regex");
+        int32_t step = llm__cv_tok_str_is(re, llm__cv_tok_regex_gpt2) ? LLM_PRE_GPT2 : llm__cv_tok_str_is(re, llm__cv_tok_regex_llama3) ? LLM_PRE_LLAMA3 :
+                       llm__cv_tok_str_is(re, llm__cv_tok_regex_qwen2) ? LLM_PRE_QWEN2 : 0;
+        if (!step) return llm__cv_fail_as(cv, LLM_ERR_UNSUPPORTED, "tokenizer.json: split pattern %s is not supported (only the GPT-2, Llama 3 and Qwen2 regexes)",
+                               llm__cv_tok_quote(cv, json_get(p, "pattern")));
+        if (!llm__cv_tok_str_is(json_get(p, "behavior"), "Isolated") || llm__cv_tok_bool(p, "invert", 0))
+            return llm__cv_fail_as(cv, LLM_ERR_UNSUPPORTED, "tokenizer.json: Split %s: only behavior Isolated without invert is supported", llm__cv_tok_quote(cv, p));
+        return llm__cv_tok_add_step(cv, td, step, p);
+    }
+    if (llm__cv_tok_is_type(p, "ByteLevel")) {
+        if (llm__cv_tok_bool(p, "add_prefix_space", 1) && llm__cv_tok_add_step(cv, td, LLM_PRE_PREFIX_SPACE, p)) return -1;
+        if (llm__cv_tok_bool(p, "use_regex", 1) && llm__cv_tok_add_step(cv, td, LLM_PRE_GPT2, p)) return -1;
+        td->byte_level = 1;
+        return 0;
+    }
+    return llm__cv_fail_as(cv, LLM_ERR_UNSUPPORTED, "tokenizer.json: pre_tokenizer %s is not supported", llm__cv_tok_quote(cv, p));
+}
+
+static int llm__cv_tok_read_decoder(llm__cv *cv, const json_value *d, llm__cv_tok_data *td) {
+    const json_value *list;
+    size_t i = 0;
+    if (!d || d->type == JSON_NULL) return llm__cv_fail_as(cv, LLM_ERR_UNSUPPORTED, "tokenizer.json: no decoder (HF would join tokens with spaces); not supported");
+    if (llm__cv_tok_is_type(d, "ByteLevel")) { td->decoder = LLM_DEC_BYTE_LEVEL; return 0; }
+    if (llm__cv_tok_is_type(d, "Metaspace")) {
+        int32_t scheme;
+        if (llm__cv_tok_prepend_scheme(cv, d, &scheme)) return -1;
+        td->decoder = scheme ? LLM_DEC_METASPACE : LLM_DEC_SENTENCEPIECE; /* "never" only replaces */
+        return 0;
+    }
+    list = llm__cv_tok_is_type(d, "Sequence") ? json_get(d, "decoders") : NULL;
+    if (list && list->type == JSON_ARRAY && list->len == 1 && llm__cv_tok_is_type(&list->items[0], "ByteLevel")) { td->decoder = LLM_DEC_BYTE_LEVEL; return 0; }
+    if (!list || list->type != JSON_ARRAY || list->len == 0 || !llm__cv_tok_is_type(&list->items[0], "Replace") ||
+        !llm__cv_tok_str_is(json_get(json_get(&list->items[0], "pattern"), "String"), "\xE2\x96\x81") ||
+        !llm__cv_tok_str_is(json_get(&list->items[0], "content"), " "))
+        return llm__cv_fail_as(cv, LLM_ERR_UNSUPPORTED, "tokenizer.json: decoder %s is not supported", llm__cv_tok_quote(cv, d));
+    td->decoder = LLM_DEC_SENTENCEPIECE;
+    i = 1;
+    if (i < list->len && llm__cv_tok_is_type(&list->items[i], "ByteFallback")) { td->dec_byte_fallback = 1; i++; }
+    if (i < list->len && llm__cv_tok_is_type(&list->items[i], "Fuse")) {
+        const json_value *strip;
+        i++;
+        if (i < list->len && llm__cv_tok_is_type(strip = &list->items[i], "Strip")) {
+            const json_value *start = json_get(strip, "start"), *stop = json_get(strip, "stop");
+            if (!llm__cv_tok_str_is(json_get(strip, "content"), " ") || !json_is_int(start) || start->number < 0 || start->number > 1000 ||
+                (stop && !(json_is_int(stop) && stop->number == 0)))
+                return llm__cv_fail_as(cv, LLM_ERR_UNSUPPORTED, "tokenizer.json: decoder step %s is not supported (only Strip(\" \", n, 0))", llm__cv_tok_quote(cv, strip));
+            td->dec_strip = (int32_t)start->number;
+            i++;
+        }
+    }
+    if (i != list->len) return llm__cv_fail_as(cv, LLM_ERR_UNSUPPORTED, "tokenizer.json: decoder %s is not supported (step %s)", llm__cv_tok_quote(cv, d), llm__cv_tok_quote(cv, &list->items[i]));
+    return 0;
+}
+
+/* TemplateProcessing's "single" template: the special tokens before and after $A. */
+static int llm__cv_tok_read_template(llm__cv *cv, const json_value *p, llm__cv_tok_data *td) {
+    const json_value *single = json_get(p, "single"), *specials = json_get(p, "special_tokens");
+    size_t i, k;
+    int seen_a = 0;
+    if (!single || single->type != JSON_ARRAY) return llm__cv_fail(cv, "tokenizer.json: TemplateProcessing without a 'single' template");
+    for (i = 0; i < single->len; i++) {
+        const json_value *it = &single->items[i], *sp = json_get(it, "SpecialToken"), *seq = json_get(it, "Sequence"), *ids;
+        if (seq) {
+            if (!llm__cv_tok_str_is(json_get(seq, "id"), "A") || seen_a)
+                return llm__cv_fail_as(cv, LLM_ERR_UNSUPPORTED, "tokenizer.json: TemplateProcessing single %s is not supported (one $A only)", llm__cv_tok_quote(cv, single));
+            seen_a = 1;
+            continue;
+        }
+        sp = sp ? json_get(sp, "id") : NULL;
+        ids = sp && sp->type == JSON_STRING ? json_get(json_get(specials, sp->str), "ids") : NULL;
+        if (!ids || ids->type != JSON_ARRAY)
+            return llm__cv_fail(cv, "tokenizer.json: TemplateProcessing item %s has no special_tokens entry", llm__cv_tok_quote(cv, it));
+        for (k = 0; k < ids->len; k++) {
+            int32_t *list = seen_a ? td->suffix : td->prefix, *count = seen_a ? &td->n_suffix : &td->n_prefix;
+            if (!json_is_int(&ids->items[k]) || ids->items[k].number < 0 || *count == 64)
+                return llm__cv_fail_as(cv, LLM_ERR_UNSUPPORTED, "tokenizer.json: TemplateProcessing ids %s are not supported", llm__cv_tok_quote(cv, ids));
+            list[(*count)++] = (int32_t)ids->items[k].number;
+        }
+    }
+    if (!seen_a) return llm__cv_fail(cv, "tokenizer.json: TemplateProcessing single %s has no $A", llm__cv_tok_quote(cv, single));
+    return 0;
+}
+
+static int llm__cv_tok_read_post_processor(llm__cv *cv, const json_value *p, llm__cv_tok_data *td) {
+    size_t i;
+    if (!p || p->type == JSON_NULL || llm__cv_tok_is_type(p, "ByteLevel")) return 0; /* ByteLevel only trims offsets */
+    if (llm__cv_tok_is_type(p, "TemplateProcessing")) {
+        if (td->n_prefix || td->n_suffix) return llm__cv_fail(cv, "tokenizer.json: more than one TemplateProcessing");
+        return llm__cv_tok_read_template(cv, p, td);
+    }
+    if (llm__cv_tok_is_type(p, "Sequence")) {
+        const json_value *list = json_get(p, "processors");
+        if (!list || list->type != JSON_ARRAY) return llm__cv_fail(cv, "tokenizer.json: post_processor %s has no 'processors'", llm__cv_tok_quote(cv, p));
+        for (i = 0; i < list->len; i++)
+            if (llm__cv_tok_read_post_processor(cv, &list->items[i], td)) return -1;
+        return 0;
+    }
+    return llm__cv_fail_as(cv, LLM_ERR_UNSUPPORTED, "tokenizer.json: post_processor %s is not supported", llm__cv_tok_quote(cv, p));
+}
+
+/* ---- the token table ---- */
+
+static int llm__cv_tok_set_text(llm__cv *cv, int32_t id, const void *s, size_t n, char **text, size_t *len) {
+    free(text[id]);
+    if (!(text[id] = (char *)malloc(n ? n : 1))) return llm__cv_oom(cv);
+    memcpy(text[id], s, n);
+    len[id] = n;
+    return 0;
+}
+
+/* Added tokens, with the ids HF gives them (AddedVocabulary::add_tokens): the id of the same
+   text if it is already known (an earlier added token, else the vocabulary), else the next
+   id after the vocabulary and earlier additions. */
+static int llm__cv_tok_read_added(llm__cv *cv, const json_value *added, const llm__cv_tok_map *vocab, llm__cv_tok_data *td, char **text, size_t *len) {
+    llm__cv_tok_map seen; /* content -> id of the added tokens so far */
+    size_t i;
+    int32_t max_added = -1;
+    int rc = -1;
+    if (!added || added->type == JSON_NULL) return 0;
+    if (added->type != JSON_ARRAY) return llm__cv_fail(cv, "tokenizer.json: 'added_tokens' is not an array");
+    if (llm__cv_tok_map_init(cv, &seen, added->len)) { llm__cv_tok_map_free(&seen); return -1; }
+    for (i = 0; i < added->len; i++) {
+        const json_value *a = &added->items[i], *content = json_get(a, "content"), *jid = json_get(a, "id");
+        int32_t id;
+        size_t slot;
+        unsigned f = LLM_TF_ADDED;
+        if (!content || content->type != JSON_STRING) { llm__cv_fail(cv, "tokenizer.json: added token %s has no content", llm__cv_tok_quote(cv, a)); goto done; }
+        if (content->len == 0) continue;
+        slot = llm__cv_tok_map_slot(&seen, content->str, content->len);
+        id = seen.key[slot] ? seen.id[slot] : llm__cv_tok_map_get(vocab, content->str, content->len);
+        if (id < 0) id = max_added < 0 ? td->n_model : (max_added >= td->n_model ? max_added + 1 : td->n_model);
+        if (id >= (1 << 24)) { llm__cv_fail(cv, "tokenizer.json: too many added tokens"); goto done; }
+        if (!seen.key[slot]) { seen.key[slot] = content->str; seen.len[slot] = content->len; seen.id[slot] = id; }
+        if (!json_is_int(jid) || (int32_t)jid->number != id)
+            llm__cv_log(cv, "note: added token %s gets id %d as in HF tokenizers, not %s", llm__cv_tok_quote(cv, content), id, llm__cv_tok_quote(cv, jid));
+        if (id >= td->n) {
+            int32_t k;
+            for (k = td->n; k <= id; k++) { td->flags[k] = 0; text[k] = NULL; len[k] = 0; }
+            td->n = id + 1;
+        }
+        if (id > max_added) max_added = id;
+        if (td->byte_level && (td->flags[id] & LLM_TF_MODEL) && (len[id] != content->len || memcmp(text[id], content->str, len[id]) != 0))
+            f |= LLM_TF_BYTE_LEVEL_TEXT; /* keeps the vocabulary's bytes; its text is their byte-level spelling */
+        else if (llm__cv_tok_set_text(cv, id, content->str, content->len, text, len))
+            goto done;
+        if (llm__cv_tok_bool(a, "special", 0)) f |= LLM_TF_SPECIAL;
+        if (llm__cv_tok_bool(a, "lstrip", 0)) f |= LLM_TF_LSTRIP;
+        if (llm__cv_tok_bool(a, "rstrip", 0)) f |= LLM_TF_RSTRIP;
+        if (llm__cv_tok_bool(a, "single_word", 0)) f |= LLM_TF_SINGLE_WORD;
+        if (llm__cv_tok_bool(a, "normalized", !(f & LLM_TF_SPECIAL))) f |= LLM_TF_NORMALIZED;
+        /* special-ness belongs to the text (special_tokens_set): once special, always */
+        td->flags[id] = (uint8_t)((td->flags[id] & (LLM_TF_MODEL | LLM_TF_SPECIAL | LLM_TF_BYTE_LEVEL_TEXT)) | f);
+        td->n_added++;
+    }
+    rc = 0;
+done:
+    llm__cv_tok_map_free(&seen);
+    return rc;
+}
+
+static void llm__cv_tok_data_free(llm__cv_tok_data *td) {
+    free(td->bytes); free(td->offsets); free(td->flags); free(td->merges);
+    memset(td, 0, sizeof *td);
+}
+
+/* Reads DIR/tokenizer.json into td. Returns 1 when there is none (a warning is printed),
+   0 on success, -1 with the message set. */
+static int llm__cv_tok_read(llm__cv *cv, const char *dir, llm__cv_tok_data *td) {
+    char path[4096], err[512];
+    json_value *j, *cfg = NULL;
+    const json_value *model, *vocab = NULL, *v;
+    llm__cv_tok_map map;
+    char **text = NULL;
+    uint8_t *unmapped = NULL;
+    size_t *len = NULL, i, cap;
+    int rc = -1;
+    memset(td, 0, sizeof *td);
+    memset(&map, 0, sizeof map);
+    td->unk_id = -1;
+    llm__cv_path_join(path, sizeof path, dir, "tokenizer.json");
+    if (!llm__cv_file_exists(path)) {
+        llm__cv_log(cv, "warning: %s is missing; the model file gets no tokenizer", path);
+        return 1;
+    }
+    if (llm__cv_read_json_object(cv, path, &j)) return -1;
+    model = json_get(j, "model");
+    if (llm__cv_tok_read_model(cv, model, td) || llm__cv_tok_read_normalizer(cv, json_get(j, "normalizer"), td) ||
+        llm__cv_tok_read_pre_tokenizer(cv, json_get(j, "pre_tokenizer"), td) || llm__cv_tok_read_decoder(cv, json_get(j, "decoder"), td) ||
+        llm__cv_tok_read_vocab(cv, model, td, &map, &vocab))
+        goto done;
+    if (td->byte_level != (td->decoder == LLM_DEC_BYTE_LEVEL)) {
+        llm__cv_fail(cv, "tokenizer.json: a ByteLevel pre-tokenizer needs the ByteLevel decoder and the other way round");
+        goto done;
+    }
+    if ((v = json_get(j, "truncation")) && v->type != JSON_NULL) llm__cv_log(cv, "note: tokenizer.json truncation is ignored");
+    if ((v = json_get(j, "padding")) && v->type != JSON_NULL) llm__cv_log(cv, "note: tokenizer.json padding is ignored");
+    /* the token table, with room for every added token */
+    v = json_get(j, "added_tokens");
+    cap = (size_t)td->n + (v && v->type == JSON_ARRAY ? v->len : 0) + (size_t)td->n_model + 1;
+    text = (char **)calloc(cap, sizeof *text);
+    len = (size_t *)calloc(cap, sizeof *len);
+    td->flags = (uint8_t *)calloc(cap, 1);
+    unmapped = (uint8_t *)calloc(cap, 1);
+    if (!text || !len || !td->flags || !unmapped) { llm__cv_oom(cv); goto done; }
+    for (i = 0; i < vocab->len; i++) {
+        const json_value *e = &vocab->items[i];
+        int32_t id = (int32_t)e->number;
+        uint8_t *raw = (uint8_t *)malloc(e->key_len + 1);
+        size_t n = e->key_len;
+        if (!raw) { llm__cv_oom(cv); goto done; }
+        if (text[id]) { free(raw); llm__cv_fail(cv, "tokenizer.json: two vocabulary entries have id %d", id); goto done; }
+        if (td->byte_level) {
+            int mapped;
+            n = llm__cv_tok_byte_level_raw(e->key, e->key_len, raw, &mapped);
+            unmapped[id] = (uint8_t)!mapped;
+        } else {
+            memcpy(raw, e->key, n);
+        }
+        text[id] = (char *)raw;
+        len[id] = n;
+        td->flags[id] = LLM_TF_MODEL;
+    }
+    if (llm__cv_tok_read_added(cv, v, &map, td, text, len) || llm__cv_tok_read_merges(cv, model, &map, td) ||
+        llm__cv_tok_read_post_processor(cv, json_get(j, "post_processor"), td))
+        goto done;
+    if ((v = json_get(model, "unk_token")) && v->type == JSON_STRING) {
+        td->unk_id = llm__cv_tok_map_get(&map, v->str, v->len);
+        if (td->unk_id < 0) { llm__cv_fail(cv, "tokenizer.json: unk_token %s is not in the vocabulary", llm__cv_tok_quote(cv, v)); goto done; }
+    }
+    for (i = 0; i < (size_t)td->n_prefix; i++) if (td->prefix[i] >= td->n || !td->flags[td->prefix[i]]) { llm__cv_fail(cv, "tokenizer.json: template id %d has no token", td->prefix[i]); goto done; }
+    for (i = 0; i < (size_t)td->n_suffix; i++) if (td->suffix[i] >= td->n || !td->flags[td->suffix[i]]) { llm__cv_fail(cv, "tokenizer.json: template id %d has no token", td->suffix[i]); goto done; }
+    if (td->byte_level && llm__cv_tok_check_duplicates(cv, td, text, len, unmapped)) goto done;
+    td->offsets = (int32_t *)malloc(((size_t)td->n + 1) * sizeof(int32_t));
+    for (i = 0, td->n_bytes = 0; i < (size_t)td->n; i++) td->n_bytes += len[i];
+    td->bytes = (uint8_t *)malloc(td->n_bytes ? td->n_bytes : 1);
+    if (!td->offsets || !td->bytes || td->n_bytes > 0x7FFFFFFF) { llm__cv_oom(cv); goto done; }
+    for (i = 0, td->n_bytes = 0; i < (size_t)td->n; i++) {
+        td->offsets[i] = (int32_t)td->n_bytes;
+        if (len[i]) memcpy(td->bytes + td->n_bytes, text[i], len[i]);
+        td->n_bytes += len[i];
+    }
+    td->offsets[td->n] = (int32_t)td->n_bytes;
+    /* tokenizer_config.json only informs: the ids come from tokenizer.json, as in tokenizers */
+    llm__cv_path_join(path, sizeof path, dir, "tokenizer_config.json");
+    if (llm__cv_file_exists(path) && (cfg = json_parse_file_ex(path, JSON_NO_NUL, err, sizeof err)) != NULL) {
+        const json_value *abos = json_get(cfg, "add_bos_token"), *aeos = json_get(cfg, "add_eos_token");
+        if (abos && (abos->type == JSON_TRUE) != (td->n_prefix > 0))
+            llm__cv_log(cv, "note: tokenizer_config.json add_bos_token is %s but the post-processor adds %d ids "
+                            "before the text; following the post-processor", llm__cv_tok_quote(cv, abos), td->n_prefix);
+        if (aeos && (aeos->type == JSON_TRUE) != (td->n_suffix > 0))
+            llm__cv_log(cv, "note: tokenizer_config.json add_eos_token is %s but the post-processor adds %d ids "
+                            "after the text; following the post-processor", llm__cv_tok_quote(cv, aeos), td->n_suffix);
+    }
+    rc = 0;
+done:
+    if (text) for (i = 0; i < cap; i++) free(text[i]);
+    free(text);
+    free(len);
+    free(unmapped);
+    llm__cv_tok_map_free(&map);
+    json_free(cfg);
+    json_free(j);
+    if (rc) llm__cv_tok_data_free(td);
+    return rc;
+}
+
+/* Every token needs a row of the embedding matrix: config.json's vocab_size may exceed the
+   tokenizer's ids (matrices padded to a round size), never fall short of them. */
+static int llm__cv_tok_check_vocab_size(llm__cv *cv, const llm__cv_tok_data *td, int32_t n_vocab) {
+    int32_t id;
+    for (id = n_vocab < 0 ? 0 : n_vocab; id < td->n; id++) {
+        json_value s;
+        if (!td->flags[id]) continue; /* an unused id in a gap */
+        memset(&s, 0, sizeof s);
+        s.type = JSON_STRING;
+        s.str = (char *)td->bytes + td->offsets[id];
+        s.len = (size_t)(td->offsets[id + 1] - td->offsets[id]);
+        return llm__cv_fail(cv, "tokenizer.json: token %s has id %d, but config.json's vocab_size is %d (ids 0 to %d)", llm__cv_tok_quote(cv, &s), id,
+                    n_vocab, n_vocab - 1);
+    }
+    return 0;
+}
+
+static int llm__cv_tok_write(llm__cv *cv, llm_builder *b, const llm__cv_tok_data *td) {
+    int r = 0;
+    r |= llm_builder_set_blob(b, LLM_KEY_TOK_TOKENS, td->bytes, td->n_bytes);
+    r |= llm_builder_set_i32_array(b, LLM_KEY_TOK_OFFSETS, td->offsets, (size_t)td->n + 1);
+    r |= llm_builder_set_blob(b, LLM_KEY_TOK_FLAGS, td->flags, (size_t)td->n);
+    r |= llm_builder_set_i32_array(b, LLM_KEY_TOK_MERGES, td->merges, 3 * td->n_merges);
+    r |= llm_builder_set_i32(b, LLM_KEY_TOK_UNK_ID, td->unk_id);
+    r |= llm_builder_set_i32(b, LLM_KEY_TOK_BPE_OPTIONS, td->bpe_opts);
+    r |= llm_builder_set_i32(b, LLM_KEY_TOK_BYTE_LEVEL, td->byte_level);
+    r |= llm_builder_set_i32(b, LLM_KEY_TOK_NORMALIZER, td->normalizer);
+    r |= llm_builder_set_i32_array(b, LLM_KEY_TOK_PRE, td->steps, (size_t)td->n_steps);
+    r |= llm_builder_set_i32(b, LLM_KEY_TOK_MS_PREPEND, td->ms_prepend);
+    r |= llm_builder_set_i32(b, LLM_KEY_TOK_MS_SPLIT, td->ms_split);
+    r |= llm_builder_set_i32(b, LLM_KEY_TOK_DECODER, td->decoder);
+    r |= llm_builder_set_i32(b, LLM_KEY_TOK_DEC_FALLBACK, td->dec_byte_fallback);
+    r |= llm_builder_set_i32(b, LLM_KEY_TOK_DEC_STRIP, td->dec_strip);
+    r |= llm_builder_set_i32_array(b, LLM_KEY_TOK_PREFIX_IDS, td->prefix, (size_t)td->n_prefix);
+    r |= llm_builder_set_i32_array(b, LLM_KEY_TOK_SUFFIX_IDS, td->suffix, (size_t)td->n_suffix);
+    return r ? llm__cv_fail_as(cv, LLM_ERR_OUT_OF_MEMORY, "cannot build the tokenizer metadata (out of memory)") : 0;
+}
+
+static void llm__cv_tok_describe(llm__cv *cv, const llm__cv_tok_data *td) {
+    static const char *const norms[] = { "none", "NFC", "Prepend+Replace", "Replace" };
+    static const char *const steps[] = { "", "Metaspace", "Digits", "Digits(runs)", "GPT-2 regex", "Llama 3 regex",
+                                         "Qwen2 regex", "prefix space" };
+    char pre[256];
+    size_t n = 0;
+    int i;
+    pre[0] = 0;
+    for (i = 0; i < td->n_steps && n < sizeof pre; i++)
+        n += (size_t)snprintf(pre + n, sizeof pre - n, "%s%s", i ? " + " : " ", steps[td->steps[i]]);
+    llm__cv_log(cv, "tokenizer: BPE, %d tokens (%d in the vocabulary, %d added), %lu merges, %s, normalizer %s, pre-tokenizer%s, "
+                "adds %d id(s) before and %d after the text", td->n, td->n_model, td->n_added, (unsigned long)td->n_merges,
+                td->byte_level ? "byte-level" : "SentencePiece-style", norms[td->normalizer], td->n_steps ? pre : " none",
+                td->n_prefix, td->n_suffix);
+}
+
+/* ---- llm_convert: chat template ---- */
+typedef struct llm__cv_chat_rule {
+    const char *variant, *family;
+    const char *all[4];   /* every one must occur */
+    const char *none[4];  /* none may occur */
+} llm__cv_chat_rule;
+
+/* First match wins; later rules may rely on earlier ones having failed. */
+static const llm__cv_chat_rule llm__cv_chat_rules[] = {
+    { "llama3.2", "llama3", { "<|start_header_id|>", "Cutting Knowledge Date", "strftime_now", "date_string" }, { 0 } },
+    { "llama3.1", "llama3", { "<|start_header_id|>", "Cutting Knowledge Date", "set date_string = \"" }, { "strftime_now" } },
+    { "llama3", "llama3", { "<|start_header_id|>", "<|eot_id|>", "bos_token + content", "add_generation_prompt" }, { "Cutting Knowledge", "tools" } },
+    { "llama3-base", "llama3", { "<|start_header_id|>", "<|eot_id|>", "bos_token + content" }, { "add_generation_prompt", "Cutting Knowledge", "tools" } },
+    { "qwen3", "chatml", { "<|im_start|>", "<think>", "last_query_index", "enable_thinking" }, { 0 } },
+    { "qwen2.5", "chatml", { "<|im_start|>", "<tool_response>", "messages[0]['role'] == 'system'" }, { "<think>" } },
+    { "smollm2", "chatml", { "<|im_start|>", "loop.first and messages[0]['role'] != 'system'" }, { "tools", "<think>" } },
+    { "chatml", "chatml", { "'<|im_start|>' + message['role'] + '", "message['content'] + '<|im_end|>'", "add_generation_prompt" },
+      { "tools", "<think>", "messages[0]", "loop.first" } },
+    { "gemma2", "gemma", { "<start_of_turn>", "System role not supported", "'model'" }, { 0 } },
+    { "gemma3", "gemma", { "<start_of_turn>", "first_user_prefix", "\"model\"" }, { 0 } },
+    { "llama2", "llama2", { "[INST]", "<<SYS>>", "bos_token + '[INST] '", "content.strip()" }, { 0 } },
+    { "mistral-v3", "mistral", { "[AVAILABLE_TOOLS]", "\"[INST] \" + system_message", "loop.last and system_message is defined" }, { "<<SYS>>" } },
+    { "mistral-v1", "mistral", { "' [INST] ' + system_message", "loop.first and system_message is defined" }, { "<<SYS>>", "[AVAILABLE_TOOLS]" } },
+    { "mistral-v0.1-legacy", "mistral", { "'[INST] ' + message['content'] + ' [/INST]'", "eos_token + ' '", "Only user and assistant roles are supported!" }, { "system_message" } },
+    { "mistral-v0.2-legacy", "mistral", { "'[INST] ' + message['content'] + ' [/INST]'", "message['content'] + eos_token", "Only user and assistant roles are supported!" }, { "system_message", "eos_token + ' '" } },
+    { "zephyr", "zephyr", { "'<|user|>", "'<|assistant|>'", "eos_token", "loop.last and add_generation_prompt" }, { 0 } },
+};
+
+typedef struct llm__cv_chat_info {
+    const char *variant, *family;
+    char *default_system;  /* chatml templates that add a system turn (smollm2, qwen2.5) */
+    char *date;            /* llama3.1's fixed date_string */
+} llm__cv_chat_info;
+
+/* Text from p up to the delimiter, with the Jinja string escapes \n \t \\ \' \" decoded. */
+static char *llm__cv_chat_literal(const char *p, const char *delim) {
+    const char *end = strstr(p, delim);
+    char *s, *o;
+    if (!end || !(s = o = (char *)malloc((size_t)(end - p) + 1))) return NULL;
+    for (; p < end; p++) {
+        if (*p == '\\' && p + 1 < end) {
+            p++;
+            *o++ = *p == 'n' ? '\n' : *p == 't' ? '\t' : *p;
+        } else {
+            *o++ = *p;
+        }
+    }
+    *o = 0;
+    return s;
+}
+
+/* The default system text: a literal "<|im_start|>system\n..." that is not followed by a
+   quote (which would mean the text comes from the messages). */
+static char *llm__cv_chat_default_system(const char *t) {
+    const char *p = t;
+    while ((p = strstr(p, "<|im_start|>system")) != NULL) {
+        p += strlen("<|im_start|>system");
+        if (*p == '\n') p++;
+        else if (p[0] == '\\' && p[1] == 'n') p += 2;
+        else continue;
+        if (*p != '\'' && *p != '"') return llm__cv_chat_literal(p, "<|im_end|>");
+    }
+    return NULL;
+}
+
+/* Returns 0 and fills ci when a rule matches; -1 leaves family raw. */
+static int llm__cv_chat_recognise(const char *t, llm__cv_chat_info *ci) {
+    size_t r, k;
+    memset(ci, 0, sizeof *ci);
+    ci->variant = ci->family = "raw";
+    for (r = 0; r < sizeof llm__cv_chat_rules / sizeof llm__cv_chat_rules[0]; r++) {
+        const llm__cv_chat_rule *rule = &llm__cv_chat_rules[r];
+        int ok = 1;
+        for (k = 0; k < 4 && ok; k++) {
+            if (rule->all[k] && !strstr(t, rule->all[k])) ok = 0;
+            if (rule->none[k] && strstr(t, rule->none[k])) ok = 0;
+        }
+        if (!ok) continue;
+        if (!strcmp(rule->variant, "smollm2") || !strcmp(rule->variant, "qwen2.5")) {
+            if (!(ci->default_system = llm__cv_chat_default_system(t))) continue;
+        }
+        if (!strcmp(rule->variant, "llama3.1") && !(ci->date = llm__cv_chat_literal(strstr(t, "set date_string = \"") + 19, "\"")))
+            continue;
+        ci->variant = rule->variant;
+        ci->family = rule->family;
+        return 0;
+    }
+    return -1;
+}
+
+static void llm__cv_chat_info_free(llm__cv_chat_info *ci) {
+    free(ci->default_system);
+    free(ci->date);
+}
+
+/* tokenizer_config.json's chat_template: a string, or HF's list of named templates. */
+static const char *llm__cv_chat_pick_template(const json_value *v) {
+    size_t i;
+    if (!v) return NULL;
+    if (v->type == JSON_STRING) return v->str;
+    if (v->type != JSON_ARRAY) return NULL;
+    for (i = 0; i < v->len; i++) {
+        const json_value *name = json_get(&v->items[i], "name"), *tmpl = json_get(&v->items[i], "template");
+        if (name && name->type == JSON_STRING && !strcmp(name->str, "default") && tmpl && tmpl->type == JSON_STRING)
+            return tmpl->str;
+    }
+    return NULL;
+}
+
+/* A special token in tokenizer_config.json: a string, or an AddedToken {"content": ...}. */
+static const char *llm__cv_chat_token_string(const json_value *v) {
+    if (v && v->type == JSON_OBJECT) v = json_get(v, "content");
+    return v && v->type == JSON_STRING ? v->str : NULL;
+}
+
+static int llm__cv_chat_set_string(llm_builder *b, const char *key, const char *s) {
+    return s ? llm_builder_set_string(b, key, s, strlen(s)) != LLM_OK : 0;
+}
+
+/* Writes the chat.* keys for a template (NULL: none). Returns 0, or -1 when out of memory. */
+static int llm__cv_chat_set_meta(llm_builder *b, const char *tmpl, const char *bos, const char *eos, llm__cv_chat_info *ci) {
+    int r = 0;
+    if (tmpl) llm__cv_chat_recognise(tmpl, ci);
+    else { memset(ci, 0, sizeof *ci); ci->variant = ci->family = "raw"; }
+    r |= llm__cv_chat_set_string(b, LLM_KEY_CHAT_TEMPLATE, tmpl);
+    r |= llm__cv_chat_set_string(b, LLM_KEY_CHAT_FAMILY, ci->family);
+    r |= llm__cv_chat_set_string(b, LLM_KEY_CHAT_VARIANT, ci->variant);
+    r |= llm__cv_chat_set_string(b, LLM_KEY_CHAT_BOS, bos);
+    r |= llm__cv_chat_set_string(b, LLM_KEY_CHAT_EOS, eos);
+    r |= llm__cv_chat_set_string(b, LLM_KEY_CHAT_SYSTEM, ci->default_system);
+    r |= llm__cv_chat_set_string(b, LLM_KEY_CHAT_DATE, ci->date);
+    return r ? -1 : 0;
+}
+
+/* Absent is no error; present but unreadable (a directory, no permission) is. */
+static int llm__cv_chat_file_missing(const char *path) {
+    FILE *f = fopen(path, "rb");
+    if (f) fclose(f);
+    return !f && errno == ENOENT;
+}
+
+/* The converter's one call: reads dir's template files and adds the chat keys to b.
+   Returns 0, or -1 with a message in err. */
+static int llm__cv_convert_chat(llm__cv *cv, llm_builder *b, const char *dir) {
+    char err[1024];
+    char path[4096];
+    json_value *cfg = NULL;
+    const json_value *ct = NULL;
+    char *jinja = NULL;
+    const char *tmpl = NULL;
+    size_t n;
+    llm__cv_chat_info ci;
+    int rc;
+    snprintf(path, sizeof path, "%s/tokenizer_config.json", dir);
+    if (!llm__cv_chat_file_missing(path)) {
+        if (!(cfg = json_parse_file_ex(path, JSON_NO_NUL, err, sizeof err))) return llm__cv_json_failed(cv, err);
+        if (cfg->type != JSON_OBJECT) {
+            llm__cv_fail(cv, "%.900s: not a JSON object (found %s)", path, json_type_name(cfg->type));
+            json_free(cfg);
+            return -1;
+        }
+    }
+    snprintf(path, sizeof path, "%s/chat_template.jinja", dir); /* newer transformers save it here */
+    if (!llm__cv_chat_file_missing(path)) {
+        if (!(jinja = json_read_file(path, &n, err, sizeof err))) { json_free(cfg); return llm__cv_json_failed(cv, err); }
+        if (strlen(jinja) != n) { /* the template is text and is used as a C string */
+            llm__cv_fail(cv, "%.900s: holds a NUL byte at byte %lu", path, (unsigned long)strlen(jinja));
+            free(jinja);
+            json_free(cfg);
+            return -1;
+        }
+    }
+    if (cfg) ct = json_get(cfg, "chat_template");
+    tmpl = jinja ? jinja : llm__cv_chat_pick_template(ct);
+    if (!tmpl && ct && ct->type != JSON_NULL)
+        llm__cv_log(cv, "warning: tokenizer_config.json's chat_template has no \"default\" template; no chat template stored");
+    rc = llm__cv_chat_set_meta(b, tmpl, cfg ? llm__cv_chat_token_string(json_get(cfg, "bos_token")) : NULL,
+                       cfg ? llm__cv_chat_token_string(json_get(cfg, "eos_token")) : NULL, &ci);
+    if (rc) llm__cv_fail_as(cv, LLM_ERR_OUT_OF_MEMORY, "cannot build chat metadata (out of memory)");
+    else if (!tmpl) llm__cv_log(cv, "no chat template (family raw)");
+    else if (!strcmp(ci.family, "raw"))
+        llm__cv_log(cv, "warning: the chat template is not one llm.h knows; stored as family raw "
+                        "(the chat program's --template NAME chooses one)");
+    else llm__cv_log(cv, "chat template %s (family %s)", ci.variant, ci.family);
+    llm__cv_chat_info_free(&ci);
+    free(jinja);
+    json_free(cfg);
+    return rc;
+}
+
+
+/* ---- config.json ---------------------------------------------------------------------- */
+typedef struct llm__cv_hparams {
+    llm_arch arch;
+    int n_vocab, n_embd, n_ff, n_layer, n_head, n_head_kv, head_dim, n_ctx_train;
+    double rms_eps, rope_theta;
+    int rope_scaling, rope_orig;
+    double rope_factor, rope_low, rope_high;
+    int tied, qk_norm, attn_bias_qkv, attn_bias_o;
+    int bos_id, n_eos, eos[LLM_MAX_STOP_IDS];
+    int *window; /* per layer */
+} llm__cv_hparams;
+
+static int llm__cv_cfg_int(llm__cv *cv, const json_value *cfg, const char *key, int required, int dflt, int *out) {
+    const json_value *v = json_get(cfg, key);
+    if (!v || v->type == JSON_NULL) {
+        if (required) return llm__cv_fail(cv, "config.json: missing '%s'", key);
+        *out = dflt;
+        return 0;
+    }
+    if (v->type != JSON_NUMBER) return llm__cv_fail(cv, "config.json: '%s' must be an integer, found %s", key, json_type_name(v->type));
+    if (v->number != floor(v->number)) return llm__cv_fail(cv, "config.json: '%s' must be an integer, found %.17g", key, v->number);
+    if (v->number < -2147483647.0 || v->number > 2147483647.0)
+        return llm__cv_fail(cv, "config.json: '%s' is out of range: %.17g (at most 2147483647)", key, v->number);
+    *out = (int)v->number;
+    return 0;
+}
+
+static int llm__cv_cfg_num(llm__cv *cv, const json_value *cfg, const char *key, double dflt, double *out) {
+    const json_value *v = json_get(cfg, key);
+    if (!v || v->type == JSON_NULL) { *out = dflt; return 0; }
+    if (v->type != JSON_NUMBER) return llm__cv_fail(cv, "config.json: '%s' must be a number, found %s", key, json_type_name(v->type));
+    *out = v->number;
+    return 0;
+}
+
+static int llm__cv_cfg_bool(llm__cv *cv, const json_value *cfg, const char *key, int dflt, int *out) {
+    const json_value *v = json_get(cfg, key);
+    if (!v || v->type == JSON_NULL) { *out = dflt; return 0; }
+    if (v->type != JSON_TRUE && v->type != JSON_FALSE) return llm__cv_fail(cv, "config.json: '%s' must be true or false", key);
+    *out = v->type == JSON_TRUE;
+    return 0;
+}
+
+static int llm__cv_cfg_str_is(const json_value *v, const char *s) {
+    return v && v->type == JSON_STRING && strcmp(v->str, s) == 0;
+}
+
+static int llm__cv_read_arch(llm__cv *cv, const json_value *cfg, llm__cv_hparams *h) {
+    static const struct { const char *model_type; llm_arch arch; int default_ctx; } archs[] = {
+        { "llama", LLM_ARCH_LLAMA, 2048 }, { "mistral", LLM_ARCH_MISTRAL, 4096 * 32 },
+        { "qwen2", LLM_ARCH_QWEN2, 32768 }, { "qwen3", LLM_ARCH_QWEN3, 32768 },
+    };
+    const json_value *mt = json_get(cfg, "model_type");
+    size_t i;
+    if (!mt || mt->type != JSON_STRING) return llm__cv_fail(cv, "config.json: missing 'model_type'");
+    for (i = 0; i < sizeof archs / sizeof archs[0]; i++)
+        if (strcmp(mt->str, archs[i].model_type) == 0) {
+            h->arch = archs[i].arch;
+            h->n_ctx_train = archs[i].default_ctx; /* the transformers config class default */
+            return 0;
+        }
+    return llm__cv_fail_as(cv, LLM_ERR_UNSUPPORTED, "config.json: model_type '%s' is not supported (supported: llama, mistral, qwen2, qwen3)", mt->str);
+}
+
+static int llm__cv_read_rope_scaling(llm__cv *cv, const json_value *cfg, llm__cv_hparams *h) {
+    const json_value *rs = json_get(cfg, "rope_scaling"), *type;
+    h->rope_scaling = LLM_ROPE_NONE;
+    h->rope_factor = 1.0; h->rope_low = 1.0; h->rope_high = 4.0; h->rope_orig = 0;
+    /* transformers 5 writes theta and the scaling rule together as rope_parameters. */
+    if (!rs || rs->type == JSON_NULL) {
+        rs = json_get(cfg, "rope_parameters");
+        if (rs && rs->type == JSON_OBJECT && json_get(rs, "rope_theta") && llm__cv_cfg_num(cv, rs, "rope_theta", 0.0, &h->rope_theta)) return -1;
+    }
+    if (!rs || rs->type == JSON_NULL) return 0;
+    if (rs->type != JSON_OBJECT) return llm__cv_fail(cv, "config.json: 'rope_scaling' must be an object or null");
+    type = json_get(rs, "rope_type");
+    if (!type) type = json_get(rs, "type");
+    if (!type || type->type != JSON_STRING) return llm__cv_fail(cv, "config.json: rope_scaling has no 'rope_type'");
+    if (strcmp(type->str, "default") == 0) return 0;
+    if (llm__cv_cfg_num(cv, rs, "factor", 0.0, &h->rope_factor)) return -1;
+    if (!(h->rope_factor > 0.0)) return llm__cv_fail(cv, "config.json: rope_scaling.factor must be > 0");
+    if (strcmp(type->str, "linear") == 0) { h->rope_scaling = LLM_ROPE_LINEAR; return 0; }
+    if (strcmp(type->str, "llama3") == 0) {
+        h->rope_scaling = LLM_ROPE_LLAMA3;
+        if (llm__cv_cfg_num(cv, rs, "low_freq_factor", 1.0, &h->rope_low) || llm__cv_cfg_num(cv, rs, "high_freq_factor", 4.0, &h->rope_high) ||
+            llm__cv_cfg_int(cv, rs, "original_max_position_embeddings", 1, 0, &h->rope_orig))
+            return -1;
+        return 0;
+    }
+    return llm__cv_fail_as(cv, LLM_ERR_UNSUPPORTED, "config.json: rope_scaling.rope_type '%s' is not supported (supported: linear, llama3)", type->str);
+}
+
+/* Sliding windows per layer, following each family's config class in transformers. */
+static int llm__cv_read_windows(llm__cv *cv, const json_value *cfg, llm__cv_hparams *h) {
+    const json_value *sw = json_get(cfg, "sliding_window"), *types = json_get(cfg, "layer_types");
+    int window = 0, use = 1, max_window_layers = 0, i;
+    h->window = (int *)calloc((size_t)h->n_layer, sizeof(int));
+    if (!h->window) return llm__cv_oom(cv);
+    if (!sw && h->arch != LLM_ARCH_LLAMA) window = 4096; /* the config classes' default; null means none */
+    if (sw && sw->type != JSON_NULL) {
+        if (!json_is_int(sw) || sw->number < 0 || sw->number > 2147483647.0) return llm__cv_fail(cv, "config.json: 'sliding_window' must be an integer or null");
+        window = (int)sw->number;
+    }
+    if (h->arch == LLM_ARCH_QWEN2 || h->arch == LLM_ARCH_QWEN3) {
+        if (llm__cv_cfg_bool(cv, cfg, "use_sliding_window", 0, &use) || llm__cv_cfg_int(cv, cfg, "max_window_layers", 0, 28, &max_window_layers)) return -1;
+    } else if (h->arch == LLM_ARCH_LLAMA) {
+        use = 0;
+    }
+    if (types && types->type != JSON_NULL) {
+        if (types->type != JSON_ARRAY || types->len != (size_t)h->n_layer) return llm__cv_fail(cv, "config.json: 'layer_types' must list one type per layer");
+        for (i = 0; i < h->n_layer; i++) {
+            if (llm__cv_cfg_str_is(&types->items[i], "sliding_attention")) h->window[i] = use ? window : 0;
+            else if (!llm__cv_cfg_str_is(&types->items[i], "full_attention"))
+                return llm__cv_fail(cv, "config.json: layer_types[%d] is not 'full_attention' or 'sliding_attention'", i);
+        }
+        return 0;
+    }
+    if (!use || window == 0) return 0;
+    for (i = 0; i < h->n_layer; i++)
+        h->window[i] = (h->arch == LLM_ARCH_MISTRAL || i >= max_window_layers) ? window : 0;
+    return 0;
+}
+
+/* A token id: an integer in [0, 2^31). v is FILE's KEY (KEY[index] when index >= 0). */
+static int llm__cv_read_id(llm__cv *cv, const json_value *v, const char *file, const char *key, int index, int *out) {
+    char name[64];
+    if (index >= 0) snprintf(name, sizeof name, "%s[%d]", key, index);
+    else snprintf(name, sizeof name, "%s", key);
+    if (v->type != JSON_NUMBER) return llm__cv_fail(cv, "%s: '%s' must be a token id (an integer >= 0), found %s", file, name, json_type_name(v->type));
+    if (!(v->number >= 0 && v->number <= 2147483647.0) || v->number != floor(v->number))
+        return llm__cv_fail(cv, "%s: '%s' must be a token id (an integer in [0, 2147483647]), found %.17g", file, name, v->number);
+    *out = (int)v->number;
+    return 0;
+}
+
+/* bos and eos ids: generation_config.json's when it names them, else config.json's. */
+static int llm__cv_read_token_ids(llm__cv *cv, const json_value *gen, const json_value *cfg, llm__cv_hparams *h) {
+    const json_value *eos = json_get(gen, "eos_token_id"), *bos = json_get(gen, "bos_token_id");
+    const char *eos_file = "generation_config.json", *bos_file = eos_file;
+    size_t i;
+    if (!eos || eos->type == JSON_NULL) { eos = json_get(cfg, "eos_token_id"); eos_file = "config.json"; }
+    if (!bos || bos->type == JSON_NULL) { bos = json_get(cfg, "bos_token_id"); bos_file = "config.json"; }
+    h->bos_id = -1;
+    h->n_eos = 0;
+    if (bos && bos->type != JSON_NULL && llm__cv_read_id(cv, bos, bos_file, "bos_token_id", -1, &h->bos_id)) return -1;
+    if (!eos || eos->type == JSON_NULL) return 0;
+    if (eos->type != JSON_ARRAY) return llm__cv_read_id(cv, eos, eos_file, "eos_token_id", -1, &h->eos[h->n_eos++]);
+    for (i = 0; i < eos->len; i++) {
+        if (h->n_eos == LLM_MAX_STOP_IDS) return llm__cv_fail(cv, "%s: more than %d eos_token_id values", eos_file, LLM_MAX_STOP_IDS);
+        if (llm__cv_read_id(cv, &eos->items[i], eos_file, "eos_token_id", (int)i, &h->eos[h->n_eos++])) return -1;
+    }
+    return 0;
+}
+
+/* config.json (and generation_config.json, which may be NULL) -> hparams. */
+static int llm__cv_hparams_from_json(llm__cv *cv, const json_value *cfg, const json_value *gen, llm__cv_hparams *h) {
+    const json_value *act;
+    int mlp_bias = 0, attn_bias = 0;
+    memset(h, 0, sizeof *h);
+    if (cfg->type != JSON_OBJECT) return llm__cv_fail(cv, "config.json: not a JSON object (found %s), so it has no 'model_type'", json_type_name(cfg->type));
+    if (llm__cv_read_arch(cv, cfg, h)) return -1;
+    act = json_get(cfg, "hidden_act");
+    if (act && !llm__cv_cfg_str_is(act, "silu"))
+        return llm__cv_fail_as(cv, LLM_ERR_UNSUPPORTED, "config.json: hidden_act '%s' is not supported (only silu)", act->type == JSON_STRING ? act->str : "?");
+    if (llm__cv_cfg_int(cv, cfg, "vocab_size", 1, 0, &h->n_vocab) || llm__cv_cfg_int(cv, cfg, "hidden_size", 1, 0, &h->n_embd) ||
+        llm__cv_cfg_int(cv, cfg, "intermediate_size", 1, 0, &h->n_ff) || llm__cv_cfg_int(cv, cfg, "num_hidden_layers", 1, 0, &h->n_layer) ||
+        llm__cv_cfg_int(cv, cfg, "num_attention_heads", 1, 0, &h->n_head) ||
+        llm__cv_cfg_int(cv, cfg, "num_key_value_heads", 0, h->n_head, &h->n_head_kv) ||
+        llm__cv_cfg_int(cv, cfg, "max_position_embeddings", 0, h->n_ctx_train, &h->n_ctx_train) ||
+        llm__cv_cfg_num(cv, cfg, "rms_norm_eps", 1e-6, &h->rms_eps) || llm__cv_cfg_num(cv, cfg, "rope_theta", 10000.0, &h->rope_theta) ||
+        llm__cv_cfg_bool(cv, cfg, "tie_word_embeddings", 0, &h->tied) || llm__cv_cfg_bool(cv, cfg, "mlp_bias", 0, &mlp_bias) ||
+        llm__cv_cfg_bool(cv, cfg, "attention_bias", 0, &attn_bias))
+        return -1;
+    if (h->n_head <= 0 || h->n_layer <= 0 || h->n_layer > LLM_MAX_LAYERS) return llm__cv_fail(cv, "config.json: num_attention_heads/num_hidden_layers out of range");
+    /* Qwen3Config defaults head_dim to 128; the others derive it from hidden_size. */
+    if (llm__cv_cfg_int(cv, cfg, "head_dim", 0, h->arch == LLM_ARCH_QWEN3 ? 128 : h->n_embd / h->n_head, &h->head_dim)) return -1;
+    if (mlp_bias) return llm__cv_fail_as(cv, LLM_ERR_UNSUPPORTED, "config.json: mlp_bias true is not supported");
+    /* Which projections carry a bias, as each family's modeling code builds them: qwen2
+       always on q/k/v, mistral never, llama and qwen3 on all four when attention_bias. */
+    if (h->arch == LLM_ARCH_MISTRAL) attn_bias = 0;
+    h->attn_bias_qkv = h->arch == LLM_ARCH_QWEN2 || attn_bias;
+    h->attn_bias_o = h->arch != LLM_ARCH_QWEN2 && attn_bias;
+    h->qk_norm = h->arch == LLM_ARCH_QWEN3;
+    return llm__cv_read_rope_scaling(cv, cfg, h) || llm__cv_read_windows(cv, cfg, h) || llm__cv_read_token_ids(cv, gen, cfg, h) ? -1 : 0;
+}
+
+static int llm__cv_read_hparams(llm__cv *cv, const char *dir, llm__cv_hparams *h) {
+    char path[4096], err[1024];
+    json_value *cfg, *gen = NULL;
+    int rc;
+    memset(h, 0, sizeof *h);
+    llm__cv_path_join(path, sizeof path, dir, "config.json");
+    if (!(cfg = json_parse_file_ex(path, JSON_NO_NUL, err, sizeof err))) return llm__cv_json_failed(cv, err);
+    llm__cv_path_join(path, sizeof path, dir, "generation_config.json");
+    if (llm__cv_file_exists(path) && llm__cv_read_json_object(cv, path, &gen)) { json_free(cfg); return -1; }
+    rc = llm__cv_hparams_from_json(cv, cfg, gen, h);
+    json_free(cfg);
+    json_free(gen);
+    return rc;
+}
+
+/* ---- safetensors ---------------------------------------------------------------------- */
+typedef struct llm__cv_src_tensor {
+    char *name;
+    llm_dtype dtype;
+    int n_dims;
+    int64_t shape[4];
+    int file;           /* index into the shard list */
+    uint64_t offset;    /* absolute, in the shard */
+    uint64_t size;
+} llm__cv_src_tensor;
+
+typedef struct llm__cv_source {
+    char **files;
+    int n_files;
+    char *index;        /* model.safetensors.index.json, when sharded */
+    llm__cv_src_tensor *t;
+    int n, cap;
+} llm__cv_source;
+
+static int llm__cv_parse_st_dtype(const char *s, llm_dtype *out) {
+    if (strcmp(s, "F32") == 0) *out = LLM_DTYPE_F32;
+    else if (strcmp(s, "F16") == 0) *out = LLM_DTYPE_F16;
+    else if (strcmp(s, "BF16") == 0) *out = LLM_DTYPE_BF16;
+    else return -1;
+    return 0;
+}
+
+/* One tensor entry of a safetensors header: dtype, shape and data_offsets, which must lie
+   inside the file (the data section starts at data_start). */
+static int llm__cv_st_entry(llm__cv *cv, llm__cv_source *src, int file_idx, const json_value *e, uint64_t data_start, uint64_t fsize) {
+    const char *path = src->files[file_idx];
+    const json_value *dt = json_get(e, "dtype"), *shape = json_get(e, "shape"), *offs = json_get(e, "data_offsets");
+    llm__cv_src_tensor t;
+    uint64_t b, en, count = 1;
+    size_t d;
+    memset(&t, 0, sizeof t);
+    if (!dt || dt->type != JSON_STRING || !shape || shape->type != JSON_ARRAY || !offs || offs->type != JSON_ARRAY ||
+        offs->len != 2 || !json_is_int(&offs->items[0]) || !json_is_int(&offs->items[1]) ||
+        offs->items[0].number < 0 || offs->items[1].number < 0)
+        return llm__cv_fail(cv, "%s: tensor '%s' has a malformed entry", path, e->key);
+    if (llm__cv_parse_st_dtype(dt->str, &t.dtype)) return llm__cv_fail_as(cv, LLM_ERR_UNSUPPORTED, "%s: tensor '%s' has dtype %s (supported: F32, F16, BF16)", path, e->key, dt->str);
+    if (shape->len > 4) return llm__cv_fail(cv, "%s: tensor '%s' has %d dimensions", path, e->key, (int)shape->len);
+    t.n_dims = (int)shape->len;
+    for (d = 0; d < shape->len; d++) {
+        /* 4 dimensions of at most 2^40 elements each could still overflow the product */
+        if (!json_is_int(&shape->items[d]) || shape->items[d].number < 1 || shape->items[d].number > 1e12 ||
+            count > ((uint64_t)1 << 53) / (uint64_t)shape->items[d].number)
+            return llm__cv_fail(cv, "%s: tensor '%s' has a bad shape", path, e->key);
+        t.shape[d] = (int64_t)shape->items[d].number;
+        count *= (uint64_t)t.shape[d];
+    }
+    b = (uint64_t)offs->items[0].number;
+    en = (uint64_t)offs->items[1].number;
+    if (en < b || en - b != count * (t.dtype == LLM_DTYPE_F32 ? 4 : 2) || data_start + en > fsize)
+        return llm__cv_fail(cv, "%s: tensor '%s' data_offsets [%llu, %llu) do not match its shape or the file", path, e->key,
+                    (unsigned long long)b, (unsigned long long)en);
+    if (src->n == src->cap) {
+        int cap = src->cap ? src->cap * 2 : 256;
+        llm__cv_src_tensor *grown = (llm__cv_src_tensor *)realloc(src->t, (size_t)cap * sizeof *src->t);
+        if (!grown) return llm__cv_oom(cv);
+        src->t = grown;
+        src->cap = cap;
+    }
+    if (!(t.name = llm__cv_strdup(e->key))) return llm__cv_oom(cv);
+    t.file = file_idx;
+    t.offset = data_start + b;
+    t.size = en - b;
+    src->t[src->n++] = t;
+    return 0;
+}
+
+static int llm__cv_st_offset_cmp(const void *a, const void *b) {
+    const llm__cv_src_tensor *x = *(const llm__cv_src_tensor *const *)a, *y = *(const llm__cv_src_tensor *const *)b;
+    return (x->offset > y->offset) - (x->offset < y->offset);
+}
+
+static int llm__cv_st_name_cmp(const void *a, const void *b) {
+    return strcmp((*(const llm__cv_src_tensor *const *)a)->name, (*(const llm__cv_src_tensor *const *)b)->name);
+}
+
+/* Pointers to src->t[first..n), sorted by cmp; NULL (with the message set) when out of memory. */
+static const llm__cv_src_tensor **llm__cv_sorted_tensors(llm__cv *cv, const llm__cv_source *src, int first, int (*cmp)(const void *, const void *)) {
+    const llm__cv_src_tensor **order = (const llm__cv_src_tensor **)malloc((size_t)(src->n - first + 1) * sizeof *order);
+    int i;
+    if (!order) { llm__cv_oom(cv); return NULL; }
+    for (i = first; i < src->n; i++) order[i - first] = &src->t[i];
+    qsort(order, (size_t)(src->n - first), sizeof *order, cmp);
+    return order;
+}
+
+/* Two tensors sharing bytes would alias each other's weights; the safetensors library
+   refuses such a header. The tensors of the file are src->t[first..n). */
+static int llm__cv_check_overlap(llm__cv *cv, const llm__cv_source *src, int first, const char *path) {
+    const llm__cv_src_tensor **order = llm__cv_sorted_tensors(cv, src, first, llm__cv_st_offset_cmp);
+    int i, rc = 0;
+    if (!order) return -1;
+    for (i = 1; i < src->n - first && rc == 0; i++)
+        if (order[i - 1]->offset + order[i - 1]->size > order[i]->offset)
+            rc = llm__cv_fail(cv, "%s: tensors '%s' and '%s' overlap", path, order[i - 1]->name, order[i]->name);
+    free(order);
+    return rc;
+}
+
+/* One name twice (in two shards: the JSON reader refuses it twice in one header) would
+   give the model file two tensors of that name. */
+static int llm__cv_check_unique_names(llm__cv *cv, const llm__cv_source *src) {
+    const llm__cv_src_tensor **order = llm__cv_sorted_tensors(cv, src, 0, llm__cv_st_name_cmp);
+    int i, rc = 0;
+    if (!order) return -1;
+    for (i = 1; i < src->n && rc == 0; i++)
+        if (strcmp(order[i - 1]->name, order[i]->name) == 0)
+            rc = llm__cv_fail(cv, "tensor '%s' is in both %s and %s", order[i]->name, src->files[order[i - 1]->file], src->files[order[i]->file]);
+    free(order);
+    return rc;
+}
+
+/* The JSON header (hlen bytes at hdr) of shard file_idx, a file of fsize bytes. */
+static int llm__cv_parse_safetensors_header(llm__cv *cv, llm__cv_source *src, int file_idx, const char *hdr, uint64_t hlen, uint64_t fsize) {
+    char err[256];
+    json_value *j = json_parse_ex(hdr, (size_t)hlen, JSON_NO_NUL, err, sizeof err);
+    size_t i;
+    int rc = 0, first = src->n;
+    if (!j) return llm__cv_fail(cv, "%s: bad safetensors header JSON: %s", src->files[file_idx], err);
+    if (j->type != JSON_OBJECT) rc = llm__cv_fail(cv, "%s: safetensors header is not an object", src->files[file_idx]);
+    for (i = 0; rc == 0 && i < j->len; i++)
+        if (strcmp(j->items[i].key, "__metadata__") != 0) rc = llm__cv_st_entry(cv, src, file_idx, &j->items[i], 8 + hlen, fsize);
+    json_free(j);
+    return rc ? rc : llm__cv_check_overlap(cv, src, first, src->files[file_idx]);
+}
+
+static int llm__cv_read_safetensors_header(llm__cv *cv, llm__cv_source *src, int file_idx) {
+    const char *path = src->files[file_idx];
+    FILE *f = fopen(path, "rb");
+    unsigned char lenb[8];
+    uint64_t hlen, fsize;
+    off_t end;
+    char *hdr;
+    int i, rc;
+    if (!f) return llm__cv_fail_as(cv, LLM_ERR_IO, "cannot open %s: %s", path, strerror(errno));
+    if (fseeko(f, 0, SEEK_END) != 0 || (end = ftello(f)) < 0 || fseeko(f, 0, SEEK_SET) != 0) {
+        llm__cv_fail_as(cv, LLM_ERR_IO, "cannot read %s: %s", path, strerror(errno));
+        fclose(f);
+        return -1;
+    }
+    fsize = (uint64_t)end;
+    if (fread(lenb, 1, 8, f) != 8) {
+        if (ferror(f)) llm__cv_fail_as(cv, LLM_ERR_IO, "cannot read %s: %s", path, strerror(errno)); /* a directory: EISDIR */
+        else llm__cv_fail(cv, "%s: too short for a safetensors file", path);
+        fclose(f);
+        return -1;
+    }
+    hlen = 0;
+    for (i = 0; i < 8; i++) hlen |= (uint64_t)lenb[i] << (8 * i);
+    if (hlen > fsize - 8 || hlen > (uint64_t)100 << 20) { fclose(f); return llm__cv_fail(cv, "%s: header length %llu is larger than the file", path, (unsigned long long)hlen); }
+    hdr = (char *)malloc((size_t)hlen + 1);
+    if (!hdr || fread(hdr, 1, (size_t)hlen, f) != (size_t)hlen) {
+        if (!hdr) llm__cv_fail_as(cv, LLM_ERR_OUT_OF_MEMORY, "%s: out of memory for the header", path);
+        else if (ferror(f)) llm__cv_fail_as(cv, LLM_ERR_IO, "cannot read %s: %s", path, strerror(errno));
+        else llm__cv_fail(cv, "%s: shorter than its header length", path);
+        free(hdr);
+        fclose(f);
+        return -1;
+    }
+    fclose(f);
+    rc = llm__cv_parse_safetensors_header(cv, src, file_idx, hdr, hlen, fsize);
+    free(hdr);
+    return rc;
+}
+
+static int llm__cv_open_source(llm__cv *cv, const char *dir, llm__cv_source *src) {
+    char path[4096];
+    json_value *idx;
+    const json_value *map;
+    size_t i;
+    int k;
+    memset(src, 0, sizeof *src);
+    llm__cv_path_join(path, sizeof path, dir, "model.safetensors");
+    if (llm__cv_file_exists(path)) {
+        if (!(src->files = (char **)malloc(sizeof(char *))) || !(src->files[0] = llm__cv_strdup(path))) return llm__cv_oom(cv);
+        src->n_files = 1;
+        return llm__cv_read_safetensors_header(cv, src, 0);
+    }
+    llm__cv_path_join(path, sizeof path, dir, "model.safetensors.index.json");
+    if (!llm__cv_file_exists(path)) return llm__cv_fail(cv, "%s: no model.safetensors or model.safetensors.index.json", dir);
+    if (llm__cv_read_json_object(cv, path, &idx)) return -1;
+    if (!(src->index = llm__cv_strdup(path))) { json_free(idx); return llm__cv_oom(cv); }
+    map = json_get(idx, "weight_map");
+    if (!map || map->type != JSON_OBJECT) { json_free(idx); return llm__cv_fail(cv, "%s: no 'weight_map' object", path); }
+    if (!(src->files = (char **)calloc(map->len ? map->len : 1, sizeof(char *)))) { json_free(idx); return llm__cv_oom(cv); }
+    for (i = 0; i < map->len; i++) {
+        const json_value *fv = &map->items[i];
+        char shard[4096];
+        if (fv->type != JSON_STRING || strchr(fv->str, '/')) { llm__cv_fail(cv, "%s: weight_map entry '%s' is not a file name", path, fv->key); json_free(idx); return -1; }
+        llm__cv_path_join(shard, sizeof shard, dir, fv->str);
+        for (k = 0; k < src->n_files; k++) if (strcmp(src->files[k], shard) == 0) break;
+        if (k < src->n_files) continue;
+        if (!llm__cv_file_exists(shard)) { llm__cv_fail(cv, "%s: names shard '%s', which is missing", path, fv->str); json_free(idx); return -1; }
+        if (!(src->files[src->n_files] = llm__cv_strdup(shard))) { json_free(idx); return llm__cv_oom(cv); }
+        src->n_files++;
+    }
+    json_free(idx);
+    for (k = 0; k < src->n_files; k++)
+        if (llm__cv_read_safetensors_header(cv, src, k)) return -1;
+    return llm__cv_check_unique_names(cv, src);
+}
+
+/* The file a message about the checkpoint names: the index of shards, or the one file. */
+static const char *llm__cv_src_where(const llm__cv_source *src) {
+    return src->index ? src->index : src->n_files ? src->files[0] : "the checkpoint";
+}
+
+static void llm__cv_free_source(llm__cv_source *src) {
+    int i;
+    for (i = 0; i < src->n; i++) free(src->t[i].name);
+    for (i = 0; i < src->n_files; i++) free(src->files[i]);
+    free(src->t);
+    free(src->files);
+    free(src->index);
+}
+
+static const llm__cv_src_tensor *llm__cv_find_src(const llm__cv_source *src, const char *name) {
+    int i;
+    for (i = 0; i < src->n; i++) if (strcmp(src->t[i].name, name) == 0) return &src->t[i];
+    return NULL;
+}
+
+/* The tensor names the library reads; anything else in the checkpoint is refused. */
+static int llm__cv_is_model_tensor(const char *name, const llm__cv_hparams *h) {
+    static const char *const layer_suffixes[] = {
+        "input_layernorm.weight", "post_attention_layernorm.weight", "self_attn.q_proj.weight", "self_attn.k_proj.weight",
+        "self_attn.v_proj.weight", "self_attn.o_proj.weight", "mlp.gate_proj.weight", "mlp.up_proj.weight",
+        "mlp.down_proj.weight", "self_attn.q_proj.bias", "self_attn.k_proj.bias", "self_attn.v_proj.bias",
+        "self_attn.o_proj.bias", "self_attn.q_norm.weight", "self_attn.k_norm.weight",
+    };
+    long layer = 0;
+    size_t i;
+    const char *rest;
+    if (!strcmp(name, "model.embed_tokens.weight") || !strcmp(name, "model.norm.weight")) return 1;
+    if (!strcmp(name, "lm_head.weight")) return !h->tied;
+    /* model.layers.N.SUFFIX, N in decimal as Python writes it */
+    if (strncmp(name, "model.layers.", 13) != 0) return 0;
+    rest = name + 13;
+    if (*rest < '0' || *rest > '9' || (rest[0] == '0' && rest[1] != '.')) return 0;
+    while (*rest >= '0' && *rest <= '9' && layer <= LLM_MAX_LAYERS) layer = layer * 10 + (*rest++ - '0');
+    if (*rest++ != '.' || layer >= h->n_layer) return 0;
+    for (i = 0; i < sizeof layer_suffixes / sizeof layer_suffixes[0]; i++) {
+        if (strcmp(rest, layer_suffixes[i]) != 0) continue;
+        if (i >= 9 && i <= 11) return h->attn_bias_qkv;
+        if (i == 12) return h->attn_bias_o;
+        if (i >= 13) return h->qk_norm;
+        return 1;
+    }
+    return 0;
+}
+
+/* Tensors HF checkpoints carry that the forward pass does not read. */
+static int llm__cv_is_ignored_tensor(const char *name, const llm__cv_hparams *h) {
+    return strstr(name, "rotary_emb.inv_freq") != NULL || (h->tied && strcmp(name, "lm_head.weight") == 0);
+}
+
+
+/* ---- writing -------------------------------------------------------------------------- */
+static int llm__cv_write_zeros(FILE *f, uint64_t n) {
+    static const char z[4096] = { 0 };
+    while (n) {
+        size_t k = n < sizeof z ? (size_t)n : sizeof z;
+        if (fwrite(z, 1, k, f) != k) return -1;
+        n -= k;
+    }
+    return 0;
+}
+
+static float llm__cv_src_value(const llm__cv_src_tensor *t, const void *data, size_t i) {
+    if (t->dtype == LLM_DTYPE_F32) { float v; memcpy(&v, (const char *)data + 4 * i, 4); return v; }
+    {
+        uint16_t h;
+        memcpy(&h, (const char *)data + 2 * i, 2);
+        return t->dtype == LLM_DTYPE_F16 ? llm_f16_to_f32(h) : llm_bf16_to_f32(h);
+    }
+}
+
+/* Converts one tensor into out (dst dtype, the file layout); f32 to f32 is a plain copy
+   (16-bit matrices are regrouped, docs/FORMAT.md). */
+static int llm__cv_convert_values(llm__cv *cv, const llm__cv_src_tensor *t, const void *data, llm_dtype dst, void *out, size_t count, int qflags) {
+    size_t i;
+    float *f;
+    int64_t cols = t->shape[t->n_dims - 1];
+    llm_result r;
+    if (t->dtype == dst && dst == LLM_DTYPE_F32) { memcpy(out, data, (size_t)t->size); return 0; }
+    if (!(f = (float *)malloc(count * sizeof(float)))) return llm__cv_fail_as(cv, LLM_ERR_OUT_OF_MEMORY, "out of memory for tensor '%s'", t->name);
+    for (i = 0; i < count; i++) f[i] = llm__cv_src_value(t, data, i);
+    r = llm_quantize(dst, f, (int64_t)(count / (size_t)cols), cols, out, qflags);
+    free(f);
+    return r == LLM_OK ? 0 : llm__cv_fail(cv, "tensor '%s': cannot convert %s to %s", t->name, llm_dtype_name(t->dtype), llm_dtype_name(dst));
+}
+
+static int llm__cv_set_hparams(llm__cv *cv, llm_builder *b, const llm__cv_hparams *h) {
+    static const char *const names[] = { "llama", "mistral", "qwen2", "qwen3" };
+    const char *arch = names[h->arch];
+    int r = 0, i;
+    r |= llm_builder_set_string(b, LLM_KEY_ARCH, arch, strlen(arch));
+    r |= llm_builder_set_i32(b, LLM_KEY_N_VOCAB, h->n_vocab);
+    r |= llm_builder_set_i32(b, LLM_KEY_N_EMBD, h->n_embd);
+    r |= llm_builder_set_i32(b, LLM_KEY_N_FF, h->n_ff);
+    r |= llm_builder_set_i32(b, LLM_KEY_N_LAYER, h->n_layer);
+    r |= llm_builder_set_i32(b, LLM_KEY_N_HEAD, h->n_head);
+    r |= llm_builder_set_i32(b, LLM_KEY_N_HEAD_KV, h->n_head_kv);
+    r |= llm_builder_set_i32(b, LLM_KEY_HEAD_DIM, h->head_dim);
+    r |= llm_builder_set_i32(b, LLM_KEY_N_CTX_TRAIN, h->n_ctx_train);
+    r |= llm_builder_set_f64(b, LLM_KEY_RMS_EPS, h->rms_eps);
+    r |= llm_builder_set_f64(b, LLM_KEY_ROPE_THETA, h->rope_theta);
+    r |= llm_builder_set_i32(b, LLM_KEY_TIED_EMBEDDINGS, h->tied);
+    r |= llm_builder_set_i32(b, LLM_KEY_QK_NORM, h->qk_norm);
+    r |= llm_builder_set_i32(b, LLM_KEY_ROPE_SCALING, h->rope_scaling);
+    if (h->rope_scaling != LLM_ROPE_NONE) {
+        r |= llm_builder_set_f64(b, LLM_KEY_ROPE_FACTOR, h->rope_factor);
+        r |= llm_builder_set_f64(b, LLM_KEY_ROPE_LOW_FREQ, h->rope_low);
+        r |= llm_builder_set_f64(b, LLM_KEY_ROPE_HIGH_FREQ, h->rope_high);
+        r |= llm_builder_set_i32(b, LLM_KEY_ROPE_ORIG_CTX, h->rope_orig);
+    }
+    for (i = 0; i < h->n_layer; i++)
+        if (h->window[i]) break;
+    if (i < h->n_layer) r |= llm_builder_set_i32_array(b, LLM_KEY_SLIDING_WINDOW, h->window, (size_t)h->n_layer);
+    r |= llm_builder_set_i32(b, LLM_KEY_BOS_ID, h->bos_id);
+    r |= llm_builder_set_i32_array(b, LLM_KEY_EOS_IDS, h->eos, (size_t)h->n_eos);
+    return r ? llm__cv_fail_as(cv, LLM_ERR_OUT_OF_MEMORY, "cannot build metadata (out of memory)") : 0;
+}
+
+
+typedef struct llm__cv_plan {
+    const llm__cv_src_tensor *src[8192];
+    llm_dtype dst[8192];
+    int n;
+} llm__cv_plan;
+
+/* Every tensor the config implies must be in the checkpoint (HF would initialise a missing
+   one randomly; we refuse). */
+static int llm__cv_check_complete(llm__cv *cv, const llm__cv_source *src, const llm__cv_hparams *h) {
+    static const char *const always[] = {
+        "input_layernorm.weight", "post_attention_layernorm.weight", "self_attn.q_proj.weight", "self_attn.k_proj.weight",
+        "self_attn.v_proj.weight", "self_attn.o_proj.weight", "mlp.gate_proj.weight", "mlp.up_proj.weight", "mlp.down_proj.weight",
+    };
+    char name[256];
+    int l;
+    size_t i;
+    if (!llm__cv_find_src(src, "model.embed_tokens.weight")) return llm__cv_fail(cv, "%s: missing tensor 'model.embed_tokens.weight'", llm__cv_src_where(src));
+    if (!llm__cv_find_src(src, "model.norm.weight")) return llm__cv_fail(cv, "%s: missing tensor 'model.norm.weight'", llm__cv_src_where(src));
+    if (!h->tied && !llm__cv_find_src(src, "lm_head.weight")) return llm__cv_fail(cv, "%s: missing tensor 'lm_head.weight' (tie_word_embeddings is false)", llm__cv_src_where(src));
+    for (l = 0; l < h->n_layer; l++) {
+        for (i = 0; i < sizeof always / sizeof always[0]; i++) {
+            snprintf(name, sizeof name, "model.layers.%d.%s", l, always[i]);
+            if (!llm__cv_find_src(src, name)) return llm__cv_fail(cv, "%s: missing tensor '%s'", llm__cv_src_where(src), name);
+        }
+        for (i = 0; i < 4; i++) {
+            static const char *const proj[] = { "q", "k", "v", "o" };
+            int want = i < 3 ? h->attn_bias_qkv : h->attn_bias_o;
+            snprintf(name, sizeof name, "model.layers.%d.self_attn.%s_proj.bias", l, proj[i]);
+            if (want && !llm__cv_find_src(src, name)) return llm__cv_fail(cv, "%s: missing tensor '%s'", llm__cv_src_where(src), name);
+        }
+        for (i = 0; i < 2 && h->qk_norm; i++) {
+            snprintf(name, sizeof name, "model.layers.%d.self_attn.%s_norm.weight", l, i ? "k" : "q");
+            if (!llm__cv_find_src(src, name)) return llm__cv_fail(cv, "%s: missing tensor '%s'", llm__cv_src_where(src), name);
+        }
+    }
+    return 0;
+}
+
+/* The type of a weight matrix when `want` is asked for. Quantized types need rows in groups of
+   16 and columns in blocks of 32 (else f16). With q4_0, the embedding and output matrices of
+   vocabularies up to 64k stay q8_0: the output matrix is the most sensitive to rounding and,
+   for such vocabularies, a small part of the bytes read per token. */
+static llm_dtype llm__cv_matrix_dtype(const llm__cv_src_tensor *t, const llm__cv_hparams *h, llm_dtype want) {
+    int64_t rows = 1;
+    int d;
+    for (d = 0; d < t->n_dims - 1; d++) rows *= t->shape[d];
+    if (want == LLM_DTYPE_Q4_0 && h->n_vocab <= 65536 &&
+        (!strcmp(t->name, "model.embed_tokens.weight") || !strcmp(t->name, "lm_head.weight")))
+        want = LLM_DTYPE_Q8_0;
+    if (rows % llm_dtype_row_group(want) || llm_dtype_row_bytes(want, t->shape[t->n_dims - 1]) == 0) return LLM_DTYPE_F16;
+    return want;
+}
+
+static int llm__cv_plan_tensors(llm__cv *cv, const llm__cv_source *src, const llm__cv_hparams *h, int has_dtype, llm_dtype want, llm__cv_plan *p) {
+    int i;
+    p->n = 0;
+    for (i = 0; i < src->n; i++) {
+        const llm__cv_src_tensor *t = &src->t[i];
+        if (llm__cv_is_ignored_tensor(t->name, h)) continue;
+        if (!llm__cv_is_model_tensor(t->name, h))
+            return llm__cv_fail(cv, "%s: tensor '%s' is not part of a %s model with this config.json", src->files[t->file], t->name,
+                        h->arch == LLM_ARCH_QWEN3 ? "qwen3" : h->arch == LLM_ARCH_QWEN2 ? "qwen2" : h->arch == LLM_ARCH_MISTRAL ? "mistral" : "llama");
+        if (p->n == (int)(sizeof p->src / sizeof p->src[0])) return llm__cv_fail(cv, "%s: more than %d tensors", llm__cv_src_where(src), (int)(sizeof p->src / sizeof p->src[0]));
+        p->src[p->n] = t;
+        /* Norms and biases stay f32; matrices take the requested type (or keep their own). */
+        p->dst[p->n] = t->n_dims == 1 ? LLM_DTYPE_F32 : has_dtype ? llm__cv_matrix_dtype(t, h, want) : t->dtype;
+        p->n++;
+    }
+    return llm__cv_check_complete(cv, src, h);
+}
+
+/* A vocab-only file: the tokenizer and what config.json / generation_config.json say of ids. */
+static int llm__cv_set_vocab_only(llm__cv *cv, llm_builder *b, const char *dir, const llm__cv_tok_data *td) {
+    char path[4096];
+    json_value *cfg = NULL, *gen = NULL;
+    llm__cv_hparams h;
+    int r = 0, vocab = 0;
+    memset(&h, 0, sizeof h);
+    h.bos_id = -1;
+    llm__cv_path_join(path, sizeof path, dir, "config.json");
+    if (llm__cv_file_exists(path) && llm__cv_read_json_object(cv, path, &cfg)) return -1;
+    llm__cv_path_join(path, sizeof path, dir, "generation_config.json");
+    if (llm__cv_file_exists(path) && llm__cv_read_json_object(cv, path, &gen)) { json_free(cfg); return -1; }
+    r = llm__cv_read_token_ids(cv, gen, cfg, &h) || llm__cv_cfg_int(cv, cfg, "vocab_size", 0, 0, &vocab) || (td && vocab > 0 && llm__cv_tok_check_vocab_size(cv, td, vocab));
+    json_free(cfg);
+    json_free(gen);
+    if (r) return -1;
+    r |= llm_builder_set_i32(b, LLM_KEY_VOCAB_ONLY, 1);
+    if (vocab > 0) r |= llm_builder_set_i32(b, LLM_KEY_N_VOCAB, vocab);
+    r |= llm_builder_set_i32(b, LLM_KEY_BOS_ID, h.bos_id);
+    r |= llm_builder_set_i32_array(b, LLM_KEY_EOS_IDS, h.eos, (size_t)h.n_eos);
+    return r ? llm__cv_fail_as(cv, LLM_ERR_OUT_OF_MEMORY, "cannot build metadata (out of memory)") : 0;
+}
+
+
+/* ---- llm_convert: the output file ---- */
+/* rename() replaces whatever OUT names: a device or a directory is refused before any
+   work (a link to a regular file is replaced as a link, its target untouched). */
+static int llm__cv_check_target(llm__cv *cv, const char *out) {
+    struct stat st;
+    if (stat(out, &st) == 0 && !S_ISREG(st.st_mode)) return llm__cv_fail(cv, "%s exists and is not a regular file", out);
+    return 0;
+}
+
+/* The caller's on_temp learns of the name before the open, so that no signal finds the file
+   made and not yet known (one landing right after a refused open removes an entry of this
+   process's own temporary name), and of its end. */
+static void llm__cv_temp_is(llm__cv *cv, const char *path) {
+    cv->tmp_live = path != NULL;
+    if (cv->desc->on_temp) cv->desc->on_temp(cv->desc->user, path);
+}
+
+static void llm__cv_temp_gone(llm__cv *cv) { llm__cv_temp_is(cv, NULL); }
+
+/* A new file beside out (out.tmp.PID.N), created exclusively: a planted file or link of
+   that name is never opened or followed, only skipped. */
+static FILE *llm__cv_create_temp(llm__cv *cv, const char *out) {
+    FILE *f;
+    int n, fd = -1;
+    for (n = 0; n < 1000; n++) {
+        llm__cv_temp_gone(cv);
+        snprintf(cv->tmp, sizeof cv->tmp, "%s.tmp.%ld.%d", out, (long)llm__cv_getpid(), n);
+        llm__cv_temp_is(cv, cv->tmp);
+#if defined(_WIN32)
+        fd = _open(cv->tmp, _O_WRONLY | _O_CREAT | _O_EXCL | _O_BINARY, _S_IREAD | _S_IWRITE);
+#else
+        fd = open(cv->tmp, O_WRONLY | O_CREAT | O_EXCL, 0644); /* less the umask */
+#endif
+        if (fd >= 0 || errno != EEXIST) break;
+    }
+    if (fd < 0) { llm__cv_temp_gone(cv); llm__cv_fail_as(cv, LLM_ERR_IO, "cannot create %s: %s", cv->tmp, strerror(errno)); return NULL; }
+#if defined(_WIN32)
+    f = _fdopen(fd, "wb");
+#else
+    f = fdopen(fd, "wb");
+#endif
+    if (!f) {
+        llm__cv_fail_as(cv, LLM_ERR_IO, "cannot create %s: %s", cv->tmp, strerror(errno));
+        close(fd);
+        remove(cv->tmp);
+        llm__cv_temp_gone(cv);
+    }
+    return f;
+}
+
+static void llm__cv_remove_temp(llm__cv *cv) {
+    if (cv->tmp_live) remove(cv->tmp);
+    llm__cv_temp_gone(cv);
+}
+
+/* Builds the file and writes it to a new temporary beside out (cv->tmp). */
+static int llm__cv_write_model(llm__cv *cv, const char *out_path, const char *dir, const llm__cv_source *src, const llm__cv_plan *p, const llm__cv_hparams *h,
+                       const llm__cv_tok_data *td, uint64_t *out_bytes) {
+    llm_builder *b = NULL;
+    FILE *out = NULL, *in = NULL;
+    const void *hdr;
+    size_t hdr_size, idx;
+    void *inbuf = NULL, *outbuf = NULL;
+    int i, cur_file = -1, rc = -1;
+    uint64_t pos;
+    const char *tmp = cv->tmp;
+    llm_convert_progress *pg = &cv->pg;
+    if (llm_builder_create(&b) != LLM_OK) { llm__cv_oom(cv); goto done; }
+    if ((h ? llm__cv_set_hparams(cv, b, h) : llm__cv_set_vocab_only(cv, b, dir, td)) || (td && llm__cv_tok_write(cv, b, td)) || llm__cv_convert_chat(cv, b, dir))
+        goto done;
+    for (i = 0; i < p->n; i++)
+        if (llm_builder_add_tensor(b, p->src[i]->name, p->dst[i], p->src[i]->n_dims, p->src[i]->shape, &idx) != LLM_OK)
+            { llm__cv_fail(cv, "cannot add tensor '%s'", p->src[i]->name); goto done; }
+    if (llm_builder_header(b, &hdr, &hdr_size) != LLM_OK) { llm__cv_fail(cv, "cannot lay out the file"); goto done; }
+    pg->n_total = p->n;
+    for (i = 0; i < p->n; i++) pg->bytes_total += llm_builder_tensor_size(b, (size_t)i);
+    if (!(out = llm__cv_create_temp(cv, out_path))) goto done;
+    if (fwrite(hdr, 1, hdr_size, out) != hdr_size) { llm__cv_fail_as(cv, LLM_ERR_IO, "%s: write failed (%s)", tmp, strerror(errno)); goto done; }
+    pos = hdr_size;
+    for (i = 0; i < p->n; i++) {
+        const llm__cv_src_tensor *t = p->src[i];
+        uint64_t off = llm_builder_tensor_offset(b, (size_t)i), size = llm_builder_tensor_size(b, (size_t)i), count = 1;
+        int d;
+        for (d = 0; d < t->n_dims; d++) count *= (uint64_t)t->shape[d];
+        if (t->file != cur_file) {
+            if (in) fclose(in);
+            if (!(in = fopen(src->files[t->file], "rb"))) { llm__cv_fail_as(cv, LLM_ERR_IO, "cannot open %s: %s", src->files[t->file], strerror(errno)); goto done; }
+            cur_file = t->file;
+        }
+        free(inbuf); free(outbuf);
+        inbuf = malloc((size_t)t->size);
+        outbuf = malloc((size_t)size);
+        if (!inbuf || !outbuf) { llm__cv_fail_as(cv, LLM_ERR_OUT_OF_MEMORY, "out of memory for tensor '%s'", t->name); goto done; }
+        if (fseeko(in, (off_t)t->offset, SEEK_SET) != 0 || fread(inbuf, 1, (size_t)t->size, in) != t->size)
+            { llm__cv_fail_as(cv, LLM_ERR_IO, "cannot read tensor '%s' from %s: %s", t->name, src->files[t->file], ferror(in) ? strerror(errno) : "the file is shorter"); goto done; }
+        if (llm__cv_convert_values(cv, t, inbuf, p->dst[i], outbuf, (size_t)count, cv->desc->quantize_flags)) goto done;
+        if (llm__cv_write_zeros(out, off - pos) || fwrite(outbuf, 1, (size_t)size, out) != size)
+            { llm__cv_fail_as(cv, LLM_ERR_IO, "%s: write failed (%s)", tmp, strerror(errno)); goto done; }
+        pos = off + size;
+        pg->name = t->name; pg->src_dtype = t->dtype; pg->dtype = p->dst[i];
+        pg->n_dims = t->n_dims; pg->shape = t->shape; pg->bytes = size;
+        pg->n_done++; pg->bytes_done += size;
+        if (cv->desc->progress) cv->desc->progress(cv->desc->user, pg);
+    }
+    if (llm__cv_write_zeros(out, llm_builder_file_size(b) - pos) || fflush(out) != 0 || ferror(out))
+        { llm__cv_fail_as(cv, LLM_ERR_IO, "%s: write failed (%s)", tmp, strerror(errno)); goto done; }
+    *out_bytes = llm_builder_file_size(b);
+    rc = 0;
+done:
+    if (out && fclose(out) != 0 && rc == 0) rc = llm__cv_fail_as(cv, LLM_ERR_IO, "%s: write failed (%s)", tmp, strerror(errno));
+    if (in) fclose(in);
+    free(inbuf); free(outbuf);
+    llm_builder_destroy(b);
+    return rc;
+}
+
+static void llm__cv_log_to_err(void *user, const char *msg) {
+    llm__cv *cv = (llm__cv *)user;
+    snprintf(cv->msg, sizeof cv->msg, "%s: the written file does not validate: %s", cv->out, msg);
+}
+
+/* Opens the temporary at path as the output (cv->out names it in messages). */
+static int llm__cv_validate(llm__cv *cv, const char *path, int vocab_only, llm_model_info *info) {
+    llm_model *m;
+    llm_model_desc d;
+    llm_result r;
+    memset(&d, 0, sizeof d);
+    d.log = llm__cv_log_to_err;
+    d.log_user = cv;
+    d.vocab_only = vocab_only;
+    if ((r = llm_model_open(&m, path, &d)) != LLM_OK) { cv->rc = r; return -1; }
+    *info = *llm_model_info_get(m);
+    llm_model_close(m);
+    return 0;
+}
+
+
+/* ---- llm_convert: the one call ---------------------------------------------------------- */
+static llm_result llm__cv_finish(llm__cv *cv, char *err, size_t err_cap) {
+    if (err && err_cap) snprintf(err, err_cap, "%s", cv->rc ? cv->msg : "");
+    return cv->rc;
+}
+
+static llm_result llm__cv_run(llm__cv *cv, const char *dir, const char *out) {
+    const llm_convert_desc *d = cv->desc;
+    llm__cv_hparams h;
+    llm__cv_source src;
+    llm__cv_plan *p = NULL;
+    llm__cv_tok_data td;
+    llm_model_info info;
+    uint64_t bytes = 0;
+    int no_tokenizer;
+    memset(&src, 0, sizeof src);
+    memset(&h, 0, sizeof h);
+    memset(&td, 0, sizeof td);
+    if (llm__cv_check_target(cv, out)) goto done;
+    llm__cv_log(cv, "reading %s", dir);
+    if ((no_tokenizer = llm__cv_tok_read(cv, dir, &td)) < 0) goto done;
+    if (d->vocab_only && no_tokenizer) { llm__cv_fail(cv, "--vocab-only needs %s/tokenizer.json", dir); goto done; }
+    if (!no_tokenizer) llm__cv_tok_describe(cv, &td);
+    if (!(p = (llm__cv_plan *)calloc(1, sizeof *p))) { llm__cv_oom(cv); goto done; }
+    if (!d->vocab_only && (llm__cv_read_hparams(cv, dir, &h) || (!no_tokenizer && llm__cv_tok_check_vocab_size(cv, &td, h.n_vocab)) ||
+                           llm__cv_open_source(cv, dir, &src) || llm__cv_plan_tensors(cv, &src, &h, d->has_dtype, d->dtype, p)))
+        goto done;
+    if (llm__cv_write_model(cv, out, dir, &src, p, d->vocab_only ? NULL : &h, no_tokenizer ? NULL : &td, &bytes) ||
+        llm__cv_validate(cv, cv->tmp, d->vocab_only, &info)) {
+        llm__cv_remove_temp(cv);
+        goto done;
+    }
+    if (llm__cv_replace_file(cv->tmp, out) != 0) {
+        llm__cv_fail_as(cv, LLM_ERR_IO, "cannot rename %s to %s: %s", cv->tmp, out, strerror(errno));
+        llm__cv_remove_temp(cv);
+        goto done;
+    }
+    llm__cv_temp_gone(cv);
+    cv->pg.name = NULL;
+    cv->pg.info = &info;
+    cv->pg.file_size = bytes;
+    if (d->progress) d->progress(d->user, &cv->pg);
+done:
+    llm__cv_tok_data_free(&td);
+    free(p);
+    free(h.window);
+    llm__cv_free_source(&src);
+    return cv->rc;
+}
+
+LLMDEF llm_result llm_convert(const char *hf_dir, const char *out, const llm_convert_desc *desc, char *err,
+                              size_t err_cap) {
+    llm_convert_desc defaults;
+    llm__cv *cv = (llm__cv *)calloc(1, sizeof *cv);
+    llm_result r;
+    if (!cv) {
+        if (err && err_cap) snprintf(err, err_cap, "out of memory");
+        return LLM_ERR_OUT_OF_MEMORY;
+    }
+    memset(&defaults, 0, sizeof defaults);
+    cv->desc = desc ? desc : &defaults;
+    cv->out = out;
+    if (!hf_dir || !out) llm__cv_fail(cv, "llm_convert: no %s", hf_dir ? "output file" : "model directory"), cv->rc = LLM_ERR_INVALID_ARGUMENT;
+    else llm__cv_run(cv, hf_dir, out);
+    r = llm__cv_finish(cv, err, err_cap);
+    free(cv);
+    return r;
+}
+
+#endif /* LLM_CONVERT_IMPLEMENTATION_DONE */
+#endif /* LLM_CONVERT_IMPLEMENTATION */
+
+/* MIT License: see llm.h. */
