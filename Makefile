@@ -1,5 +1,5 @@
-# llm.h - build the tools, examples and tests.
-#   make            tools and examples in build/ (native CPU, OpenMP when the compiler has it)
+# llm.h - build the tools, programs, examples and tests.
+#   make            tools, programs and examples in build/ (native CPU, OpenMP when the compiler has it)
 #   make run        convert the built-in model (models/kjv-tiny) and let it write a few verses
 #   make test       build and run every test, then the suite under ASan + UBSan, valgrind and
 #                   TSan; a check whose optional tool is absent says "SKIP STEP: needs PACKAGE"
@@ -50,9 +50,12 @@ $(B)/convert$(EXE): tools/convert.c tools/llm_convert.h tools/json.h llm.h | $(B
 $(B)/gen_model$(EXE): tools/gen_model.c llm.h | $(B)
 	$(CC) $(ALL_CFLAGS) -o $@ tools/gen_model.c $(LDLIBS)
 
-$(B)/chat$(EXE): examples/chat.c tools/json.h
+# The command-line programs share their helpers (programs/*.h); chat and tokenize read JSON.
+$(B)/%$(EXE): programs/%.c llm.h tools/json.h $(wildcard programs/*.h) | $(B)
+	$(CC) $(ALL_CFLAGS) -o $@ $< $(LDLIBS)
 
-$(B)/%$(EXE): examples/%.c llm.h tools/json.h $(wildcard examples/*.h) | $(B)
+# The examples use llm.h alone.
+$(B)/%$(EXE): examples/%.c llm.h | $(B)
 	$(CC) $(ALL_CFLAGS) -o $@ $< $(LDLIBS)
 
 # The fuzz targets, built with a main() that replays files (tests/test_fuzz_replay.sh).

@@ -33,6 +33,11 @@
                     if (step.len) show(step.piece, step.len);   one token out; step.done at the end)
        llm_generation_close(g);                       (or start again: the next line, same cache)
 
+   THE PATH OF A TOKEN, one function a step (read them in this order)
+       HF directory -> llm_convert (tools/llm_convert.h) -> model.llm -> llm_model_open ->
+       llm_ctx_open -> llm_tokenize -> llm_eval (llm__forward_chunk, llm__block) ->
+       llm_logits -> llm_sample -> llm_decoder_push (llm_detokenize for whole texts) -> text
+
    A model file (.llm) is made from a HuggingFace model directory by tools/convert.c, a thin
    CLI over the writer library tools/llm_convert.h (the builder, the quantizers, llm_convert);
    the format's names and values (LLM_FILE_MAGIC, LLM_KEY_*, LLM_TF_*, ...) are declared here
@@ -79,6 +84,7 @@
      results and numbers
        llm_result_string        the name of a result code
        llm_system_info          the kernels and threading this build runs with
+       llm_seconds              wall-clock seconds, the clock of the generation statistics
        llm_dtype_name           "f32", "f16", "bf16", "q8_0", "q4_0"
        llm_dtype_row_bytes      bytes of n values of a type
        llm_dtype_row_group      rows a tensor of a type comes in multiples of
@@ -196,6 +202,9 @@ LLMDEF const char *llm_result_string(llm_result r);
    kernel set the compile-time target flags chose, scalar without them; OpenMP, pthread
    pool or none), then ", unoptimized" when the implementation was compiled without -O. */
 LLMDEF const char *llm_system_info(void);
+/* Wall-clock seconds from an arbitrary origin, the clock llm_generation_stats measures with:
+   for a program's own timings (a frame's budget, a benchmark) on every platform. */
+LLMDEF double llm_seconds(void);
 
 /* ---- llm: numbers --------------------------------------------------------------------- */
 typedef enum llm_dtype {
@@ -287,14 +296,16 @@ LLMDEF const char *llm_model_meta_string(const llm_model *model, const char *key
 /* ---- llm: context ----------------------------------------------------------------------- */
 typedef enum llm_kv_type { LLM_KV_DEFAULT = 0, LLM_KV_F32 = 1, LLM_KV_F16 = 2 } llm_kv_type;
 
-#define LLM_MAX_THREADS 256  /* more threads than this are taken as this many */
+#define LLM_MAX_THREADS 256         /* more threads than this are taken as this many */
+#define LLM_CTX_DEFAULT_N_CTX 4096  /* n_ctx 0: the model's trained context, at most this */
+#define LLM_CTX_DEFAULT_N_BATCH 64  /* n_batch 0: tokens per prompt chunk */
 
 typedef struct llm_ctx_desc {
-    int32_t n_ctx;           /* 0: min(model's max_position_embeddings, 4096); more than the
+    int32_t n_ctx;           /* 0: min(max_position_embeddings, LLM_CTX_DEFAULT_N_CTX); more than the
                                 model was trained for works, with a warning to log */
-    int32_t n_threads;       /* 0: the number of CPUs (OpenMP's default); at most
+    int32_t n_threads;       /* 0: the number of CPUs the process may use; at most
                                 LLM_MAX_THREADS; 1 under LLM_NO_THREADS */
-    int32_t n_batch;         /* tokens per prompt chunk; 0: 64 */
+    int32_t n_batch;         /* tokens per prompt chunk; 0: LLM_CTX_DEFAULT_N_BATCH */
     llm_kv_type kv_type;     /* 0: f16 */
     llm_allocator allocator;
     int32_t logits_all;      /* 1: keep the logits of every token of llm_eval's last chunk
@@ -401,6 +412,7 @@ typedef struct llm_tokenizer_info {
     int32_t n_prefix, n_suffix;/* ids LLM_TOKENIZE_ADD_SPECIAL puts before and after the text */
     const int32_t *prefix, *suffix;
     int32_t adds_bos;          /* the prefix is the model's bos_token_id */
+    int32_t max_token_bytes;   /* the longest llm_token_text of any token */
 } llm_tokenizer_info;
 /* NULL when the model has no tokenizer. */
 LLMDEF const llm_tokenizer_info *llm_tokenizer_info_get(const llm_model *m);
@@ -576,8 +588,8 @@ typedef struct llm_step {
 /* The detail message of a failure also goes to desc->log (the only place for one of open's). */
 LLMDEF llm_result llm_generation_open(llm_generation **out, llm_ctx *ctx, const llm_generate_desc *desc);
 LLMDEF void llm_generation_close(llm_generation *g); /* NULL is allowed */
-LLMDEF llm_result llm_generation_start(llm_generation *g, const char *prompt, size_t len);
-LLMDEF llm_result llm_generation_start_tokens(llm_generation *g, const int32_t *prompt, size_t n);
+LLMDEF llm_result llm_generation_start(llm_generation *g, const char *text, size_t len);
+LLMDEF llm_result llm_generation_start_tokens(llm_generation *g, const int32_t *ids, size_t n);
 LLMDEF llm_result llm_generation_step(llm_generation *g, llm_step *step); /* step may be NULL */
 LLMDEF const llm_generate_stats *llm_generation_stats(const llm_generation *g); /* counts so far; speeds once done */
 LLMDEF const char *llm_generation_error(const llm_generation *g); /* "" when none since the last start */
@@ -737,6 +749,7 @@ static double llm__seconds(void) {
 #else
 static double llm__seconds(void) { return (double)clock() / CLOCKS_PER_SEC; }
 #endif
+LLMDEF double llm_seconds(void) { return llm__seconds(); }
 
 #if !defined(LLM_NO_STDIO)
 #if defined(_WIN32)
@@ -2490,7 +2503,7 @@ typedef struct llm__layer {
     int32_t window; /* sliding-window size, 0 for full attention */
 } llm__layer;
 
-struct llm__tok;
+struct llm__tokenizer;
 static llm_result llm__tok_load(llm_model *m, char *err, size_t es);
 static void llm__tok_free(llm_model *m);
 
@@ -2512,7 +2525,7 @@ struct llm_model {
     const llm_tensor *tok_embd, *norm, *output;
     llm__layer *layers;
     float *rope_inv_freq;
-    struct llm__tok *tok; /* NULL: no tokenizer */
+    struct llm__tokenizer *tok; /* NULL: no tokenizer */
 };
 
 static llm_result llm__fail(char *err, size_t err_size, llm_result r, const char *fmt, ...) {
@@ -2548,8 +2561,8 @@ static const llm__meta *llm__meta_find(const llm_model *m, const char *key) {
     return NULL;
 }
 
-LLMDEF const char *llm_model_meta_string(const llm_model *m, const char *key, size_t *len) {
-    const llm__meta *e = m && key ? llm__meta_find(m, key) : NULL;
+LLMDEF const char *llm_model_meta_string(const llm_model *model, const char *key, size_t *len) {
+    const llm__meta *e = model && key ? llm__meta_find(model, key) : NULL;
     if (!e || e->type != LLM_META_STRING) return NULL;
     if (len) *len = (size_t)e->size;
     return (const char *)e->data;
@@ -2710,11 +2723,11 @@ static llm_result llm__parse_tensors(llm_model *m, uint64_t off, uint64_t size, 
     return LLM_OK;
 }
 
-LLMDEF const llm_tensor *llm_model_tensor(const llm_model *m, const char *name) {
+LLMDEF const llm_tensor *llm_model_tensor(const llm_model *model, const char *name) {
     size_t i;
-    if (!m || !name) return NULL;
-    for (i = 0; i < m->n_tensors; i++)
-        if (strcmp(m->tensors[i].name, name) == 0) return &m->tensors[i];
+    if (!model || !name) return NULL;
+    for (i = 0; i < model->n_tensors; i++)
+        if (strcmp(model->tensors[i].name, name) == 0) return &model->tensors[i];
     return NULL;
 }
 
@@ -3014,9 +3027,9 @@ LLMDEF llm_result llm_model_open(llm_model **out, const char *path, const llm_mo
 }
 #endif
 
-LLMDEF void llm_model_close(llm_model *m) { llm__model_free(m); }
+LLMDEF void llm_model_close(llm_model *model) { llm__model_free(model); }
 
-LLMDEF const llm_model_info *llm_model_info_get(const llm_model *m) { return m ? &m->info : NULL; }
+LLMDEF const llm_model_info *llm_model_info_get(const llm_model *model) { return model ? &model->info : NULL; }
 
 /* ---- llm: context ------------------------------------------------------------------------- */
 struct llm_ctx {
@@ -3129,8 +3142,8 @@ static void llm__ctx_log(const llm_ctx_desc *d, const char *fmt, ...) {
    values out of range. */
 static llm_result llm__ctx_defaults(llm_ctx_desc *d, const llm_model_info *h) {
     if (d->n_ctx < 0 || d->n_threads < 0 || d->n_batch < 0 || (unsigned)d->kv_type > LLM_KV_F16) return LLM_ERR_INVALID_ARGUMENT;
-    if (d->n_ctx == 0) d->n_ctx = h->n_ctx_train < 4096 ? h->n_ctx_train : 4096;
-    if (d->n_batch == 0) d->n_batch = 64;
+    if (d->n_ctx == 0) d->n_ctx = h->n_ctx_train < LLM_CTX_DEFAULT_N_CTX ? h->n_ctx_train : LLM_CTX_DEFAULT_N_CTX;
+    if (d->n_batch == 0) d->n_batch = LLM_CTX_DEFAULT_N_BATCH;
     if (d->n_batch > d->n_ctx) d->n_batch = d->n_ctx;
     if (d->n_threads == 0) d->n_threads = llm__threads_default();
     if (d->n_threads > LLM_MAX_THREADS) d->n_threads = LLM_MAX_THREADS;
@@ -3216,30 +3229,30 @@ LLMDEF llm_result llm_ctx_open(llm_ctx **out, const llm_model *model, const llm_
     return LLM_OK;
 }
 
-LLMDEF void llm_ctx_close(llm_ctx *c) { if (c) llm__ctx_free(c); }
-LLMDEF const char *llm_ctx_error(const llm_ctx *c) { return c ? c->error : "no context"; }
-LLMDEF const float *llm_logits(const llm_ctx *c) {
-    return c && c->n_logits ? c->logits + (size_t)(c->n_logits - 1) * (size_t)c->model->info.n_vocab : NULL;
+LLMDEF void llm_ctx_close(llm_ctx *ctx) { if (ctx) llm__ctx_free(ctx); }
+LLMDEF const char *llm_ctx_error(const llm_ctx *ctx) { return ctx ? ctx->error : "no context"; }
+LLMDEF const float *llm_logits(const llm_ctx *ctx) {
+    return ctx && ctx->n_logits ? ctx->logits + (size_t)(ctx->n_logits - 1) * (size_t)ctx->model->info.n_vocab : NULL;
 }
-LLMDEF const float *llm_logits_at(const llm_ctx *c, int32_t pos) {
-    if (!c || pos < c->logits_first || pos >= c->logits_first + c->n_logits) return NULL;
-    return c->logits + (size_t)(pos - c->logits_first) * (size_t)c->model->info.n_vocab;
+LLMDEF const float *llm_logits_at(const llm_ctx *ctx, int32_t pos) {
+    if (!ctx || pos < ctx->logits_first || pos >= ctx->logits_first + ctx->n_logits) return NULL;
+    return ctx->logits + (size_t)(pos - ctx->logits_first) * (size_t)ctx->model->info.n_vocab;
 }
-LLMDEF int32_t llm_ctx_pos(const llm_ctx *c) { return c ? c->pos : 0; }
-LLMDEF int32_t llm_ctx_size(const llm_ctx *c) { return c ? c->n_ctx : 0; }
-LLMDEF int32_t llm_ctx_batch(const llm_ctx *c) { return c ? c->n_batch : 0; }
-LLMDEF const llm_model *llm_ctx_model(const llm_ctx *c) { return c ? c->model : NULL; }
-LLMDEF size_t llm_ctx_kv_bytes(const llm_ctx *c) { return c ? c->kv_bytes : 0; }
-LLMDEF const int32_t *llm_ctx_tokens(const llm_ctx *c) { return c ? c->tokens : NULL; }
+LLMDEF int32_t llm_ctx_pos(const llm_ctx *ctx) { return ctx ? ctx->pos : 0; }
+LLMDEF int32_t llm_ctx_size(const llm_ctx *ctx) { return ctx ? ctx->n_ctx : 0; }
+LLMDEF int32_t llm_ctx_batch(const llm_ctx *ctx) { return ctx ? ctx->n_batch : 0; }
+LLMDEF const llm_model *llm_ctx_model(const llm_ctx *ctx) { return ctx ? ctx->model : NULL; }
+LLMDEF size_t llm_ctx_kv_bytes(const llm_ctx *ctx) { return ctx ? ctx->kv_bytes : 0; }
+LLMDEF const int32_t *llm_ctx_tokens(const llm_ctx *ctx) { return ctx ? ctx->tokens : NULL; }
 
-LLMDEF llm_result llm_ctx_rewind(llm_ctx *c, int32_t pos) {
-    if (!c) return LLM_ERR_INVALID_ARGUMENT;
-    if (pos < 0 || pos > c->pos) {
-        snprintf(c->error, sizeof c->error, "cannot rewind to position %d: the context holds %d tokens", pos, c->pos);
+LLMDEF llm_result llm_ctx_rewind(llm_ctx *ctx, int32_t pos) {
+    if (!ctx) return LLM_ERR_INVALID_ARGUMENT;
+    if (pos < 0 || pos > ctx->pos) {
+        snprintf(ctx->error, sizeof ctx->error, "cannot rewind to position %d: the context holds %d tokens", pos, ctx->pos);
         return LLM_ERR_INVALID_ARGUMENT;
     }
-    c->pos = pos;
-    c->n_logits = 0; /* the logits belong to a token that is gone */
+    ctx->pos = pos;
+    ctx->n_logits = 0; /* the logits belong to a token that is gone */
     return LLM_OK;
 }
 
@@ -3501,27 +3514,27 @@ static void llm__forward_chunk(llm_ctx *c, const int32_t *tokens, int n_tok, int
     c->n_logits = n_tok - first;
 }
 
-LLMDEF llm_result llm_eval(llm_ctx *c, const int32_t *tokens, size_t n) {
+LLMDEF llm_result llm_eval(llm_ctx *ctx, const int32_t *tokens, size_t n) {
     size_t i;
-    if (!c) return LLM_ERR_INVALID_ARGUMENT;
+    if (!ctx) return LLM_ERR_INVALID_ARGUMENT;
     if (!tokens || n == 0) {
-        snprintf(c->error, sizeof c->error, "llm_eval: no tokens given");
+        snprintf(ctx->error, sizeof ctx->error, "llm_eval: no tokens given");
         return LLM_ERR_INVALID_ARGUMENT;
     }
-    if (n > (size_t)(c->n_ctx - c->pos)) {
-        snprintf(c->error, sizeof c->error, "llm_eval: %llu tokens at position %d pass the context size %d",
-                 (unsigned long long)n, c->pos, c->n_ctx);
+    if (n > (size_t)(ctx->n_ctx - ctx->pos)) {
+        snprintf(ctx->error, sizeof ctx->error, "llm_eval: %llu tokens at position %d pass the context size %d",
+                 (unsigned long long)n, ctx->pos, ctx->n_ctx);
         return LLM_ERR_CONTEXT_FULL;
     }
     for (i = 0; i < n; i++)
-        if (tokens[i] < 0 || tokens[i] >= c->model->info.n_vocab) {
-            snprintf(c->error, sizeof c->error, "llm_eval: token %d at index %llu is outside the vocabulary (%d)",
-                     tokens[i], (unsigned long long)i, c->model->info.n_vocab);
+        if (tokens[i] < 0 || tokens[i] >= ctx->model->info.n_vocab) {
+            snprintf(ctx->error, sizeof ctx->error, "llm_eval: token %d at index %llu is outside the vocabulary (%d)",
+                     tokens[i], (unsigned long long)i, ctx->model->info.n_vocab);
             return LLM_ERR_BAD_TOKEN;
         }
-    for (i = 0; i < n; i += (size_t)c->n_batch) {
-        size_t chunk = n - i < (size_t)c->n_batch ? n - i : (size_t)c->n_batch;
-        llm__forward_chunk(c, tokens + i, (int)chunk, i + chunk == n);
+    for (i = 0; i < n; i += (size_t)ctx->n_batch) {
+        size_t chunk = n - i < (size_t)ctx->n_batch ? n - i : (size_t)ctx->n_batch;
+        llm__forward_chunk(ctx, tokens + i, (int)chunk, i + chunk == n);
     }
     return LLM_OK;
 }
@@ -3622,15 +3635,15 @@ static void llm__state_write(llm_ctx *c, llm__state_io *io) {
     llm__state_put(io, tail, sizeof tail);
 }
 
-LLMDEF llm_result llm_ctx_save_memory(llm_ctx *c, void *buf, size_t cap, size_t *n_out) {
+LLMDEF llm_result llm_ctx_save_memory(llm_ctx *ctx, void *buf, size_t cap, size_t *n_out) {
     llm__state_io io;
     if (n_out) *n_out = 0;
-    if (!c || !n_out || (!buf && cap)) return LLM_ERR_INVALID_ARGUMENT;
-    *n_out = llm__state_size(c, c->pos, llm__state_has_logits(c));
+    if (!ctx || !n_out || (!buf && cap)) return LLM_ERR_INVALID_ARGUMENT;
+    *n_out = llm__state_size(ctx, ctx->pos, llm__state_has_logits(ctx));
     if (cap < *n_out) return LLM_ERR_BUFFER_TOO_SMALL;
     memset(&io, 0, sizeof io);
     io.out = (uint8_t *)buf;
-    llm__state_write(c, &io);
+    llm__state_write(ctx, &io);
     return LLM_OK;
 }
 
@@ -3667,55 +3680,55 @@ static llm_result llm__state_check(llm_ctx *c, const uint8_t *p, size_t size, in
     return LLM_OK;
 }
 
-LLMDEF llm_result llm_ctx_load_memory(llm_ctx *c, const void *buf, size_t size) {
+LLMDEF llm_result llm_ctx_load_memory(llm_ctx *ctx, const void *buf, size_t size) {
     const uint8_t *p = (const uint8_t *)buf;
     llm__state_io io;
     int32_t n = 0, i;
     int lg = 0;
     llm_result r;
-    if (!c || (!buf && size)) return LLM_ERR_INVALID_ARGUMENT;
-    if ((r = llm__state_check(c, p, size, &n, &lg)) != LLM_OK) return r;
+    if (!ctx || (!buf && size)) return LLM_ERR_INVALID_ARGUMENT;
+    if ((r = llm__state_check(ctx, p, size, &n, &lg)) != LLM_OK) return r;
     memset(&io, 0, sizeof io);
     io.hash = llm__hash64(LLM__HASH_SEED, p, LLM__STATE_HEADER);
     io.in = p + LLM__STATE_HEADER;
-    llm__state_sections(c, n, lg, llm__state_hash, &io);
+    llm__state_sections(ctx, n, lg, llm__state_hash, &io);
     if (io.hash != llm__rd64(p + size - 8))
-        return llm__fail(c->error, sizeof c->error, LLM_ERR_BAD_FILE, "the state is damaged (its checksum does not match)");
+        return llm__fail(ctx->error, sizeof ctx->error, LLM_ERR_BAD_FILE, "the state is damaged (its checksum does not match)");
     for (i = 0; i < n; i++)
-        if ((int32_t)llm__rd32(p + LLM__STATE_HEADER + 4 * (size_t)i) >= c->model->info.n_vocab ||
+        if ((int32_t)llm__rd32(p + LLM__STATE_HEADER + 4 * (size_t)i) >= ctx->model->info.n_vocab ||
             (int32_t)llm__rd32(p + LLM__STATE_HEADER + 4 * (size_t)i) < 0)
-            return llm__fail(c->error, sizeof c->error, LLM_ERR_BAD_FILE, "the state's token %d is outside the vocabulary", i);
+            return llm__fail(ctx->error, sizeof ctx->error, LLM_ERR_BAD_FILE, "the state's token %d is outside the vocabulary", i);
     io.in = p + LLM__STATE_HEADER;
-    c->n_logits = lg; /* the logits section reads into the first row */
-    llm__state_sections(c, n, lg, llm__state_get, &io);
-    c->pos = n;
-    c->logits_first = n - 1;
+    ctx->n_logits = lg; /* the logits section reads into the first row */
+    llm__state_sections(ctx, n, lg, llm__state_get, &io);
+    ctx->pos = n;
+    ctx->logits_first = n - 1;
     return LLM_OK;
 }
 
 #if !defined(LLM_NO_STDIO)
-LLMDEF llm_result llm_ctx_save(llm_ctx *c, const char *path) {
+LLMDEF llm_result llm_ctx_save(llm_ctx *ctx, const char *path) {
     llm__state_io io;
     llm__tmp_file t;
     llm_result r;
-    if (!c || !path) return LLM_ERR_INVALID_ARGUMENT;
+    if (!ctx || !path) return LLM_ERR_INVALID_ARGUMENT;
     memset(&io, 0, sizeof io);
-    if ((r = llm__tmp_open(&t, path, &c->alloc, c)) != LLM_OK)
-        return llm__fail(c->error, sizeof c->error, r, "%s: cannot create a temporary file beside it", path);
+    if ((r = llm__tmp_open(&t, path, &ctx->alloc, ctx)) != LLM_OK)
+        return llm__fail(ctx->error, sizeof ctx->error, r, "%s: cannot create a temporary file beside it", path);
     io.f = &t;
-    llm__state_write(c, &io);
-    if (!llm__tmp_close(&t, path, !io.failed, &c->alloc))
-        return llm__fail(c->error, sizeof c->error, LLM_ERR_IO, "%s: write failed (the file is unchanged)", path);
+    llm__state_write(ctx, &io);
+    if (!llm__tmp_close(&t, path, !io.failed, &ctx->alloc))
+        return llm__fail(ctx->error, sizeof ctx->error, LLM_ERR_IO, "%s: write failed (the file is unchanged)", path);
     return LLM_OK;
 }
 
-LLMDEF llm_result llm_ctx_load(llm_ctx *c, const char *path) {
+LLMDEF llm_result llm_ctx_load(llm_ctx *ctx, const char *path) {
     llm__file_view v;
     llm_result r;
-    if (!c || !path) return LLM_ERR_INVALID_ARGUMENT;
-    if ((r = llm__map_file(path, &c->alloc, 0, &v, c->error, sizeof c->error)) != LLM_OK) return r;
-    r = llm_ctx_load_memory(c, v.data, (size_t)v.size);
-    llm__unmap_file(&v, &c->alloc);
+    if (!ctx || !path) return LLM_ERR_INVALID_ARGUMENT;
+    if ((r = llm__map_file(path, &ctx->alloc, 0, &v, ctx->error, sizeof ctx->error)) != LLM_OK) return r;
+    r = llm_ctx_load_memory(ctx, v.data, (size_t)v.size);
+    llm__unmap_file(&v, &ctx->alloc);
     return r;
 }
 #endif
@@ -3757,7 +3770,7 @@ typedef struct llm__trie {
     int32_t n, cap;
 } llm__trie;
 
-struct llm__tok {
+struct llm__tokenizer {
     llm_tokenizer_info info;
     const uint8_t *text, *flags;
     uint32_t *off;                         /* n_tokens + 1 offsets into text */
@@ -3793,12 +3806,12 @@ static uint32_t llm__hash_pair(uint32_t a, uint32_t b) {
     return (uint32_t)(h >> 32);
 }
 
-static const uint8_t *llm__tok_str(const struct llm__tok *t, int32_t id, size_t *len) {
+static const uint8_t *llm__tok_str(const struct llm__tokenizer *t, int32_t id, size_t *len) {
     *len = t->off[id + 1] - t->off[id];
     return t->text + t->off[id];
 }
 
-static int32_t llm__vocab_find(const struct llm__tok *t, const uint8_t *s, size_t n) {
+static int32_t llm__vocab_find(const struct llm__tokenizer *t, const uint8_t *s, size_t n) {
     uint32_t h = llm__hash_bytes(s, n) & t->vocab_mask;
     int32_t id;
     size_t len;
@@ -3810,7 +3823,7 @@ static int32_t llm__vocab_find(const struct llm__tok *t, const uint8_t *s, size_
     return -1;
 }
 
-static const llm__merge *llm__merge_find(const struct llm__tok *t, int32_t a, int32_t b) {
+static const llm__merge *llm__merge_find(const struct llm__tokenizer *t, int32_t a, int32_t b) {
     uint32_t h = llm__hash_pair((uint32_t)a, (uint32_t)b) & t->merge_mask;
     const llm__merge *e;
     while ((e = &t->merge[h])->left != 0xFFFFFFFFu) {
@@ -4013,18 +4026,18 @@ typedef struct llm__cache_slot {
     int32_t ids[LLM__CACHE_IDS];
 } llm__cache_slot;
 
-typedef struct llm__tk {
-    const struct llm__tok *t;
+typedef struct llm__tokenize_state {
+    const struct llm__tokenizer *t;
     const llm_allocator *alloc;
     int32_t *ids;
     size_t cap, n;
     int parse_special, oom;
     uint32_t cache_mask;     /* slots - 1; 0 without a cache */
     llm__buf norm, step[LLM__MAX_STEPS], cps, sym, heap, cache;
-} llm__tk;
+} llm__tokenize_state;
 
 /* Makes b hold at least size bytes (the content is not kept). */
-static uint8_t *llm__reserve(llm__tk *k, llm__buf *b, size_t size) {
+static uint8_t *llm__reserve(llm__tokenize_state *k, llm__buf *b, size_t size) {
     if (size > b->cap) {
         size_t cap = b->cap ? b->cap : 256;
         while (cap < size) cap = cap > ((size_t)-1) / 2 ? size : cap * 2;
@@ -4036,7 +4049,7 @@ static uint8_t *llm__reserve(llm__tk *k, llm__buf *b, size_t size) {
     return b->p;
 }
 
-static void llm__emit_id(llm__tk *k, int32_t id) {
+static void llm__emit_id(llm__tokenize_state *k, int32_t id) {
     if (k->n < k->cap) k->ids[k->n] = id;
     k->n++;
 }
@@ -4070,7 +4083,7 @@ static uint64_t llm__qpop(uint64_t *q, size_t *n) {
     return top;
 }
 
-static void llm__qpair(const struct llm__tok *t, uint64_t *q, size_t *nq, const llm__sym *s, int32_t pos) {
+static void llm__qpair(const struct llm__tokenizer *t, uint64_t *q, size_t *nq, const llm__sym *s, int32_t pos) {
     const llm__merge *m = llm__merge_find(t, s[pos].id, s[s[pos].next].id);
     if (m) llm__qpush(q, nq, (uint64_t)(uint32_t)m->rank << 32 | (uint32_t)pos);
 }
@@ -4100,7 +4113,7 @@ static void llm__sort_ranks(uint64_t *a, uint64_t *tmp, size_t n) {
 }
 
 /* q holds 3n keys: the heap in [0, 2n) (scratch for the sort before), the first pairs after. */
-static void llm__merge_all(const struct llm__tok *t, llm__sym *s, size_t n, uint64_t *q) {
+static void llm__merge_all(const struct llm__tokenizer *t, llm__sym *s, size_t n, uint64_t *q) {
     uint64_t *first = q + 2 * n;
     size_t nq = 0, nf = 0, fi = 0, i;
     for (i = 0; i + 1 < n; i++) {
@@ -4135,7 +4148,7 @@ static void llm__sym_add(llm__sym *s, size_t *n, int32_t id) {
 /* The initial symbols of a word: bytes for byte-level BPE, characters otherwise; one that
    is not in the vocabulary becomes its <0xHH> byte tokens if all exist, else unk (runs
    fused with fuse_unk), else nothing. */
-static size_t llm__bpe_symbols(const struct llm__tok *t, const uint8_t *w, size_t n, llm__sym *s) {
+static size_t llm__bpe_symbols(const struct llm__tokenizer *t, const uint8_t *w, size_t n, llm__sym *s) {
     size_t i, len, ns = 0;
     int32_t id, unk = t->info.unk_id;
     int unk_pending = 0;
@@ -4166,8 +4179,8 @@ static size_t llm__bpe_symbols(const struct llm__tok *t, const uint8_t *w, size_
 }
 
 /* One word (a pre-token): with ignore_merges a whole-word token wins, else merges. */
-static void llm__bpe_word(llm__tk *k, const uint8_t *w, size_t n) {
-    const struct llm__tok *t = k->t;
+static void llm__bpe_word(llm__tokenize_state *k, const uint8_t *w, size_t n) {
+    const struct llm__tokenizer *t = k->t;
     llm__cache_slot *slot = NULL;
     llm__sym *s;
     uint64_t *q;
@@ -4206,7 +4219,7 @@ static void llm__bpe_word(llm__tk *k, const uint8_t *w, size_t n) {
    token has "▁" after another character (t->spm_split, checked at open), no merge can join
    across the start of a "▁" that follows another character, so BPE on the parts between
    those points gives the same ids, faster. */
-static void llm__bpe(llm__tk *k, const uint8_t *w, size_t n) {
+static void llm__bpe(llm__tokenize_state *k, const uint8_t *w, size_t n) {
     size_t i, start = 0;
     if (!k->t->spm_split || n < 64) { llm__bpe_word(k, w, n); return; }
     for (i = 1; i + 3 <= n; i++)
@@ -4219,13 +4232,13 @@ static void llm__bpe(llm__tk *k, const uint8_t *w, size_t n) {
 }
 
 /* ---- pre-tokenizer steps ---- */
-static void llm__pretok(llm__tk *k, int step, const uint8_t *s, size_t n, int at_origin);
+static void llm__pretok(llm__tokenize_state *k, int step, const uint8_t *s, size_t n, int at_origin);
 
 /* Metaspace (pre_tokenizers/metaspace.rs): ' ' becomes U+2581, the prepend scheme adds one
    in front ("first": only for the piece at offset 0 of the input), and split cuts before
    each U+2581. */
-static void llm__metaspace_step(llm__tk *k, int step, const uint8_t *s, size_t n, int at_origin) {
-    const struct llm__tok *t = k->t;
+static void llm__metaspace_step(llm__tokenize_state *k, int step, const uint8_t *s, size_t n, int at_origin) {
+    const struct llm__tokenizer *t = k->t;
     uint8_t *o = llm__reserve(k, &k->step[step], 3 * n + 3);
     size_t m = 0, i, start;
     if (!o) return;
@@ -4249,7 +4262,7 @@ static void llm__metaspace_step(llm__tk *k, int step, const uint8_t *s, size_t n
 }
 
 /* Digits (pre_tokenizers/digits.rs): \p{N} characters isolated one by one, or in runs. */
-static void llm__digits_step(llm__tk *k, int step, const uint8_t *s, size_t n, int at_origin, int runs) {
+static void llm__digits_step(llm__tokenize_state *k, int step, const uint8_t *s, size_t n, int at_origin, int runs) {
     size_t i = 0, start = 0, len;
     uint32_t cp;
     unsigned p;
@@ -4265,8 +4278,8 @@ static void llm__digits_step(llm__tk *k, int step, const uint8_t *s, size_t n, i
     if (start < n) llm__pretok(k, step + 1, s + start, n - start, at_origin && start == 0);
 }
 
-static void llm__pretok(llm__tk *k, int step, const uint8_t *s, size_t n, int at_origin) {
-    const struct llm__tok *t = k->t;
+static void llm__pretok(llm__tokenize_state *k, int step, const uint8_t *s, size_t n, int at_origin) {
+    const struct llm__tokenizer *t = k->t;
     size_t i, e;
     if (n == 0 || k->oom) return; /* HF drops empty pieces at every split */
     if (step == t->n_steps) { llm__bpe(k, s, n); return; }
@@ -4349,7 +4362,7 @@ static size_t llm__nfc_chunk(const uint8_t *s, size_t n, uint32_t *c, uint8_t *o
    NFC_Quick_Check is returned as is; otherwise, from the last boundary before the first
    failure, it is normalized in chunks of about 64 KB cut at boundaries. A character
    decomposes to at most 1.5 code points per UTF-8 byte, and NFC at most triples the bytes. */
-static const uint8_t *llm__nfc(llm__tk *k, const uint8_t *s, size_t n, size_t *out_n) {
+static const uint8_t *llm__nfc(llm__tokenize_state *k, const uint8_t *s, size_t n, size_t *out_n) {
     size_t i = 0, safe = 0, len, m, e;
     unsigned last_ccc = 0, cc, p;
     uint32_t cp, *c;
@@ -4382,7 +4395,7 @@ static const uint8_t *llm__nfc(llm__tk *k, const uint8_t *s, size_t n, size_t *o
 
 /* SentencePiece's legacy normalizer as HF stores it: Prepend("▁") (non-empty text only)
    then Replace(" ", "▁"); LLM_NORM_SPM_REPLACE is the Replace alone. */
-static const uint8_t *llm__spm_normalize(llm__tk *k, const uint8_t *s, size_t n, size_t *out_n) {
+static const uint8_t *llm__spm_normalize(llm__tokenize_state *k, const uint8_t *s, size_t n, size_t *out_n) {
     uint8_t *o;
     size_t i, m = 0;
     if (n > ((size_t)-1) / 4) { k->oom = 1; *out_n = 0; return s; }
@@ -4396,7 +4409,7 @@ static const uint8_t *llm__spm_normalize(llm__tk *k, const uint8_t *s, size_t n,
     return o;
 }
 
-static const uint8_t *llm__normalize(llm__tk *k, const uint8_t *s, size_t n, size_t *out_n) {
+static const uint8_t *llm__normalize(llm__tokenize_state *k, const uint8_t *s, size_t n, size_t *out_n) {
     switch (k->t->normalizer) {
     case LLM_NORM_NFC: return llm__nfc(k, s, n, out_n);
     case LLM_NORM_SPM: case LLM_NORM_SPM_REPLACE: return llm__spm_normalize(k, s, n, out_n);
@@ -4434,15 +4447,15 @@ static int llm__word_at(const uint8_t *s, size_t n, size_t i) {
     return (p & LLM__U_WORD) != 0;
 }
 
-static void llm__segment(llm__tk *k, const uint8_t *s, size_t n, int at_origin);
+static void llm__segment(llm__tokenize_state *k, const uint8_t *s, size_t n, int at_origin);
 
 /* Cuts the added tokens of trie `which` out of s, leftmost-longest. As in HF, a match that
    is refused (a special token while special tokens are not parsed, a single_word token
    inside a word) still consumes its text; lstrip and rstrip widen an accepted match over
    white space. The text between matches goes on to normalization (pass 0) or to the
    pre-tokenizer (pass 1). */
-static void llm__split_added(llm__tk *k, int which, const uint8_t *s, size_t n, int at_origin) {
-    const struct llm__tok *t = k->t;
+static void llm__split_added(llm__tokenize_state *k, int which, const uint8_t *s, size_t n, int at_origin) {
+    const struct llm__tokenizer *t = k->t;
     const llm__trie *tr = &t->added[which];
     size_t i = 0, seg = 0, end = 0, start, stop;
     uint32_t cp;
@@ -4482,7 +4495,7 @@ static void llm__split_added(llm__tk *k, int which, const uint8_t *s, size_t n, 
 
 /* A piece of the raw text between added tokens: normalize, then cut normalized added
    tokens, then pre-tokenize. */
-static void llm__segment(llm__tk *k, const uint8_t *s, size_t n, int at_origin) {
+static void llm__segment(llm__tokenize_state *k, const uint8_t *s, size_t n, int at_origin) {
     size_t m;
     const uint8_t *norm = llm__normalize(k, s, n, &m);
     if (k->oom) return;
@@ -4490,7 +4503,7 @@ static void llm__segment(llm__tk *k, const uint8_t *s, size_t n, int at_origin) 
     else llm__pretok(k, 0, norm, m, at_origin);
 }
 
-static void llm__tk_free(llm__tk *k) {
+static void llm__tk_free(llm__tokenize_state *k) {
     int i;
     llm__free(k->alloc, k->norm.p);
     llm__free(k->alloc, k->cps.p);
@@ -4502,7 +4515,7 @@ static void llm__tk_free(llm__tk *k) {
 
 LLMDEF llm_result llm_tokenize(const llm_model *m, const char *text, size_t len, int flags, int32_t *ids, size_t cap,
                                size_t *n_ids) {
-    llm__tk k;
+    llm__tokenize_state k;
     int32_t i;
     if (n_ids) *n_ids = 0;
     if (!m || !n_ids || (!text && len) || (!ids && cap)) return LLM_ERR_INVALID_ARGUMENT;
@@ -4563,7 +4576,7 @@ static int llm__byte_token(const uint8_t *s, size_t n) {
     return v;
 }
 
-static int llm__token_byte(const struct llm__tok *t, int32_t id) {
+static int llm__token_byte(const struct llm__tokenizer *t, int32_t id) {
     size_t n;
     const uint8_t *s = llm__tok_str(t, id, &n);
     return llm__byte_token(s, n);
@@ -4618,7 +4631,7 @@ static void llm__byte_level_added(llm_decoder *d, llm__out *o, const uint8_t *s,
 
 /* Whether HF drops a token before its decoder: no text for the id, or a special token
    under skip_special_tokens. */
-static int llm__dec_skips(const struct llm__tok *t, int32_t id, int flags) {
+static int llm__dec_skips(const struct llm__tokenizer *t, int32_t id, int flags) {
     if (id >= t->info.n_tokens || !t->flags[id]) return 1;
     return (flags & LLM_DETOKENIZE_SKIP_SPECIAL) && (t->flags[id] & LLM_TF_SPECIAL);
 }
@@ -4626,7 +4639,7 @@ static int llm__dec_skips(const struct llm__tok *t, int32_t id, int flags) {
 /* One token through the decoder chain. ByteLevel: bytes, decoded as UTF-8 across tokens.
    SentencePiece: Replace("▁", " "), ByteFallback (<0xHH> runs), Fuse, Strip. Metaspace:
    "▁" is " ", except in the first token, where it is dropped. */
-static void llm__dec_token(llm_decoder *d, const struct llm__tok *t, int32_t id, llm__out *o) {
+static void llm__dec_token(llm_decoder *d, const struct llm__tokenizer *t, int32_t id, llm__out *o) {
     size_t n, i, j;
     const uint8_t *s = llm__tok_str(t, id, &n);
     int first = d->n_tokens++ == 0, b;
@@ -4689,7 +4702,7 @@ LLMDEF llm_result llm_decoder_flush(llm_decoder *d, char *out, size_t cap, size_
 /* A run of <0xHH> tokens from ids[i] (skipped tokens do not end it): HF's ByteFallback
    makes it its text when the run is valid UTF-8 and one U+FFFD per byte otherwise. Returns
    the index after the run. */
-static size_t llm__dec_byte_run(llm_decoder *d, const struct llm__tok *t, const int32_t *ids, size_t n, size_t i, llm__out *o) {
+static size_t llm__dec_byte_run(llm_decoder *d, const struct llm__tokenizer *t, const int32_t *ids, size_t n, size_t i, llm__out *o) {
     llm_decoder v;
     llm__out count;
     size_t j, bytes = 0, end = i;
@@ -4718,7 +4731,7 @@ static size_t llm__dec_byte_run(llm_decoder *d, const struct llm__tok *t, const 
 
 LLMDEF llm_result llm_detokenize(const llm_model *m, const int32_t *ids, size_t n, int flags, char *out, size_t cap,
                                  size_t *n_out) {
-    const struct llm__tok *t;
+    const struct llm__tokenizer *t;
     llm_decoder d;
     llm__out o;
     size_t i;
@@ -4744,7 +4757,7 @@ LLMDEF llm_result llm_detokenize(const llm_model *m, const int32_t *ids, size_t 
 }
 
 LLMDEF int32_t llm_token_find(const llm_model *m, const char *text, size_t len) {
-    const struct llm__tok *t;
+    const struct llm__tokenizer *t;
     int32_t i;
     size_t n;
     if (!m || !(t = m->tok) || (!text && len)) return -1;
@@ -4776,7 +4789,7 @@ LLMDEF const llm_tokenizer_info *llm_tokenizer_info_get(const llm_model *m) {
 /* ---- loading: checks the tokenizer.* entries and builds the lookup tables ---- */
 
 static void llm__tok_free(llm_model *m) {
-    struct llm__tok *t = m->tok;
+    struct llm__tokenizer *t = m->tok;
     int i;
     if (!t) return;
     llm__free(&m->alloc, t->off);
@@ -4849,7 +4862,7 @@ static llm_result llm__tok_ids(llm_model *m, const char *key, int32_t **out, int
     return LLM_OK;
 }
 
-static llm_result llm__tok_options(llm_model *m, struct llm__tok *t, char *err, size_t es) {
+static llm_result llm__tok_options(llm_model *m, struct llm__tokenizer *t, char *err, size_t es) {
     const llm__meta *steps = llm__meta_find(m, LLM_KEY_TOK_PRE);
     int32_t n = t->info.n_tokens, i;
     llm_result r;
@@ -4889,7 +4902,7 @@ static uint32_t llm__table_size(size_t n) {
     return size;
 }
 
-static llm_result llm__tok_tables(llm_model *m, struct llm__tok *t, char *err, size_t es) {
+static llm_result llm__tok_tables(llm_model *m, struct llm__tokenizer *t, char *err, size_t es) {
     const llm__meta *mg = llm__meta_find(m, LLM_KEY_TOK_MERGES);
     int32_t n = t->info.n_tokens, i, n_model = 0;
     size_t n_merges = 0, k;
@@ -4943,7 +4956,7 @@ static llm_result llm__tok_tables(llm_model *m, struct llm__tok *t, char *err, s
 }
 
 /* The byte-level spelling of bytes (each byte as its GPT-2 character, in UTF-8). */
-static const uint8_t *llm__byte_level_text(llm__tk *k, const uint8_t *s, size_t n, size_t *out_n) {
+static const uint8_t *llm__byte_level_text(llm__tokenize_state *k, const uint8_t *s, size_t n, size_t *out_n) {
     uint8_t *o = llm__reserve(k, &k->step[0], 2 * n + 1);
     size_t i, m = 0;
     *out_n = 0;
@@ -4955,8 +4968,8 @@ static const uint8_t *llm__byte_level_text(llm__tk *k, const uint8_t *s, size_t 
 
 /* The added tokens' tries; "normalized" ones are matched by their normalized text, as HF's
    refresh_added_tokens builds split_normalized_trie. Special tokens go in first. */
-static llm_result llm__tok_added(llm_model *m, struct llm__tok *t, char *err, size_t es) {
-    llm__tk k;
+static llm_result llm__tok_added(llm_model *m, struct llm__tokenizer *t, char *err, size_t es) {
+    llm__tokenize_state k;
     int32_t i, pass;
     int ok = 1;
     memset(&k, 0, sizeof k);
@@ -4982,7 +4995,7 @@ static llm_result llm__tok_added(llm_model *m, struct llm__tok *t, char *err, si
 static llm_result llm__tok_load(llm_model *m, char *err, size_t es) {
     const llm__meta *text = llm__meta_find(m, LLM_KEY_TOK_TOKENS), *off = llm__meta_find(m, LLM_KEY_TOK_OFFSETS),
                     *flags = llm__meta_find(m, LLM_KEY_TOK_FLAGS);
-    struct llm__tok *t;
+    struct llm__tokenizer *t;
     size_t i, n;
     llm_result r;
     if (!text && !off && !flags) return LLM_OK; /* converted without tokenizer.json */
@@ -4992,7 +5005,7 @@ static llm_result llm__tok_load(llm_model *m, char *err, size_t es) {
     if (n < 1 || n > (1u << 24) || off->size != 4 * ((uint64_t)n + 1) || text->size > 0x7FFFFFFFu)
         return llm__fail(err, es, LLM_ERR_BAD_FILE, "tokenizer: %llu tokens do not match %llu offsets", (unsigned long long)n,
                          (unsigned long long)(off->size / 4));
-    if (!(t = m->tok = (struct llm__tok *)llm__calloc(&m->alloc, 1, sizeof *t)) ||
+    if (!(t = m->tok = (struct llm__tokenizer *)llm__calloc(&m->alloc, 1, sizeof *t)) ||
         !(t->off = (uint32_t *)llm__alloc(&m->alloc, (n + 1) * sizeof(uint32_t))))
         return llm__fail(err, es, LLM_ERR_OUT_OF_MEMORY, "out of memory");
     t->info.n_tokens = (int32_t)n;
@@ -5008,6 +5021,10 @@ static llm_result llm__tok_load(llm_model *m, char *err, size_t es) {
         return r;
     if (t->info.unk_id >= 0 && !(t->flags[t->info.unk_id] & LLM_TF_MODEL))
         return llm__fail(err, es, LLM_ERR_BAD_FILE, "tokenizer: unk_id %d is not a vocabulary token", t->info.unk_id);
+    for (i = 0; i < (size_t)t->info.n_tokens; i++) { /* once here, so a generation need not scan the vocabulary */
+        size_t len;
+        if (llm_token_text(m, i, &len) && len > (size_t)t->info.max_token_bytes) t->info.max_token_bytes = (int32_t)len;
+    }
     return LLM_OK;
 }
 
@@ -5201,11 +5218,11 @@ static int32_t llm__sample(llm_sampler *s, const float *logits, int32_t n, const
     return c[keep - 1].id; /* r rounded up to the mass */
 }
 
-LLMDEF llm_result llm_sample_logits(llm_sampler *s, const float *logits, int32_t n, const int32_t *recent, size_t n_recent,
+LLMDEF llm_result llm_sample_logits(llm_sampler *s, const float *logits, int32_t n_vocab, const int32_t *recent, size_t n_recent,
                                     void *scratch, int32_t *id) {
     if (id) *id = -1;
-    if (!s || !logits || n < 1 || !scratch || !id) return LLM_ERR_INVALID_ARGUMENT;
-    *id = llm__sample(s, logits, n, recent, n_recent, scratch);
+    if (!s || !logits || n_vocab < 1 || !scratch || !id) return LLM_ERR_INVALID_ARGUMENT;
+    *id = llm__sample(s, logits, n_vocab, recent, n_recent, scratch);
     return LLM_OK;
 }
 
@@ -5720,8 +5737,8 @@ LLMDEF const char *llm_chat_template(const llm_model *m) { return m ? llm__templ
 
 LLMDEF const char *llm_chat_template_name(size_t i) { return i < LLM__T_COUNT ? llm__templates[i][0] : NULL; }
 
-LLMDEF const char *llm_chat_end_of_turn(const llm_model *m, const char *name, size_t *len) {
-    int t = name ? llm__template_index(name, strlen(name)) : m ? llm__model_template(m) : -1;
+LLMDEF const char *llm_chat_end_of_turn(const llm_model *m, const char *template_name, size_t *len) {
+    int t = template_name ? llm__template_index(template_name, strlen(template_name)) : m ? llm__model_template(m) : -1;
     const char *e;
     if (t < 0 || !llm__templates[t][2]) return NULL;
     e = llm__templates[t][2];
@@ -5783,12 +5800,7 @@ static size_t llm__default_stops(const llm_model *m, const llm_generate_desc *d,
 /* Room for one step's text: a push and a flush (see llm_decoder) of the longest token. */
 static size_t llm__piece_bytes(const llm_model *m) {
     const llm_tokenizer_info *ti = llm_tokenizer_info_get(m);
-    size_t longest = 0, len;
-    int32_t i;
-    if (!ti) return 0;
-    for (i = 0; i < ti->n_tokens; i++)
-        if (llm_token_text(m, i, &len) && len > longest) longest = len;
-    return 3 * longest + 9 + 9;
+    return ti ? 3 * (size_t)ti->max_token_bytes + 9 + 9 : 0;
 }
 
 LLMDEF llm_result llm_generation_open(llm_generation **out, llm_ctx *ctx, const llm_generate_desc *desc) {
@@ -6077,19 +6089,19 @@ static llm_result llm__generate_all(llm_generation *g, llm_result r, llm_generat
     return r;
 }
 
-LLMDEF llm_result llm_generate_tokens(llm_ctx *c, const int32_t *ids, size_t n, const llm_generate_desc *desc,
+LLMDEF llm_result llm_generate_tokens(llm_ctx *ctx, const int32_t *prompt, size_t n, const llm_generate_desc *desc,
                                       llm_generate_stats *stats) {
     llm_generation *g;
-    llm_result r = llm__generate_open(&g, c, desc);
-    if (r == LLM_OK) r = llm_generation_start_tokens(g, ids, n);
+    llm_result r = llm__generate_open(&g, ctx, desc);
+    if (r == LLM_OK) r = llm_generation_start_tokens(g, prompt, n);
     return llm__generate_all(g, r, stats);
 }
 
-LLMDEF llm_result llm_generate(llm_ctx *c, const char *text, size_t len, const llm_generate_desc *desc,
+LLMDEF llm_result llm_generate(llm_ctx *ctx, const char *prompt, size_t len, const llm_generate_desc *desc,
                                llm_generate_stats *stats) {
     llm_generation *g;
-    llm_result r = llm__generate_open(&g, c, desc);
-    if (r == LLM_OK) r = llm_generation_start(g, text, len);
+    llm_result r = llm__generate_open(&g, ctx, desc);
+    if (r == LLM_OK) r = llm_generation_start(g, prompt, len);
     return llm__generate_all(g, r, stats);
 }
 

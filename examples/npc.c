@@ -1,6 +1,6 @@
 /* npc: a non-player character speaks a line inside a game loop that runs at a fixed rate.
 
-   build/npc -m model.llm [-p TEXT] [-n N] [--fps F] [--budget MS] [sampling flags] [-t N] [-v]
+   build/npc -m model.llm [-p TEXT] [-n N] [--fps F] [--budget MS] [-t N] [-v]
 
    The game renders a frame every 1/F seconds. Each frame does its own work, then, when the
    time left in the NPC's share of the frame (--budget, default half a frame) holds a typical
@@ -15,8 +15,8 @@
 #endif
 #define LLM_IMPLEMENTATION
 #include "../llm.h"
-#include "sampling.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,16 +33,26 @@ static void usage(FILE *f) {
             "  -n, --n-predict N      most tokens in the line (default 48)\n"
             "  --fps F                frames per second (default 60)\n"
             "  --budget MS            milliseconds of each frame the NPC may use (default half a frame)\n"
-            SAMPLING_USAGE
-            "                         (defaults: --temp 0.8 --top-p 0.95 --seed 1)\n"
             "  -t, --threads N        threads (default: all CPUs)\n"
-            "  -c, --ctx-size N       context size (default: the model's, at most 4096)\n"
             "  -v                     report every frame on stderr\n"
             "  -h, --help             this text\n");
 }
 
+/* Whether a is the flag spelled s or (when not NULL) l. */
+static int is(const char *a, const char *s, const char *l) { return !strcmp(a, s) || (l && !strcmp(a, l)); }
+
+/* text as a number in lo..hi (a whole one when whole is set). Returns 1, or 0 after saying
+   why on stderr. */
+static int number(const char *flag, const char *text, double lo, double hi, int whole, double *out) {
+    char *end;
+    *out = strtod(text, &end);
+    if (end != text && !*end && *out >= lo && *out <= hi && (!whole || *out == (double)(long)*out)) return 1;
+    fprintf(stderr, "npc: %s: '%s' is not a%s number in %.10g..%.10g\n", flag, text, whole ? " whole" : "", lo, hi);
+    return 0;
+}
+
 static void sleep_until(double t) {
-    double left = t - llm__seconds();
+    double left = t - llm_seconds();
     if (left <= 0.0) return;
 #if defined(_WIN32)
     Sleep((DWORD)(left * 1000.0));
@@ -64,74 +74,70 @@ static double game_work(int frame) {
     return s;
 }
 
-static const char *const known[] = { "-m", "--model", "-p", "--prompt", "-n", "--n-predict", "--fps", "--budget", "-s", SAMPLING_FLAGS,
-                                     "-t", "--threads", "-c", "--ctx-size", "-v", "-h", "--help", NULL };
-static const char *const valued[] = { "-m", "-p", "-n", "--fps", "--budget", SAMPLING_FLAGS, "-t", "-c", NULL };
-
 int main(int argc, char **argv) {
     const char *model_path = NULL, *prompt = "And the old man answered and said unto them,";
-    int32_t max_tokens = 48;
+    double max_tokens = 48, fps = 60, budget_ms = 0, threads = 0;
     int verbose = 0, frame, i, steps = 0, late = 0;
-    float fps = 60.0f, budget_ms = 0.0f;
     double slowest = 0.0, typical = 0.0, total = 0.0, t0, sink = 0.0;
-    llm_sampler sampler;
-    llm_generate_desc gd;
+    llm_sampler sampler = { 0 };        /* zero fields: off, or their defaults */
+    llm_generate_desc gd = { 0 };
     llm_generation *g = NULL;
-    llm_step step;
-    llm_ctx_desc cd;
+    llm_step step = { 0 };
+    llm_ctx_desc cd = { 0 };
     llm_model_desc md;
     llm_model *model;
     llm_ctx *ctx;
     llm_result r;
-    memset(&sampler, 0, sizeof sampler);
-    memset(&cd, 0, sizeof cd);
-    memset(&gd, 0, sizeof gd);
-    memset(&step, 0, sizeof step);
     sampler.temperature = 0.8f;
     sampler.top_p = 0.95f;
     sampler.seed = 1;
     for (i = 1; i < argc; i++) {
-        const char *arg = argv[i], *a = flag_name(arg), *v;
+        const char *a = argv[i], *v = argv[i + 1]; /* argv[argc] is NULL */
         int ok = 1;
-        if (!strcmp(a, "-h")) { usage(stdout); return 0; }
-        if (!strcmp(a, "-v")) { verbose = 1; continue; }
-        if (!flag_is(a, valued)) { flag_unknown("npc", arg, known); return 2; }
-        if (!(v = flag_value(argc, argv, &i))) { fprintf(stderr, "npc: %s needs a value\n", arg); return 2; }
-        if ((ok = sampling_parse("npc", a, v, &sampler)) < 0) return 2;
-        if (ok) continue;
-        ok = 1;
-        if (!strcmp(a, "-m")) model_path = v;
-        else if (!strcmp(a, "-p")) prompt = v;
-        else if (!strcmp(a, "-n")) ok = flag_int("npc", arg, v, 1, INT32_MAX, &max_tokens);
-        else if (!strcmp(a, "--fps")) ok = flag_float("npc", arg, v, 0.001f, 1e6f, &fps);
-        else if (!strcmp(a, "--budget")) ok = flag_float("npc", arg, v, 0.0f, 1e6f, &budget_ms);
-        else if (!strcmp(a, "-t")) ok = flag_int("npc", arg, v, 0, LLM_MAX_THREADS, &cd.n_threads);
-        else ok = flag_int("npc", arg, v, 0, INT32_MAX, &cd.n_ctx);
+        if (is(a, "-h", "--help")) { usage(stdout); return 0; }
+        if (is(a, "-v", NULL)) { verbose = 1; continue; }
+        if (a[0] != '-') { fprintf(stderr, "npc: unexpected argument '%s' (options start with '-'; the model is -m FILE)\n", a); return 2; }
+        if (is(a, "-m", "--model")) model_path = v;
+        else if (is(a, "-p", "--prompt")) prompt = v;
+        else if (is(a, "-n", "--n-predict")) ok = v && number(a, v, 1, INT32_MAX, 1, &max_tokens);
+        else if (is(a, "--fps", NULL)) ok = v && number(a, v, 0.001, 1e6, 0, &fps);
+        else if (is(a, "--budget", NULL)) ok = v && number(a, v, 0, 1e6, 0, &budget_ms);
+        else if (is(a, "-t", "--threads")) ok = v && number(a, v, 0, LLM_MAX_THREADS, 1, &threads);
+        else { fprintf(stderr, "npc: unknown option '%s' (see npc --help)\n", a); return 2; }
+        if (!v) { fprintf(stderr, "npc: %s needs a value\n", a); return 2; }
         if (!ok) return 2;
+        i++;
     }
-    sampling_done(&sampler);
     if (!model_path) { fprintf(stderr, "npc: no model: give -m FILE (see npc --help)\n"); return 2; }
-    warn_build("npc");
-    if (budget_ms == 0.0f) budget_ms = 500.0f / fps;
-    memset(&md, 0, sizeof md);
-    if (!(model = open_model("npc", model_path, &md))) return 1;
-    if (!(ctx = open_context("npc", model, &cd))) { llm_model_close(model); return 1; }
+    if (budget_ms == 0) budget_ms = 500 / fps;
+    memset(&md, 0, sizeof md); /* zero means default */
+    errno = 0;
+    if ((r = llm_model_open(&model, model_path, &md)) != LLM_OK) {
+        fprintf(stderr, "npc: cannot open %s: %s\n", model_path, r == LLM_ERR_IO && errno ? strerror(errno) : llm_result_string(r));
+        return 1;
+    }
+    cd.n_threads = (int32_t)threads;
+    if ((r = llm_ctx_open(&ctx, model, &cd)) != LLM_OK) {
+        fprintf(stderr, "npc: cannot create a context: %s\n", llm_result_string(r));
+        llm_model_close(model);
+        return 1;
+    }
     gd.sampler = &sampler;
-    gd.max_tokens = max_tokens;
+    gd.max_tokens = (int32_t)max_tokens;
     gd.prompt_chunk = 8; /* a prompt step costs about what a few token steps do */
     if ((r = llm_generation_open(&g, ctx, &gd)) != LLM_OK) fprintf(stderr, "npc: %s\n", llm_result_string(r));
     else if ((r = llm_generation_start(g, prompt, strlen(prompt))) != LLM_OK) fprintf(stderr, "npc: %s\n", llm_generation_error(g));
-    t0 = llm__seconds();
+    t0 = llm_seconds();
     for (frame = 0; r == LLM_OK && !step.done; frame++) {
         /* the frame's time counts from when it began, not from when it was due: after a late
            wake-up (a busy machine) no step would ever fit, and the line would never end */
-        double start = llm__seconds(), used, took = 0.0;
+        double start = llm_seconds(), used, took = 0.0;
         sink += game_work(frame);
-        used = llm__seconds() - start;
+        used = llm_seconds() - start;
         if (used + typical <= budget_ms / 1000.0 || typical * 1000.0 >= budget_ms) {
-            double t = llm__seconds();
+            double t = llm_seconds();
             if ((r = llm_generation_step(g, &step)) != LLM_OK) { fprintf(stderr, "npc: %s\n", llm_generation_error(g)); break; }
-            took = llm__seconds() - t;
+            took = llm_seconds() - t;
             steps++;
             total += took;
             if (took > slowest) slowest = took;
@@ -146,7 +152,7 @@ int main(int argc, char **argv) {
     }
     if (r == LLM_OK) printf("\n");
     if (r == LLM_OK) fprintf(stderr, "npc: %d tokens in %d frames at %.0f fps (%.2f s); %d steps, %.2f ms on average, %.2f ms at most, "
-            "budget %.2f ms, %d steps over it%s\n", llm_generation_stats(g)->n_generated, frame, fps, llm__seconds() - t0, steps,
+            "budget %.2f ms, %d steps over it%s\n", llm_generation_stats(g)->n_generated, frame, fps, llm_seconds() - t0, steps,
             steps ? total * 1000.0 / steps : 0.0, slowest * 1000.0, budget_ms, late, sink < 0.0 ? "" : "");
     llm_generation_close(g);
     llm_ctx_close(ctx);

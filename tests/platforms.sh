@@ -100,7 +100,7 @@ check_wasm() {
   if ! command -v emcc >/dev/null 2>&1 || ! command -v node >/dev/null 2>&1; then
     note wasm "FAILED: emcc or node is not installed (.ci/run installs them)"
   elif ! { build/convert models/kjv-tiny $b/kjv.llm >/dev/null &&
-           NODE_PATH=/usr/share/nodejs emcc $emflags -o $b/generate.js examples/generate.c -lm &&
+           NODE_PATH=/usr/share/nodejs emcc $emflags -o $b/generate.js programs/generate.c -lm &&
            NODE_PATH=/usr/share/nodejs emcc $emflags -o $b/simple.js examples/simple.c -lm; } >$b/build.log 2>&1; then
     note wasm "FAILED to build (see $b/build.log)" "$(tail -n 5 $b/build.log | sed 's/^/    /')"
   else

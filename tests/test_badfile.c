@@ -10,9 +10,9 @@
 #include "../llm.h"
 #define LLM_CONVERT_IMPLEMENTATION
 #include "../tools/llm_convert.h"
+#include "check.h"
 
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,18 +38,7 @@ static const char *outp(const char *name) {
     return buf[k];
 }
 
-static int failures;
 static char last_msg[512];
-
-static void check(int ok, const char *fmt, ...) {
-    va_list ap;
-    printf("%s ", ok ? "ok  " : "FAIL");
-    va_start(ap, fmt);
-    vprintf(fmt, ap);
-    va_end(ap);
-    printf("\n");
-    if (!ok) failures++;
-}
 
 static void capture(void *user, const char *msg) {
     (void)user;
@@ -887,6 +876,5 @@ int main(void) {
     test_byte_mutations();
     test_api_misuse();
     test_converter();
-    printf("%s: %d failure%s\n", failures ? "FAIL" : "ok", failures, failures == 1 ? "" : "s");
-    return failures ? 1 : 0;
+    return check_summary("bad files, API misuse and broken directories: all checks passed");
 }

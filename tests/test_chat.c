@@ -9,6 +9,7 @@
 #define LLM_CONVERT_IMPLEMENTATION
 #include "../tools/llm_convert.h"
 #include "need.h"
+#include "check.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,9 +17,6 @@
 #if defined(_WIN32)
 #define setenv(name, value, overwrite) _putenv_s(name, value)
 #endif
-
-static int failures;
-#define CHECK(cond, ...) do { if (!(cond)) { printf("FAIL %s:%d: ", __FILE__, __LINE__); printf(__VA_ARGS__); printf("\n"); failures++; } } while (0)
 
 /* A 1-layer model with vocab 8 and hidden size 4; its weights are zeros. */
 static llm_model *tiny_model(const char *tmpl, const char *bos, const char *eos, const llm__cv_chat_info **info_out, void **mem) {
@@ -237,7 +235,5 @@ int main(void) {
     for (i = 0; i < n_models; i++) { llm_model_close(models[i].m); free(models[i].mem); free(models[i].name); llm__cv_chat_info_free(&models[i].ci); }
     json_free(conversations);
     json_free(templates);
-    if (failures) { printf("%d failures\n", failures); return 1; }
-    printf("chat templates: all checks passed\n");
-    return 0;
+    return check_summary("chat templates: all checks passed");
 }

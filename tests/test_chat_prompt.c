@@ -9,6 +9,7 @@
 #define JSON_IMPLEMENTATION
 #include "../tools/json.h"
 #include "need.h"
+#include "check.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,9 +24,6 @@
 #endif
 
 #define DIR "build/tests/chat_prompt"
-
-static int failures;
-#define CHECK(cond, ...) do { if (!(cond)) { printf("FAIL %s:%d: ", __FILE__, __LINE__); printf(__VA_ARGS__); printf("\n"); failures++; } } while (0)
 
 static void put_json_string(FILE *f, const char *s, size_t n) {
     size_t i;
@@ -247,7 +245,5 @@ int main(void) {
     run_file("tests/data/chat_cases.jsonl", NULL);
     json_free(conversations);
     json_free(templates);
-    if (failures) { printf("%d failures\n", failures); return 1; }
-    printf("chat --print-prompt: all renderings match\n");
-    return 0;
+    return check_summary("chat --print-prompt: all renderings match");
 }

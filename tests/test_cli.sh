@@ -1,9 +1,9 @@
 #!/bin/sh
-# Command-line conventions of every program (tools/convert.c and each examples/*.c with a
-# main): --help and -h print usage on stdout and exit 0; an unknown option or a missing
-# model fails with a message on stderr, nothing on stdout and a non-zero status; the
-# llama.cpp spellings of the shared flags (long and short) mean the same; generated text
-# alone goes to stdout. The converter's summary is on stdout, its progress on stderr.
+# Command-line conventions of every program (tools/convert.c and each programs/*.c and
+# examples/*.c with a main): --help and -h print usage on stdout and exit 0; an unknown
+# option or a missing model fails with a message on stderr, nothing on stdout and a
+# non-zero status; the llama.cpp spellings of the shared flags (long and short) mean the
+# same; generated text alone goes to stdout. The converter's summary is on stdout, its progress on stderr.
 set -e
 b=${BUILD:-build}
 out=$b/tests/cli; mkdir -p $out
@@ -13,10 +13,10 @@ tr -d '\r' < $out/summary.txt > $out/summary.lf && mv $out/summary.lf $out/summa
 model=$out/kjv.llm
 text=tests/data/text/genesis1.txt
 
-# Every program, found from the sources so that a new one cannot be forgotten: each example
-# with a main, and each tool the build makes (tools/gen_unicode.c is a generator run by hand).
+# Every program, found from the sources so that a new one cannot be forgotten: each program
+# and example with a main, and each tool the build makes (tools/gen_unicode.c is a generator run by hand).
 programs=""
-for src in tools/*.c examples/*.c; do
+for src in tools/*.c programs/*.c examples/*.c; do
   name=$(basename "$src" .c)
   case $src in tools/*) [ -x "$b/$name" ] || continue;; esac
   grep -q '^int main' "$src" && programs="$programs $name"
@@ -55,7 +55,7 @@ need() { for f in $2; do grep -q -- "$f[ ,]" $out/$1.help || fail "$1 --help doe
 sampling="--temp --top-k --top-p --min-p --repeat-penalty --seed"
 need generate "-m -p -f -n -t -c -b -s $sampling"
 need chat "-m -n -t -c -b -f -s -sys $sampling"   # chat: -s is the seed, the system prompt -sys or -f
-need npc "-m -p -n -t -c -s $sampling"
+need npc "-m -p -n -t"   # an example: its own few flags, the sampler set in its code
 need perplexity "-m -f -c -b -t"
 need tokenize "-m"
 need bench_tokenize "-m -f"

@@ -50,7 +50,7 @@ for f in "-n abc" "-c abc" "-t x" "--temp x" "--seed x" "-b x" "-n 1x" "-n 99999
 done
 for f in "-c abc" "-b x" "--chunks x" "-t x"; do usage_error perplexity "${f%% *}: " -m $model -f $text $f; done
 for f in "-p x" "-n x" "-r x" "-t x" "--busy x"; do usage_error bench "${f%% *}: " -m $model $f; done
-for f in "-n x" "--fps x" "--budget x" "-t x" "-c x" "--top-p x"; do usage_error npc "${f%% *}: " -m $model $f; done
+for f in "-n x" "-n 1.5" "--fps x" "--budget x" "-t x"; do usage_error npc "${f%% *}: " -m $model $f; done
 usage_error bench_tokenize "-r: " -m $model -r x
 echo "ok   bad numbers"
 

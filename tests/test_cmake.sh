@@ -2,7 +2,7 @@
 # CMake: a consumer project gets llm::llm three ways (add_subdirectory, FetchContent, and
 # find_package(llm CONFIG) after an install, by make install and by cmake --install), each
 # builds and runs a program; find_package refuses an incompatible version; the top-level
-# project builds its examples, optimised by default.
+# project builds its programs and examples, optimised by default.
 . tests/need.sh
 need test_cmake cmake cmake || exit $need_exit
 root=$(pwd)
@@ -45,11 +45,13 @@ refuse_version() {
   ! consumer find-old "find_package(llm 1.0 CONFIG REQUIRED)" "-DCMAKE_PREFIX_PATH=$root/$work/prefix-make"
 }
 check "find_package(llm 1.0) is refused by 0.1" refuse_version
-# The top-level project builds its examples, as Release when no build type is given.
+# The top-level project builds its programs and examples, as Release when no build type is
+# given.
 top_example() {
   cmake -S . -B $work/top-ex && cmake --build $work/top-ex --target generate && [ -x $work/top-ex/generate ] &&
+  cmake --build $work/top-ex --target simple && [ -x $work/top-ex/simple ] &&
   grep -q '^CMAKE_BUILD_TYPE:STRING=Release' $work/top-ex/CMakeCache.txt
 }
-check "top-level example build (Release by default)" top_example
+check "top-level program and example build (Release by default)" top_example
 [ $fail = 0 ] && echo "cmake: add_subdirectory, FetchContent and find_package(llm CONFIG) work"
 exit $fail

@@ -9,9 +9,9 @@
 #define _POSIX_C_SOURCE 200809L
 #define LLM_IMPLEMENTATION
 #include "../llm.h"
+#include "check.h"
 
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,17 +23,6 @@
 
 static const char *build_dir = "build";
 static char root[256];
-static int failures;
-
-static void check(int ok, const char *fmt, ...) {
-    va_list ap;
-    printf("%s ", ok ? "ok  " : "FAIL");
-    va_start(ap, fmt);
-    vprintf(fmt, ap);
-    va_end(ap);
-    printf("\n");
-    if (!ok) failures++;
-}
 
 static void write_text(const char *dir, const char *name, const char *text) {
     char path[512];
@@ -261,6 +250,5 @@ int main(void) {
     snprintf(root, sizeof root, "%s/tests/convert-inputs", build_dir);
     test_cases();
     test_many_added();
-    printf("%s: %d failure%s\n", failures ? "FAIL" : "ok", failures, failures == 1 ? "" : "s");
-    return failures ? 1 : 0;
+    return check_summary("converter inputs: all checks passed");
 }

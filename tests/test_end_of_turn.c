@@ -9,6 +9,7 @@
 #define LLM_IMPLEMENTATION
 #include "../llm.h"
 #include "need.h"
+#include "check.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,9 +26,6 @@
 #define N_VOCAB 151936
 #define IM_END 151645
 #define ENDOFTEXT 151643
-
-static int failures;
-#define CHECK(cond, ...) do { if (!(cond)) { printf("FAIL %s:%d: ", __FILE__, __LINE__); printf(__VA_ARGS__); printf("\n"); failures++; } } while (0)
 
 static int write_checkpoint(void) {
     static const char *const names[] = {
@@ -154,7 +152,5 @@ int main(void) {
     test_library(m);
     llm_model_close(m);
     test_program();
-    if (failures) { printf("%d failures\n", failures); return 1; }
-    printf("end-of-turn tokens stop replies\n");
-    return 0;
+    return check_summary("end-of-turn tokens stop replies");
 }

@@ -5,15 +5,13 @@
    not fit leaves the context as it was; a seed gives the same tokens for any thread count. */
 #define LLM_IMPLEMENTATION
 #include "../llm.h"
+#include "check.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define MODEL "build/tests/generate/kjv.llm"
-
-static int failures;
-#define CHECK(cond, ...) do { if (!(cond)) { printf("FAIL %s:%d: ", __FILE__, __LINE__); printf(__VA_ARGS__); printf("\n"); failures++; } } while (0)
 
 typedef struct reply {
     char text[8192];
@@ -200,7 +198,5 @@ int main(void) {
     test_stops(m);
     test_seed(m);
     llm_model_close(m);
-    if (failures) { printf("%d failures\n", failures); return 1; }
-    printf("generation: all checks passed\n");
-    return 0;
+    return check_summary("generation: all checks passed");
 }

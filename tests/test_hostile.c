@@ -9,13 +9,11 @@
 #define LLM_IMPLEMENTATION
 #include "../llm.h"
 #include "tiny_model.h"
+#include "check.h"
 
 #include <math.h>
 
-static int failures;
 static char last_log[256];
-
-#define CHECK(cond, ...) do { if (!(cond)) { printf("FAILED %s:%d: ", __FILE__, __LINE__); printf(__VA_ARGS__); printf("\n"); failures++; } } while (0)
 
 static void keep_log(void *user, const char *msg) { (void)user; snprintf(last_log, sizeof last_log, "%s", msg); }
 
@@ -116,7 +114,5 @@ int main(void) {
     test_non_finite_norms();
     test_misaligned_buffer();
     test_failed_calls_change_nothing();
-    if (failures) { printf("%d checks failed\n", failures); return 1; }
-    printf("non-finite norms and biases refused, misaligned buffer refused, failed calls change nothing\n");
-    return 0;
+    return check_summary("non-finite norms and biases refused, misaligned buffer refused, failed calls change nothing");
 }

@@ -7,14 +7,12 @@
 #include "../llm.h"
 #define LLM_CONVERT_IMPLEMENTATION
 #include "../tools/llm_convert.h"
+#include "check.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <math.h>
-
-static int failures;
-#define CHECK(cond, ...) do { if (!(cond)) { failures++; printf("FAIL %s:%d: ", __FILE__, __LINE__); printf(__VA_ARGS__); printf("\n"); } } while (0)
 
 static uint64_t rng = 88172645463325252ull;
 static float frand(void) { /* uniform in [-1, 1) */
@@ -379,7 +377,5 @@ int main(void) {
     test_nonfinite_activations();
     test_nan_weights(LLM_DTYPE_Q8_0);
     test_nan_weights(LLM_DTYPE_Q4_0);
-    if (failures) { printf("%d failures\n", failures); return 1; }
-    printf("all kernel checks passed\n");
-    return 0;
+    return check_summary("all kernel checks passed");
 }

@@ -6,9 +6,7 @@
 #define LLM_IMPLEMENTATION
 #include "../llm.h"
 #include "tiny_model.h"
-
-static int failures;
-#define CHECK(cond, ...) do { if (!(cond)) { printf("FAIL %s:%d: ", __FILE__, __LINE__); printf(__VA_ARGS__); printf("\n"); failures++; } } while (0)
+#include "check.h"
 
 typedef struct log_record { char last[512]; int count; } log_record;
 
@@ -108,7 +106,5 @@ int main(void) {
     llm_model_close(m);
     llm_model_close(NULL);
     free(file);
-    if (failures) { printf("%d failures\n", failures); return 1; }
-    printf("context sizes and messages: all checks passed\n");
-    return 0;
+    return check_summary("context sizes and messages: all checks passed");
 }

@@ -3,17 +3,12 @@
 #define LLM_IMPLEMENTATION
 #include "../llm.h"
 #include "refnum.h"
+#include "check.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
-static int failures;
-
-static void check(int ok, const char *what) {
-    printf("%s %s\n", ok ? "ok  " : "FAIL", what);
-    if (!ok) failures++;
-}
 
 static int within(double a, double b, double tol) { return fabs(a - b) <= tol; }
 
@@ -62,13 +57,12 @@ static void test_rope(void) {
     size_t i;
     for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         float q[2] = { 1, 0 }, k[2] = { 1, 0 };
-        char what[128];
         double dot;
         rope_at(q, 2, cases[i].m, inv_freq);
         rope_at(k, 2, cases[i].n, inv_freq);
         dot = (double)q[0] * k[0] + (double)q[1] * k[1];
-        snprintf(what, sizeof what, "rope 45 deg: q(m=%d) . k(n=%d) = %.4f, expected %.3f", cases[i].m, cases[i].n, dot, cases[i].dot);
-        check(within(dot, cases[i].dot, 1e-3), what);
+        check(within(dot, cases[i].dot, 1e-3), "rope 45 deg: q(m=%d) . k(n=%d) = %.4f, expected %.3f", cases[i].m, cases[i].n, dot,
+              cases[i].dot);
     }
     /* The rotate-half layout pairs element i with i + d/2: [1, 0, 0, 0] at 90 degrees moves to
        element 2, not element 1. */
@@ -156,7 +150,6 @@ static void report_conv(ref_format fmt, uint16_t (*conv)(float), float x, int *s
    tie between neighbours (the midpoints, exact in f32) and the floats next to them, plus
    2^22 random f32 patterns, round to nearest even. */
 static void test_format(const char *name, ref_format fmt, float (*to_f32)(uint16_t), uint16_t (*from_f32)(float)) {
-    char what[160];
     long n = 0, bad = 0;
     int shown = 0;
     uint32_t h, i;
@@ -169,8 +162,7 @@ static void test_format(const char *name, ref_format fmt, float (*to_f32)(uint16
         if (!ok && shown++ < 5) printf("     0x%04x: decodes to %a (expected %a), back to 0x%04x\n", h, got, want, from_f32(got));
         bad += !ok;
     }
-    snprintf(what, sizeof what, "%s: all 65536 patterns decode exactly and round-trip (%ld wrong)", name, bad);
-    check(bad == 0, what);
+    check(bad == 0, "%s: all 65536 patterns decode exactly and round-trip (%ld wrong)", name, bad);
 
     bad = 0; shown = 0;
     for (h = 0; h < 0x8000; h++) {
@@ -200,9 +192,8 @@ static void test_format(const char *name, ref_format fmt, float (*to_f32)(uint16
         for (i = 0; i < sizeof specials / sizeof specials[0]; i++)
             if (!conv_ok(fmt, from_f32, specials[i], &n)) { bad++; report_conv(fmt, from_f32, specials[i], &shown); }
     }
-    snprintf(what, sizeof what, "%s: f32 -> %s rounds to nearest even on %ld values (ties, subnormals, overflow, NaN; %ld wrong)",
-             name, name, n, bad);
-    check(bad == 0, what);
+    check(bad == 0, "%s: f32 -> %s rounds to nearest even on %ld values (ties, subnormals, overflow, NaN; %ld wrong)", name, name,
+          n, bad);
 }
 
 /* ---- rope frequencies -------------------------------------------------------------------- */
@@ -227,7 +218,6 @@ static void test_inv_freq(const char *what, int head_dim, double theta, llm_rope
     float got[512];
     double worst = 0;
     int i, bands[3] = { 0, 0, 0 };
-    char msg[200];
     memset(&m, 0, sizeof m);
     m.head_dim = head_dim; m.rope_theta = theta; m.rope_scaling = type; m.rope_factor = factor;
     m.rope_low_freq_factor = low; m.rope_high_freq_factor = high; m.rope_original_max_pos = orig;
@@ -239,11 +229,10 @@ static void test_inv_freq(const char *what, int head_dim, double theta, llm_rope
         if (type == LLM_ROPE_LLAMA3) bands[wl < orig / high ? 0 : wl > orig / low ? 2 : 1]++;
     }
     /* powf, a division and the blend, each rounded to float: a few units of 2^-24. */
-    snprintf(msg, sizeof msg, "rope inverse frequencies, %s: max relative difference %.2g (tolerance 1e-6)", what, worst);
-    check(worst <= 1e-6, msg);
+    check(worst <= 1e-6, "rope inverse frequencies, %s: max relative difference %.2g (tolerance 1e-6)", what, worst);
     if (type == LLM_ROPE_LLAMA3) {
-        snprintf(msg, sizeof msg, "   ... frequencies in the kept / blended / divided bands: %d / %d / %d", bands[0], bands[1], bands[2]);
-        check(bands[0] && bands[1] && bands[2], msg);
+        check(bands[0] && bands[1] && bands[2], "   ... frequencies in the kept / blended / divided bands: %d / %d / %d", bands[0],
+              bands[1], bands[2]);
     }
 }
 
@@ -259,6 +248,5 @@ int main(void) {
     test_inv_freq("llama3 (Llama 3.2: theta 500000, factor 32, 1/4, 8192)", 64, 500000.0, LLM_ROPE_LLAMA3, 32, 1, 4, 8192);
     test_inv_freq("llama3 (Llama 3.1: head_dim 128, factor 8, 1/4, 8192)", 128, 500000.0, LLM_ROPE_LLAMA3, 8, 1, 4, 8192);
     test_inv_freq("llama3 (test variant: head_dim 16, factor 8, 1/4, 256)", 16, 500000.0, LLM_ROPE_LLAMA3, 8, 1, 4, 256);
-    printf("%s: %d failure%s\n", failures ? "FAIL" : "ok", failures, failures == 1 ? "" : "s");
-    return failures ? 1 : 0;
+    return check_summary("ops and number conversions: all checks passed");
 }

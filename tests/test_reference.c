@@ -27,9 +27,9 @@
 #define JSON_IMPLEMENTATION
 #include "../tools/json.h"
 #include "refnum.h"
+#include "check.h"
 
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,8 +38,6 @@
 #define TOL_KV_F16 1e-2     /* with an f16 KV cache (see the top comment) */
 #define SEQ 20              /* longer than the windows of the mistral (5) and qwen2-swa (6) variants */
 #define REF_OUT "build/tests/reference"
-
-static int failures;
 
 static void *xcalloc(size_t n, size_t size) {
     void *p = calloc(n ? n : 1, size);
@@ -338,19 +336,9 @@ static void ref_forward(const ref_config *c, const ref_weights *w, const int32_t
 }
 
 /* ---- the comparison -------------------------------------------------------------------- */
-static void check(int ok, const char *fmt, ...) {
-    va_list ap;
-    printf("%s ", ok ? "ok  " : "FAIL");
-    va_start(ap, fmt);
-    vprintf(fmt, ap);
-    va_end(ap);
-    printf("\n");
-    if (!ok) failures++;
-}
-
 static int run(const char *cmd) {
     int rc = system(cmd);
-    if (rc != 0) { printf("FAIL command failed: %s\n", cmd); failures++; }
+    if (rc != 0) check(0, "command failed: %s", cmd);
     return rc == 0;
 }
 
@@ -530,6 +518,5 @@ int main(void) {
         for (k = 0; k < 3; k++) test_variant(&variants[i], conv_dtypes[k], &worst);
     }
     printf("worst difference against the double reference: %.2e of the logit scale (tolerance %.0e)\n", worst, TOL);
-    printf("%s: %d failure%s\n", failures ? "FAIL" : "ok", failures, failures == 1 ? "" : "s");
-    return failures ? 1 : 0;
+    return check_summary("forward pass against the reference: all checks passed");
 }

@@ -3,15 +3,13 @@
    vocabulary. */
 #define LLM_IMPLEMENTATION
 #include "../llm.h"
+#include "check.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-
-static int failures;
-#define CHECK(cond, ...) do { if (!(cond)) { printf("FAIL %s:%d: ", __FILE__, __LINE__); printf(__VA_ARGS__); printf("\n"); failures++; } } while (0)
 
 static float *scratch_for(int32_t n) { return (float *)malloc(llm_sample_scratch_bytes(n)); }
 
@@ -208,7 +206,5 @@ int main(void) {
     test_penalties();
     test_determinism();
     test_large_vocab();
-    if (failures) { printf("%d failures\n", failures); return 1; }
-    printf("sampler: all checks passed\n");
-    return 0;
+    return check_summary("sampler: all checks passed");
 }

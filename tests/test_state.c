@@ -8,6 +8,7 @@
 #define _POSIX_C_SOURCE 200809L
 #define LLM_IMPLEMENTATION
 #include "../llm.h"
+#include "check.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,9 +21,6 @@
 #endif
 
 #define STATE_DIR "build/tests/state/"
-
-static int failures;
-#define CHECK(cond, ...) do { if (!(cond)) { printf("FAIL %s:%d: ", __FILE__, __LINE__); printf(__VA_ARGS__); printf("\n"); failures++; } } while (0)
 
 static const char *system_prompt =
     "In the beginning God created the heaven and the earth. And the earth was without form, and void; and "
@@ -315,7 +313,5 @@ int main(void) {
     llm_ctx_close(a); llm_ctx_close(b); llm_ctx_close(c); llm_ctx_close(small); llm_ctx_close(f16); llm_ctx_close(wrong);
     llm_model_close(m);
     llm_model_close(other);
-    if (failures) { printf("%d failures\n", failures); return 1; }
-    printf("context state: all checks passed\n");
-    return 0;
+    return check_summary("context state: all checks passed");
 }

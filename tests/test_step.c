@@ -8,6 +8,7 @@
    logits of every position of a chunk are those a token-by-token evaluation computes. */
 #define LLM_IMPLEMENTATION
 #include "../llm.h"
+#include "check.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,9 +16,6 @@
 
 #define MODEL "build/tests/step/kjv.llm"
 #define NV 2048
-
-static int failures;
-#define CHECK(cond, ...) do { if (!(cond)) { printf("FAIL %s:%d: ", __FILE__, __LINE__); printf(__VA_ARGS__); printf("\n"); failures++; } } while (0)
 
 static const char *prompt =
     "And it came to pass, when men began to multiply on the face of the earth, and daughters were born "
@@ -295,7 +293,5 @@ int main(void) {
     test_choose(m);
     test_logits_all(m);
     llm_model_close(m);
-    if (failures) { printf("%d failures\n", failures); return 1; }
-    printf("step API and logits_all: all checks passed\n");
-    return 0;
+    return check_summary("step API and logits_all: all checks passed");
 }

@@ -13,14 +13,15 @@
 #include "../llm.h"
 #define LLM_CONVERT_IMPLEMENTATION
 #include "../tools/llm_convert.h"
+#include "check.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
-static int failures;
-#define CHECK(cond) do { if (!(cond)) { printf("FAIL %s:%d: %s\n", __FILE__, __LINE__, #cond); failures++; } } while (0)
+/* Here a check's message is its condition. */
+#define CHECK_EXPR(cond) CHECK(cond, "%s", #cond)
 
 typedef struct vocab { uint8_t bytes[8192]; int32_t off[600]; uint8_t flags[600]; int n; size_t size; } vocab;
 
@@ -117,7 +118,7 @@ static int ids_are(const llm_model *m, const char *s, size_t len, int flags, con
     return 1;
 }
 #define IDS(m, s, flags, ...) do { static const int32_t w_[] = { __VA_ARGS__ }; \
-    CHECK(ids_are(m, s, sizeof(s) - 1, flags, w_, sizeof w_ / sizeof w_[0])); } while (0)
+    CHECK_EXPR(ids_are(m, s, sizeof(s) - 1, flags, w_, sizeof w_ / sizeof w_[0])); } while (0)
 
 static int text_is(const llm_model *m, const int32_t *ids, size_t n, int flags, const char *want) {
     char out[256];
@@ -128,7 +129,7 @@ static int text_is(const llm_model *m, const int32_t *ids, size_t n, int flags, 
 }
 #undef TEXT /* windows.h has one */
 #define TEXT(m, flags, want, ...) do { static const int32_t i_[] = { __VA_ARGS__ }; \
-    CHECK(text_is(m, i_, sizeof i_ / sizeof i_[0], flags, want)); } while (0)
+    CHECK_EXPR(text_is(m, i_, sizeof i_ / sizeof i_[0], flags, want)); } while (0)
 
 /* The pieces of a streaming decode, concatenated. */
 static size_t stream(const llm_model *m, const int32_t *ids, size_t n, int flags, char *out, size_t cap) {
@@ -160,18 +161,18 @@ static void test_no_tokenizer(void) {
     mem = malloc(size);
     memcpy(mem, bytes, size);
     memset(&d, 0, sizeof d);
-    CHECK(llm_model_open_memory(&m, mem, size, &d) == LLM_ERR_UNSUPPORTED); /* a vocab-only file needs vocab_only */
+    CHECK_EXPR(llm_model_open_memory(&m, mem, size, &d) == LLM_ERR_UNSUPPORTED); /* a vocab-only file needs vocab_only */
     d.vocab_only = 1;
-    CHECK(llm_model_open_memory(&m, mem, size, &d) == LLM_OK);
-    CHECK(llm_tokenize(m, "hi", 2, 0, &id, 1, &n) == LLM_ERR_UNSUPPORTED && n == 0);
-    CHECK(llm_detokenize(m, &id, 1, 0, out, sizeof out, &n) == LLM_ERR_UNSUPPORTED);
-    CHECK(llm_token_find(m, "hi", 2) == -1 && llm_token_text(m, 0, &n) == NULL && !llm_token_is_special(m, 0));
-    CHECK(llm_tokenizer_info_get(m) == NULL);
+    CHECK_EXPR(llm_model_open_memory(&m, mem, size, &d) == LLM_OK);
+    CHECK_EXPR(llm_tokenize(m, "hi", 2, 0, &id, 1, &n) == LLM_ERR_UNSUPPORTED && n == 0);
+    CHECK_EXPR(llm_detokenize(m, &id, 1, 0, out, sizeof out, &n) == LLM_ERR_UNSUPPORTED);
+    CHECK_EXPR(llm_token_find(m, "hi", 2) == -1 && llm_token_text(m, 0, &n) == NULL && !llm_token_is_special(m, 0));
+    CHECK_EXPR(llm_tokenizer_info_get(m) == NULL);
     llm_decoder_init(&dec, m);
-    CHECK(llm_decoder_push(&dec, 0, out, sizeof out, &n) == LLM_ERR_UNSUPPORTED);
+    CHECK_EXPR(llm_decoder_push(&dec, 0, out, sizeof out, &n) == LLM_ERR_UNSUPPORTED);
     {
         llm_ctx *ctx;
-        CHECK(llm_ctx_open(&ctx, m, NULL) == LLM_ERR_UNSUPPORTED); /* no tensors were read */
+        CHECK_EXPR(llm_ctx_open(&ctx, m, NULL) == LLM_ERR_UNSUPPORTED); /* no tensors were read */
     }
     llm_model_close(m);
     llm_builder_destroy(b);
@@ -185,13 +186,13 @@ static void test_byte_level(void) {
     int32_t ids[8], big_ids[4];
     size_t n, i;
     char out[64];
-    CHECK(m != NULL);
+    CHECK_EXPR(m != NULL);
     if (!m) return;
     IDS(m, "hello world", 0, 259, 264);
     IDS(m, "hell", 0, 258);
     IDS(m, "lll", 0, 257, 'l');                    /* equal ranks: the leftmost first */
-    CHECK(llm_tokenize(m, "", 0, LLM_TOKENIZE_ADD_SPECIAL, ids, 8, &n) == LLM_OK && n == 0);
-    CHECK(llm_tokenize(m, NULL, 0, 0, NULL, 0, &n) == LLM_OK && n == 0);
+    CHECK_EXPR(llm_tokenize(m, "", 0, LLM_TOKENIZE_ADD_SPECIAL, ids, 8, &n) == LLM_OK && n == 0);
+    CHECK_EXPR(llm_tokenize(m, NULL, 0, 0, NULL, 0, &n) == LLM_OK && n == 0);
     IDS(m, "   ", 0, ' ', ' ', ' ');
     IDS(m, "a  world", 0, 'a', ' ', 264);           /* \s+(?!\S) leaves the last space to the word */
     IDS(m, "<|x|>hello<|x|>", P, 265, 259, 265);
@@ -205,23 +206,23 @@ static void test_byte_level(void) {
     TEXT(m, 0, "\xE2\x82\xAC\xEF\xBF\xBD", 0xE2, 0x82, 0xAC, 0xE2); /* one U+FFFD per maximal invalid part */
     TEXT(m, 0, "\xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBF\xBD", 0xED, 0xA0, 0x80);
     /* the needed count when the buffer is short, the first ids filled */
-    CHECK(llm_tokenize(m, "hello world hello", 17, 0, ids, 2, &n) == LLM_ERR_BUFFER_TOO_SMALL && n == 4 && ids[0] == 259 && ids[1] == 264);
+    CHECK_EXPR(llm_tokenize(m, "hello world hello", 17, 0, ids, 2, &n) == LLM_ERR_BUFFER_TOO_SMALL && n == 4 && ids[0] == 259 && ids[1] == 264);
     IDS(m, "hello world hello", 0, 259, 264, ' ', 259); /* no merge joins " " and "hello" */
-    CHECK(llm_detokenize(m, ids, 2, 0, out, 4, &n) == LLM_ERR_BUFFER_TOO_SMALL && n == 11);
-    CHECK(llm_token_find(m, "hello", 5) == 259 && llm_token_find(m, "<|x|>", 5) == 265 && llm_token_find(m, "nope", 4) == -1);
-    CHECK(llm_token_text(m, 264, &n) && n == 6 && memcmp(llm_token_text(m, 264, &n), " world", 6) == 0);
-    CHECK(llm_token_is_special(m, 265) && !llm_token_is_special(m, 266) && !llm_token_is_special(m, 9999));
-    CHECK(llm_tokenizer_info_get(m)->n_tokens == 267 && llm_tokenizer_info_get(m)->byte_level == 1);
+    CHECK_EXPR(llm_detokenize(m, ids, 2, 0, out, 4, &n) == LLM_ERR_BUFFER_TOO_SMALL && n == 11);
+    CHECK_EXPR(llm_token_find(m, "hello", 5) == 259 && llm_token_find(m, "<|x|>", 5) == 265 && llm_token_find(m, "nope", 4) == -1);
+    CHECK_EXPR(llm_token_text(m, 264, &n) && n == 6 && memcmp(llm_token_text(m, 264, &n), " world", 6) == 0);
+    CHECK_EXPR(llm_token_is_special(m, 265) && !llm_token_is_special(m, 266) && !llm_token_is_special(m, 9999));
+    CHECK_EXPR(llm_tokenizer_info_get(m)->n_tokens == 267 && llm_tokenizer_info_get(m)->byte_level == 1);
     { /* streaming: only complete UTF-8 per push; a full buffer leaves the state alone */
         llm_decoder d;
         llm_decoder_init(&d, m);
-        CHECK(llm_decoder_push(&d, 0xE2, out, sizeof out, &n) == LLM_OK && n == 0);
-        CHECK(llm_decoder_push(&d, 0x82, out, sizeof out, &n) == LLM_OK && n == 0);
-        CHECK(llm_decoder_push(&d, 0xAC, out, 2, &n) == LLM_ERR_BUFFER_TOO_SMALL && n == 3);
-        CHECK(llm_decoder_push(&d, 0xAC, out, sizeof out, &n) == LLM_OK && n == 3 && memcmp(out, "\xE2\x82\xAC", 3) == 0);
-        CHECK(llm_decoder_push(&d, 0xE2, out, sizeof out, &n) == LLM_OK && n == 0);
-        CHECK(llm_decoder_flush(&d, out, sizeof out, &n) == LLM_OK && n == 3 && memcmp(out, "\xEF\xBF\xBD", 3) == 0);
-        CHECK(llm_decoder_push(&d, -1, out, sizeof out, &n) == LLM_ERR_BAD_TOKEN);
+        CHECK_EXPR(llm_decoder_push(&d, 0xE2, out, sizeof out, &n) == LLM_OK && n == 0);
+        CHECK_EXPR(llm_decoder_push(&d, 0x82, out, sizeof out, &n) == LLM_OK && n == 0);
+        CHECK_EXPR(llm_decoder_push(&d, 0xAC, out, 2, &n) == LLM_ERR_BUFFER_TOO_SMALL && n == 3);
+        CHECK_EXPR(llm_decoder_push(&d, 0xAC, out, sizeof out, &n) == LLM_OK && n == 3 && memcmp(out, "\xE2\x82\xAC", 3) == 0);
+        CHECK_EXPR(llm_decoder_push(&d, 0xE2, out, sizeof out, &n) == LLM_OK && n == 0);
+        CHECK_EXPR(llm_decoder_flush(&d, out, sizeof out, &n) == LLM_OK && n == 3 && memcmp(out, "\xEF\xBF\xBD", 3) == 0);
+        CHECK_EXPR(llm_decoder_push(&d, -1, out, sizeof out, &n) == LLM_ERR_BAD_TOKEN);
     }
     { /* stream == batch for random ids; decode(encode(x)) == x for bytes that are UTF-8 */
         static char a[4096], b[4096];
@@ -232,7 +233,7 @@ static void test_byte_level(void) {
             size_t na, nb, nr = (size_t)(t % 40);
             for (k = 0; k < (int)nr; k++) { seed = seed * 1103515245u + 12345u; r[k] = (int32_t)((seed >> 8) % 267); }
             nb = stream(m, r, nr, 0, b, sizeof b);
-            CHECK(llm_detokenize(m, r, nr, 0, a, sizeof a, &na) == LLM_OK && na == nb && memcmp(a, b, na) == 0);
+            CHECK_EXPR(llm_detokenize(m, r, nr, 0, a, sizeof a, &na) == LLM_OK && na == nb && memcmp(a, b, na) == 0);
         }
     }
     { /* long inputs: 3 MB of "hello world " and a 1.5 MB word (quadratic time would not end) */
@@ -242,12 +243,12 @@ static void test_byte_level(void) {
         clock_t t0 = clock();
         for (i = 0; i < len; i++) text[i] = "hello world "[i % 12];
         /* "hello", then " world" and " " "hello" each time, and the last " " */
-        CHECK(llm_tokenize(m, text, len, 0, many, len, &n) == LLM_OK && n == 3 * (len / 12));
-        CHECK(llm_detokenize(m, many, n, 0, back, len, &got) == LLM_OK && got == len && memcmp(back, text, len) == 0);
+        CHECK_EXPR(llm_tokenize(m, text, len, 0, many, len, &n) == LLM_OK && n == 3 * (len / 12));
+        CHECK_EXPR(llm_detokenize(m, many, n, 0, back, len, &got) == LLM_OK && got == len && memcmp(back, text, len) == 0);
         for (i = 0; i < len / 2; i++) text[i] = (char)('a' + (i * 7 + i / 3) % 26);
-        CHECK(llm_tokenize(m, text, len / 2, 0, many, len, &n) == LLM_OK);
-        CHECK(llm_detokenize(m, many, n, 0, back, len, &got) == LLM_OK && got == len / 2 && memcmp(back, text, got) == 0);
-        CHECK(llm_tokenize(m, text, len / 2, 0, big_ids, 4, &n) == LLM_ERR_BUFFER_TOO_SMALL);
+        CHECK_EXPR(llm_tokenize(m, text, len / 2, 0, many, len, &n) == LLM_OK);
+        CHECK_EXPR(llm_detokenize(m, many, n, 0, back, len, &got) == LLM_OK && got == len / 2 && memcmp(back, text, got) == 0);
+        CHECK_EXPR(llm_tokenize(m, text, len / 2, 0, big_ids, 4, &n) == LLM_ERR_BUFFER_TOO_SMALL);
         printf("long inputs: %.2f s\n", (double)(clock() - t0) / CLOCKS_PER_SEC);
         free(text); free(back); free(many);
     }
@@ -261,10 +262,10 @@ static void test_sentencepiece(void) {
     const int A = LLM_TOKENIZE_ADD_SPECIAL, P = LLM_TOKENIZE_PARSE_SPECIAL;
     size_t n;
     char out[64];
-    CHECK(m != NULL);
+    CHECK_EXPR(m != NULL);
     if (!m) return;
     IDS(m, "", A, 1);                               /* an empty text gets only BOS */
-    CHECK(llm_tokenize(m, "", 0, 0, NULL, 0, &n) == LLM_OK && n == 0);
+    CHECK_EXPR(llm_tokenize(m, "", 0, 0, NULL, 0, &n) == LLM_OK && n == 0);
     IDS(m, "ab", A, 1, 264);
     IDS(m, " ", 0, 259, 259);                       /* Prepend + Replace: two "▁" */
     IDS(m, "ab ab", 0, 264, 264);
@@ -284,17 +285,17 @@ static void test_sentencepiece(void) {
     TEXT(m, 0, "\xEF\xBF\xBD\xEF\xBF\xBD", 3 + 'h', 3 + 0xAF);
     TEXT(m, LLM_DETOKENIZE_SKIP_SPECIAL, "\xE2\x82\xAC", 3 + 0xE2, 1, 3 + 0x82, 3 + 0xAC); /* skipped tokens do not cut runs */
     TEXT(m, 0, "a", 3 + ' ', 260);                   /* Strip takes a leading space from <0x20> too */
-    CHECK(llm_tokenizer_info_get(m)->adds_bos && llm_tokenizer_info_get(m)->unk_id == 0);
+    CHECK_EXPR(llm_tokenizer_info_get(m)->adds_bos && llm_tokenizer_info_get(m)->unk_id == 0);
     { /* streaming drops the leading space once and emits whole characters */
         llm_decoder d;
         llm_decoder_init(&d, m);
-        CHECK(llm_decoder_push(&d, 264, out, sizeof out, &n) == LLM_OK && n == 2 && memcmp(out, "ab", 2) == 0);
-        CHECK(llm_decoder_push(&d, 264, out, sizeof out, &n) == LLM_OK && n == 3 && memcmp(out, " ab", 3) == 0);
-        CHECK(llm_decoder_push(&d, 3 + 0xE2, out, sizeof out, &n) == LLM_OK && n == 0);
-        CHECK(llm_decoder_push(&d, 3 + 0x82, out, sizeof out, &n) == LLM_OK && n == 0);
-        CHECK(llm_decoder_push(&d, 3 + 0xAC, out, sizeof out, &n) == LLM_OK && n == 3);
-        CHECK(llm_decoder_push(&d, 3 + 0xE2, out, sizeof out, &n) == LLM_OK && n == 0);
-        CHECK(llm_decoder_push(&d, 260, out, sizeof out, &n) == LLM_OK && n == 4 && memcmp(out, "\xEF\xBF\xBD" "a", 4) == 0);
+        CHECK_EXPR(llm_decoder_push(&d, 264, out, sizeof out, &n) == LLM_OK && n == 2 && memcmp(out, "ab", 2) == 0);
+        CHECK_EXPR(llm_decoder_push(&d, 264, out, sizeof out, &n) == LLM_OK && n == 3 && memcmp(out, " ab", 3) == 0);
+        CHECK_EXPR(llm_decoder_push(&d, 3 + 0xE2, out, sizeof out, &n) == LLM_OK && n == 0);
+        CHECK_EXPR(llm_decoder_push(&d, 3 + 0x82, out, sizeof out, &n) == LLM_OK && n == 0);
+        CHECK_EXPR(llm_decoder_push(&d, 3 + 0xAC, out, sizeof out, &n) == LLM_OK && n == 3);
+        CHECK_EXPR(llm_decoder_push(&d, 3 + 0xE2, out, sizeof out, &n) == LLM_OK && n == 0);
+        CHECK_EXPR(llm_decoder_push(&d, 260, out, sizeof out, &n) == LLM_OK && n == 4 && memcmp(out, "\xEF\xBF\xBD" "a", 4) == 0);
     }
     { /* stream == batch when the byte runs are whole characters */
         static const int32_t pool[] = { 0, 1, 2, 259, 260, 261, 262, 263, 264, 265, 3 + ' ', 3 + 'x' };
@@ -311,7 +312,7 @@ static void test_sentencepiece(void) {
             }
             for (flags = 0; flags < 2; flags++) {
                 nb = stream(m, r, nr, flags, b, sizeof b);
-                CHECK(llm_detokenize(m, r, nr, flags, a, sizeof a, &na) == LLM_OK && na == nb && memcmp(a, b, na) == 0);
+                CHECK_EXPR(llm_detokenize(m, r, nr, flags, a, sizeof a, &na) == LLM_OK && na == nb && memcmp(a, b, na) == 0);
             }
         }
     }
@@ -321,17 +322,17 @@ static void test_sentencepiece(void) {
 
 static void test_unicode(void) {
     unsigned c;
-    for (c = 0; c < 128; c++) CHECK(llm__ascii_prop(c) == llm__uprop(c));
-    CHECK(llm__uprop(0x00E9) & LLM__U_LETTER);
-    CHECK(llm__uprop(0x0661) & LLM__U_NUMBER && llm__uprop(0x2167) & LLM__U_NUMBER && llm__uprop(0x00BD) & LLM__U_NUMBER);
-    CHECK(llm__uprop(0x0085) & LLM__U_SPACE && llm__uprop(0x3000) & LLM__U_SPACE && llm__uprop(0x2028) & LLM__U_SPACE);
-    CHECK(!(llm__uprop(0xFEFF) & LLM__U_SPACE) && !(llm__uprop(0x200B) & LLM__U_SPACE) && !(llm__uprop(0x180E) & LLM__U_SPACE));
-    CHECK(!(llm__uprop(0x1C) & LLM__U_SPACE));
-    CHECK(llm__uprop(0x0301) & LLM__U_WORD && !(llm__uprop(0x0301) & LLM__U_LETTER) && llm__uprop(0x200D) & LLM__U_WORD);
-    CHECK(llm__ccc(0x0301) == 230 && llm__ccc(0x0327) == 202 && llm__ccc('a') == 0);
-    CHECK(llm__compose('e', 0x0301) == 0xE9 && llm__compose(0x1100, 0x1161) == 0xAC00 && llm__compose('q', 0x0301) == 0);
-    for (c = 0; c < 256; c++) CHECK(llm__byte_level_byte(llm__byte_level_char((uint8_t)c)) == (int)c);
-    CHECK(llm__byte_level_char(' ') == 0x120 && llm__byte_level_char('\n') == 0x10A && llm__byte_level_char(0xAD) == 0x143);
+    for (c = 0; c < 128; c++) CHECK_EXPR(llm__ascii_prop(c) == llm__uprop(c));
+    CHECK_EXPR(llm__uprop(0x00E9) & LLM__U_LETTER);
+    CHECK_EXPR(llm__uprop(0x0661) & LLM__U_NUMBER && llm__uprop(0x2167) & LLM__U_NUMBER && llm__uprop(0x00BD) & LLM__U_NUMBER);
+    CHECK_EXPR(llm__uprop(0x0085) & LLM__U_SPACE && llm__uprop(0x3000) & LLM__U_SPACE && llm__uprop(0x2028) & LLM__U_SPACE);
+    CHECK_EXPR(!(llm__uprop(0xFEFF) & LLM__U_SPACE) && !(llm__uprop(0x200B) & LLM__U_SPACE) && !(llm__uprop(0x180E) & LLM__U_SPACE));
+    CHECK_EXPR(!(llm__uprop(0x1C) & LLM__U_SPACE));
+    CHECK_EXPR(llm__uprop(0x0301) & LLM__U_WORD && !(llm__uprop(0x0301) & LLM__U_LETTER) && llm__uprop(0x200D) & LLM__U_WORD);
+    CHECK_EXPR(llm__ccc(0x0301) == 230 && llm__ccc(0x0327) == 202 && llm__ccc('a') == 0);
+    CHECK_EXPR(llm__compose('e', 0x0301) == 0xE9 && llm__compose(0x1100, 0x1161) == 0xAC00 && llm__compose('q', 0x0301) == 0);
+    for (c = 0; c < 256; c++) CHECK_EXPR(llm__byte_level_byte(llm__byte_level_char((uint8_t)c)) == (int)c);
+    CHECK_EXPR(llm__byte_level_char(' ') == 0x120 && llm__byte_level_char('\n') == 0x10A && llm__byte_level_char(0xAD) == 0x143);
 }
 
 int main(void) {
@@ -339,7 +340,5 @@ int main(void) {
     test_no_tokenizer();
     test_byte_level();
     test_sentencepiece();
-    if (failures) { printf("%d failures\n", failures); return 1; }
-    printf("tokenizer: all checks pass\n");
-    return 0;
+    return check_summary("tokenizer: all checks pass");
 }

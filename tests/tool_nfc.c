@@ -28,7 +28,7 @@ static size_t parse_field(const char *s, uint8_t *out) {
 
 static int failures;
 
-static void check(llm__tk *k, const uint8_t *want, size_t want_n, const uint8_t *in, size_t in_n, long line) {
+static void check(llm__tokenize_state *k, const uint8_t *want, size_t want_n, const uint8_t *in, size_t in_n, long line) {
     size_t n;
     const uint8_t *got = llm__nfc(k, in, in_n, &n);
     if (n == want_n && memcmp(got, want, n) == 0) return;
@@ -53,7 +53,7 @@ int main(int argc, char **argv) {
     long lineno = 0, tests = 0;
     int part = 0, i;
     uint32_t cp;
-    llm__tk k;
+    llm__tokenize_state k;
     if (argc != 2 || !(f = fopen(argv[1], "r"))) { fprintf(stderr, "usage: tool_nfc NormalizationTest.txt\n"); return 2; }
     memset(&k, 0, sizeof k);
     while (fgets(line, sizeof line, f)) {

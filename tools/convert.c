@@ -74,7 +74,7 @@ typedef struct progress {
 } progress;
 
 static void print_tensor(progress *pg, const llm_convert_progress *p) {
-    double dt = llm__seconds() - pg->t0;
+    double dt = llm_seconds() - pg->t0;
     int d, width = 24, fill;
     pg->count[p->dtype]++;
     pg->bytes[p->dtype] += p->bytes;
@@ -93,7 +93,7 @@ static void print_tensor(progress *pg, const llm_convert_progress *p) {
 }
 
 static void print_summary(const progress *pg, const llm_model_info *info, uint64_t bytes) {
-    double dt = llm__seconds() - pg->t0;
+    double dt = llm_seconds() - pg->t0;
     int i, first = 1;
     printf("convert: wrote %s\n", pg->out);
     if (pg->vocab_only) {
@@ -171,7 +171,7 @@ int main(int argc, char **argv) {
         else { usage(stderr); return 2; }
     }
     if (!dir || !out) { usage(stderr); return 2; }
-    pg.t0 = llm__seconds();
+    pg.t0 = llm_seconds();
     pg.tty = isatty(fileno(stderr));
     pg.vocab_only = d.vocab_only;
     pg.out = out;

@@ -1,4 +1,4 @@
-/* json.h - a small JSON reader for llm.h's tools and examples (not part of llm.h).
+/* json.h - a small JSON reader for llm.h's tools and programs (not part of llm.h).
 
    Parses a whole document into a tree whose strings are decoded to UTF-8 (with an
    explicit length, so "\u0000" survives in values; JSON_NO_NUL refuses it where the text

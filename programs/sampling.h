@@ -1,7 +1,7 @@
-/* sampling.h - the sampling flags build/generate, build/chat and build/npc share (llama.cpp
-   spellings). Included by the examples after llm.h; not part of the library. */
-#ifndef LLM_EXAMPLES_SAMPLING_H
-#define LLM_EXAMPLES_SAMPLING_H
+/* sampling.h - the sampling flags build/generate and build/chat share (llama.cpp
+   spellings). Included by the programs after llm.h; not part of the library. */
+#ifndef LLM_PROGRAMS_SAMPLING_H
+#define LLM_PROGRAMS_SAMPLING_H
 
 #include <stdint.h>
 #include <stdlib.h>

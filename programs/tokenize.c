@@ -32,6 +32,22 @@ static void usage(FILE *f) {
             "  writes one line per input line: {\"ids\": [...]} (or {\"text\": ...})\n");
 }
 
+/* Length (1..4) of the well-formed UTF-8 character at s[0..n), or 0 (no overlong forms,
+   surrogates or values past U+10FFFF). */
+static size_t utf8_len(const unsigned char *s, size_t n) {
+    unsigned lo = 0x80, hi = 0xBF;
+    size_t len, i;
+    if (s[0] < 0x80) return 1;
+    if (s[0] >= 0xC2 && s[0] <= 0xDF) len = 2;
+    else if (s[0] >= 0xE0 && s[0] <= 0xEF) { len = 3; if (s[0] == 0xE0) lo = 0xA0; if (s[0] == 0xED) hi = 0x9F; }
+    else if (s[0] >= 0xF0 && s[0] <= 0xF4) { len = 4; if (s[0] == 0xF0) lo = 0x90; if (s[0] == 0xF4) hi = 0x8F; }
+    else return 0;
+    if (n < len) return 0;
+    for (i = 1; i < len; i++, lo = 0x80, hi = 0xBF)
+        if (s[i] < lo || s[i] > hi) return 0;
+    return len;
+}
+
 /* A JSON string: quotes, backslashes and control characters escaped, bytes that are not
    UTF-8 written as U+FFFD so the line stays valid JSON whatever the input. */
 static void put_json_string(const char *s, size_t n) {
@@ -39,14 +55,13 @@ static void put_json_string(const char *s, size_t n) {
     putchar('"');
     while (i < n) {
         unsigned char c = (unsigned char)s[i];
-        uint32_t cp;
         size_t len;
         if (c == '"' || c == '\\') { putchar('\\'); putchar(c); i++; continue; }
         if (c == '\n') { fputs("\\n", stdout); i++; continue; }
         if (c == '\t') { fputs("\\t", stdout); i++; continue; }
         if (c == '\r') { fputs("\\r", stdout); i++; continue; }
         if (c < 0x20) { printf("\\u%04x", c); i++; continue; }
-        len = llm__utf8_char((const uint8_t *)s + i, n - i, &cp);
+        len = utf8_len((const unsigned char *)s + i, n - i);
         if (!len) { fputs("\\ufffd", stdout); i++; continue; }
         fwrite(s + i, 1, len, stdout);
         i += len;

@@ -1,9 +1,9 @@
 /* flags.h - what every program does with its command line: llama.cpp's long spellings of the
    shared flags, strict numbers, helpful errors for unknown flags, one-line file errors, and a
-   warning when the build is slow. Included by the examples after llm.h; not part of the
+   warning when the build is slow. Included by the programs after llm.h; not part of the
    library. Bad usage exits 2, a failure to do the work exits 1. */
-#ifndef LLM_EXAMPLES_FLAGS_H
-#define LLM_EXAMPLES_FLAGS_H
+#ifndef LLM_PROGRAMS_FLAGS_H
+#define LLM_PROGRAMS_FLAGS_H
 
 #include <errno.h>
 #include <math.h>

@@ -58,7 +58,7 @@ static double membw(int threads, uint64_t *buf, size_t words) {
     for (rep = 0; rep < 5; rep++) {
         pthread_t th[64];
         membw_job jobs[64];
-        double t0 = llm__seconds(), dt;
+        double t0 = llm_seconds(), dt;
         for (t = 0; t < threads; t++) {
             jobs[t].p = buf + words / (size_t)threads * (size_t)t;
             jobs[t].n = words / (size_t)threads;
@@ -66,7 +66,7 @@ static double membw(int threads, uint64_t *buf, size_t words) {
         }
         membw_read(&jobs[0]);
         for (t = 1; t < threads; t++) pthread_join(th[t], NULL);
-        dt = llm__seconds() - t0;
+        dt = llm_seconds() - t0;
         if (jobs[0].sum == 42) printf(" "); /* keep the reads */
         if (words * 8 / dt / 1e9 > best) best = (double)words * 8 / dt / 1e9;
     }
@@ -219,10 +219,10 @@ int main(int argc, char **argv) {
     if (do_membw) run_membw(threads ? threads : 2);
     if (!path) return 0;
     if (start_busy(busy, busy_pids) != 0) return 2;
-    t0 = llm__seconds();
+    t0 = llm_seconds();
     memset(&md, 0, sizeof md);
     if (!(m = open_model("bench", path, &md))) { stop_busy(busy, busy_pids); return 1; }
-    t_open = llm__seconds() - t0;
+    t_open = llm_seconds() - t0;
     h = llm_model_info_get(m);
     memset(&d, 0, sizeof d);
     d.n_threads = threads;
@@ -240,14 +240,14 @@ int main(int argc, char **argv) {
     llm_eval(c, toks, 1); /* warm up: page the weights in */
     for (r = 0; r < reps; r++) {
         llm_ctx_rewind(c, 0);
-        t0 = llm__seconds();
+        t0 = llm_seconds();
         llm_eval(c, toks, (size_t)n_prompt);
-        pp[r] = n_prompt / (llm__seconds() - t0);
+        pp[r] = n_prompt / (llm_seconds() - t0);
         /* the bandwidth of this moment: other tenants of a machine move it between runs */
         if (do_membw) bw[r] = membw_apart(threads ? threads : 2, NULL);
-        t0 = llm__seconds();
+        t0 = llm_seconds();
         for (i = 0; i < n_gen; i++) llm_eval(c, toks + n_prompt + i, 1);
-        tg[r] = n_gen / (llm__seconds() - t0);
+        tg[r] = n_gen / (llm_seconds() - t0);
         if (do_membw) share[r] = bw[r] > 0.0 ? bytes_per_token(m) * tg[r] / 1e9 / bw[r] : 0.0;
     }
     stop_busy(busy, busy_pids);
