@@ -1,11 +1,13 @@
 # llm.h - build the tools, programs, examples and tests.
-#   make            tools, programs and examples in build/ (native CPU, OpenMP when the compiler has it)
+#   make            tools, programs and examples in build/ (OpenMP when the compiler has it): portable
+#                   programs, as make install and packagers want, that run the best kernels for the
+#                   CPU they find (llm.h chooses at run time; no -march needed)
 #   make run        convert the built-in model (models/kjv-tiny) and let it write a few verses
 #   make test       build and run every test, then the suite under ASan + UBSan, valgrind and
 #                   TSan; a check whose optional tool is absent says "SKIP STEP: needs PACKAGE"
 #                   ("total: N passed, N failed, N skipped"); -j2 builds faster
 #   make test-all   the same, an absent tool failing; then test-platforms and fuzz (.ci/run)
-#   make PORTABLE=1 baseline x86-64 code, no -march=native
+#   make NATIVE=1   -march=native: code for this machine's CPU alone (the kernels are the same)
 #   make OPENMP=0   no OpenMP (llm.h's own pthread pool)
 #   make B=DIR EXE=.exe  build into DIR (default build/), programs named NAME$(EXE)
 #   make test-sanitize  the suite under ASan + UBSan, valgrind and TSan only (stages of tests/suite.sh)
@@ -16,8 +18,8 @@ CC      ?= cc
 CFLAGS  ?= -O2
 WARN     = -std=c99 -Wall -Wextra -Wpedantic
 OPENMP  ?= 1
-PORTABLE ?= 0
-ifeq ($(PORTABLE),0)
+NATIVE  ?= 0
+ifeq ($(NATIVE),1)
   ARCH_FLAGS = -march=native
 endif
 ifeq ($(OPENMP),1)

@@ -53,8 +53,12 @@
        LLM_NO_MMAP       read the model into memory instead of mapping it
        LLM_NO_STDIO      no file functions (llm_model_open, llm_ctx_save/load): use the
                          _memory variants
-       LLM_NO_SIMD       only the scalar kernels (otherwise AVX-512+VNNI, AVX2+FMA or NEON,
-                         chosen at compile time from the target flags, e.g. -march=native)
+       LLM_NO_SIMD       only the scalar kernels (otherwise AVX-512+VNNI, AVX2 (+AVX-VNNI)
+                         and scalar on x86-64, NEON (+dotprod) on aarch64, all compiled in
+                         without -march and chosen for the running CPU at llm_ctx_open;
+                         another compiler or 32-bit x86: the set the target flags allow)
+       LLM_NO_DISPATCH   only the kernel sets the target flags allow (-march=native), as with
+                         a compiler that has no function target attributes
        LLM_NO_THREADS    one thread (otherwise OpenMP under -fopenmp, else a pool of Win32
                          threads on Windows, of pthreads elsewhere)
 
@@ -84,6 +88,7 @@
      results and numbers
        llm_result_string        the name of a result code
        llm_system_info          the kernels and threading this build runs with
+       llm_kernels_name, llm_kernels_supported, llm_kernels_best  the kernel sets
        llm_seconds              wall-clock seconds, the clock of the generation statistics
        llm_dtype_name           "f32", "f16", "bf16", "q8_0", "q4_0"
        llm_dtype_row_bytes      bytes of n values of a type
@@ -100,6 +105,7 @@
        llm_ctx_open             KV cache and scratch for one sequence
        llm_ctx_close            release a context
        llm_ctx_error            the detail message of a context's last error
+       llm_ctx_kernels          the kernel set a context runs
        llm_eval                 append tokens to the sequence; computes the last one's logits
        llm_logits               the logits of the last evaluated token
        llm_logits_at            the logits of any position of the last chunk (logits_all)
@@ -198,10 +204,31 @@ typedef enum llm_result {
 } llm_result;
 
 LLMDEF const char *llm_result_string(llm_result r);
-/* How this build runs, for a program to print: "kernels avx512-vnni, threads openmp" (the
-   kernel set the compile-time target flags chose, scalar without them; OpenMP, pthread
-   pool or none), then ", unoptimized" when the implementation was compiled without -O. */
+/* How this build runs, for a program to print: "kernels avx512, threads openmp" (the
+   kernel set llm_kernels_best picks on this CPU; OpenMP, pthread pool or none), then
+   ", unoptimized" when the implementation was compiled without -O. */
 LLMDEF const char *llm_system_info(void);
+
+/* The kernel sets (the matrix products and vector helpers of llm_eval). Every set the
+   compiler can target is in every build and a context runs the best one the CPU has, found
+   at llm_ctx_open; llm_ctx_desc.kernels forces one (tests, benchmarks). */
+typedef enum llm_kernels {
+    LLM_KERNELS_AUTO = 0,     /* the best this build has for this CPU: llm_kernels_best() */
+    LLM_KERNELS_SCALAR,       /* the portable C reference, in every build */
+    LLM_KERNELS_AVX2,         /* x86-64: AVX2 + FMA + F16C */
+    LLM_KERNELS_AVX2_VNNI,    /* the same with AVX-VNNI for the quantized products */
+    LLM_KERNELS_AVX512,       /* x86-64: AVX-512 F, BW, VL and VNNI + FMA + F16C */
+    LLM_KERNELS_NEON,         /* aarch64 */
+    LLM_KERNELS_NEON_DOTPROD, /* aarch64 with the dot product extension (ARMv8.2 dotprod) */
+    LLM_KERNELS_COUNT
+} llm_kernels;
+
+/* "auto", "scalar", "avx2", "avx2-vnni", "avx512", "neon", "neon-dotprod"; NULL past the end. */
+LLMDEF const char *llm_kernels_name(llm_kernels k);
+/* 1 when this build has set k and the running CPU can run it (AUTO: always), else 0. */
+LLMDEF int llm_kernels_supported(llm_kernels k);
+/* The fastest set supported here: what LLM_KERNELS_AUTO runs. Never AUTO. */
+LLMDEF llm_kernels llm_kernels_best(void);
 /* Wall-clock seconds from an arbitrary origin, the clock llm_generation_stats measures with:
    for a program's own timings (a frame's budget, a benchmark) on every platform. */
 LLMDEF double llm_seconds(void);
@@ -310,7 +337,8 @@ typedef struct llm_ctx_desc {
     llm_allocator allocator;
     int32_t logits_all;      /* 1: keep the logits of every token of llm_eval's last chunk
                                 (up to n_batch tokens), for llm_logits_at; 0: the last only */
-    int32_t reference_kernels; /* 1: the scalar reference kernels instead of the SIMD ones (tests) */
+    llm_kernels kernels;     /* 0 (AUTO): the best set for this CPU; another set is used when
+                                llm_kernels_supported says so, else LLM_ERR_UNSUPPORTED */
     llm_log_fn log;          /* receives the detail message of a failed open, and warnings */
     void *log_user;
 } llm_ctx_desc;
@@ -321,6 +349,7 @@ typedef struct llm_ctx_desc {
 LLMDEF llm_result llm_ctx_open(llm_ctx **out, const llm_model *model, const llm_ctx_desc *desc);
 LLMDEF void llm_ctx_close(llm_ctx *ctx); /* NULL is allowed */
 LLMDEF const char *llm_ctx_error(const llm_ctx *ctx);
+LLMDEF llm_kernels llm_ctx_kernels(const llm_ctx *ctx); /* the set the context runs (never AUTO) */
 LLMDEF llm_result llm_eval(llm_ctx *ctx, const int32_t *tokens, size_t n);
 /* The logits of the last evaluated token: n_vocab floats, or NULL when the context holds
    none (nothing evaluated yet, after llm_ctx_rewind, or a state loaded without logits). */
@@ -1380,30 +1409,62 @@ LLMDEF size_t llm_dtype_row_bytes(llm_dtype t, int64_t n) {
    of out[t][r] = W[r] . x[t] for the n_tok tokens of a job. Each (row, token) result is
    computed by one sequence of operations that does not depend on r0, r1 or n_tok, so
    results are bitwise the same for any split of rows between threads and for any chunk
-   of tokens. The scalar versions (_ref) are the reference; one block per ISA follows,
-   chosen at compile time (LLM_NO_SIMD: none). Quantized weights (q8_0, q4_0) meet
+   of tokens. The scalar versions (_ref) are the reference; one block per ISA follows. Quantized weights (q8_0, q4_0) meet
    activations quantized to int8 in blocks of 32 (llm__quantize_x) and use integer dot
-   products; f32/f16/bf16 weights meet f32 activations. */
-#if !defined(LLM_NO_SIMD) && defined(__AVX512F__) && defined(__AVX512BW__) && defined(__AVX512VL__) && \
-    defined(__AVX512VNNI__) && defined(__FMA__) && defined(__F16C__)
+   products; f32/f16/bf16 weights meet f32 activations.
+
+   Every block is compiled into every build of x86-64 and aarch64 under GCC, Clang and MSVC,
+   each with the target of its own instructions (LLM__TARGET_BEGIN: a function attribute on
+   each function of the block; MSVC takes any intrinsic anywhere), so a build without -march
+   runs at full speed; llm_ctx_open picks the best set the CPU has (llm__cpu_sets). NEON is
+   in every aarch64 CPU; the dotprod NEON set is still compiled only when the target flags
+   have it (-march=armv8.2-a+dotprod, -march=native): GCC refuses to inline vdotq into a
+   function without that target, so run-time selection needs a second copy of the NEON
+   quantized tile (gcc 12 takes target("arch=armv8.2-a+dotprod"), not "+dotprod"). Another compiler, 32-bit x86 and mingw-w64
+   gcc before 12 compile the blocks their target flags allow, as -march=native does: Win64
+   keeps the stack 16-byte aligned and older mingw-w64 gcc spills AVX registers with aligned
+   moves there (GCC bug 54412); gcc 12 spills with unaligned ones (checked: no vmovaps in
+   its code of this file, and every set passes tests/test_kernels.c under wine).
+   LLM_NO_DISPATCH: that compile-time choice everywhere; LLM_NO_SIMD: the scalar set only. */
+#if defined(LLM_NO_SIMD)
+#elif (defined(__x86_64__) || defined(_M_X64)) && !defined(LLM_NO_DISPATCH) && \
+    (defined(__clang__) || defined(__GNUC__) || defined(_MSC_VER)) && \
+    !(defined(__MINGW32__) && !defined(__clang__) && __GNUC__ < 12)
+#define LLM__X86_DISPATCH 1
 #define LLM__AVX512 1
-#elif !defined(LLM_NO_SIMD) && defined(__AVX2__) && defined(__FMA__) && defined(__F16C__)
 #define LLM__AVX2 1
-#elif !defined(LLM_NO_SIMD) && defined(__aarch64__) && defined(__ARM_NEON)
-#define LLM__NEON 1
+#if (defined(__clang__) && __clang_major__ >= 12) || (!defined(__clang__) && defined(__GNUC__) && __GNUC__ >= 11) || \
+    (defined(_MSC_VER) && _MSC_VER >= 1930)
+#define LLM__AVX2_VNNI 1 /* compilers that know AVX-VNNI */
 #endif
-#if defined(LLM__AVX512)
-#define LLM__KERNELS_NAME "avx512-vnni"
-#elif defined(LLM__AVX2) && defined(__AVXVNNI__)
-#define LLM__KERNELS_NAME "avx2-vnni"
-#elif defined(LLM__AVX2)
-#define LLM__KERNELS_NAME "avx2"
-#elif defined(LLM__NEON) && defined(__ARM_FEATURE_DOTPROD)
-#define LLM__KERNELS_NAME "neon-dotprod"
-#elif defined(LLM__NEON)
-#define LLM__KERNELS_NAME "neon"
+#elif !defined(__aarch64__)
+#if defined(__AVX512F__) && defined(__AVX512BW__) && defined(__AVX512VL__) && defined(__AVX512VNNI__) && defined(__FMA__) && \
+    defined(__F16C__)
+#define LLM__AVX512 1
+#endif
+#if defined(__AVX2__) && defined(__FMA__) && defined(__F16C__)
+#define LLM__AVX2 1
+#if defined(__AVXVNNI__)
+#define LLM__AVX2_VNNI 1
+#endif
+#endif
+#elif defined(__ARM_NEON)
+#define LLM__NEON 1 /* NEON is part of every aarch64 CPU */
+#if defined(__ARM_FEATURE_DOTPROD)
+#define LLM__NEON_DOTPROD 1
+#endif
+#endif
+#if defined(LLM__X86_DISPATCH) && defined(__clang__)
+#define LLM__PRAGMA(x) _Pragma(#x)
+#define LLM__TARGET_BEGIN(t) LLM__PRAGMA(clang attribute push(__attribute__((target(t))), apply_to = function))
+#define LLM__TARGET_END LLM__PRAGMA(clang attribute pop)
+#elif defined(LLM__X86_DISPATCH) && defined(__GNUC__)
+#define LLM__PRAGMA(x) _Pragma(#x)
+#define LLM__TARGET_BEGIN(t) LLM__PRAGMA(GCC push_options) LLM__PRAGMA(GCC target(t))
+#define LLM__TARGET_END LLM__PRAGMA(GCC pop_options)
 #else
-#define LLM__KERNELS_NAME "scalar"
+#define LLM__TARGET_BEGIN(t)
+#define LLM__TARGET_END
 #endif
 #if defined(LLM__AVX512) || defined(LLM__AVX2)
 /* g++ 12 reports the intrinsics' own "undefined" operands as uninitialized (GCC bug 105593);
@@ -1416,6 +1477,11 @@ LLMDEF size_t llm_dtype_row_bytes(llm_dtype t, int64_t n) {
 #include <immintrin.h>
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic pop
+#endif
+#if defined(LLM__X86_DISPATCH) && defined(_MSC_VER)
+#include <intrin.h>
+#elif defined(LLM__X86_DISPATCH)
+#include <cpuid.h>
 #endif
 #elif defined(LLM__NEON)
 #include <arm_neon.h>
@@ -1676,6 +1742,7 @@ static const llm__kernels llm__kernels_ref = {
 
 #if defined(LLM__AVX512)
 /* -- AVX-512 (F, BW, VL, VNNI) + FMA + F16C ----------------------------------------------- */
+LLM__TARGET_BEGIN("avx512f,avx512bw,avx512vl,avx512vnni,avx2,fma,f16c")
 static float llm__dot_f32_avx512(const float *a, const float *b, int n) {
     __m512 acc = _mm512_setzero_ps();
     int i = 0;
@@ -1969,13 +2036,17 @@ static void llm__swiglu_avx512(float *gate, const float *up, int n) {
     }
 }
 
-static const llm__kernels llm__kernels_simd = {
-    { llm__mm_f32_avx512, llm__mm_f16_avx512, llm__mm_bf16_avx512, llm__mm_q8_0_avx512, llm__mm_q4_0_avx512 },
-    llm__dot_f32_avx512, llm__dot_f16_avx512, llm__axpy_f32_avx512, llm__axpy_f16_avx512, llm__quantize_x_avx512, llm__swiglu_avx512, LLM__XT, LLM__KERNELS_NAME
-};
+LLM__TARGET_END
 
-#elif defined(LLM__AVX2)
-/* -- AVX2 + FMA + F16C (with AVX-VNNI where present) ------------------------------------ */
+static const llm__kernels llm__kernels_avx512 = {
+    { llm__mm_f32_avx512, llm__mm_f16_avx512, llm__mm_bf16_avx512, llm__mm_q8_0_avx512, llm__mm_q4_0_avx512 },
+    llm__dot_f32_avx512, llm__dot_f16_avx512, llm__axpy_f32_avx512, llm__axpy_f16_avx512, llm__quantize_x_avx512, llm__swiglu_avx512, LLM__XT, "avx512"
+};
+#endif
+
+#if defined(LLM__AVX2)
+/* -- AVX2 + FMA + F16C ------------------------------------------------------------------ */
+LLM__TARGET_BEGIN("avx2,fma,f16c")
 static float llm__hsum_avx2(__m256 v) {
     __m128 s = _mm_add_ps(_mm256_castps256_ps128(v), _mm256_extractf128_ps(v, 1));
     s = _mm_add_ps(s, _mm_movehl_ps(s, s));
@@ -2091,15 +2162,11 @@ LLM__INLINE void llm__mm_w16_avx2(const llm__mm *m, int r0, int r1, const int bf
 static void llm__mm_f16_avx2(const llm__mm *m, int r0, int r1) { llm__mm_w16_avx2(m, r0, r1, 0); }
 static void llm__mm_bf16_avx2(const llm__mm *m, int r0, int r1) { llm__mm_w16_avx2(m, r0, r1, 1); }
 
-/* u8 x s8 dot products of 4 bytes per 32-bit lane, added to acc. Without VNNI, maddubs
-   saturates at 16 bits: callers keep |u| x |s| x 2 below 32768 (q8_0 uses |w| and x with
-   w's sign instead of an offset). */
+/* u8 x s8 dot products of 4 bytes per 32-bit lane, added to acc. maddubs saturates at 16
+   bits: callers keep |u| x |s| x 2 below 32768 (q8_0 uses |w| and x with w's sign instead
+   of an offset). */
 LLM__INLINE __m256i llm__dp4_avx2(__m256i acc, __m256i u, __m256i s) {
-#if defined(__AVXVNNI__)
-    return _mm256_dpbusd_avx_epi32(acc, u, s);
-#else
     return _mm256_add_epi32(acc, _mm256_madd_epi16(_mm256_maddubs_epi16(u, s), _mm256_set1_epi16(1)));
-#endif
 }
 
 /* Half a group (8 rows, h = 0 or 1) x nt tokens; the same scheme as the AVX-512 tile. */
@@ -2117,12 +2184,7 @@ LLM__INLINE void llm__qtile_avx2(const uint8_t *G, int nb, int h, const uint8_t 
         const uint8_t *Q = G + (size_t)b * qbytes + 32 * h;
         __m256 dw = _mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)(S + 32 * (size_t)b + 16 * h)));
         if (nt == 1 && h == 0) llm__prefetch_blocks(Q, S, b, qbytes);
-#if defined(__AVXVNNI__)
-        const int off = q4 ? 8 : 128;
-#else
-        const int off = q4 ? 8 : 0;
-#endif
-        LLM__UNROLL for (t = 0; t < nt; t++) ai[t] = _mm256_set1_epi32(-off * llm__xq_sum(xq + t * xs, K, b));
+        LLM__UNROLL for (t = 0; t < nt; t++) ai[t] = _mm256_set1_epi32(q4 ? -8 * llm__xq_sum(xq + t * xs, K, b) : 0);
         if (q4) {
             LLM__UNROLL for (j = 0; j < 4; j++) {
                 __m256i v = _mm256_loadu_si256((const __m256i *)(Q + 64 * j));
@@ -2136,15 +2198,9 @@ LLM__INLINE void llm__qtile_avx2(const uint8_t *G, int nb, int h, const uint8_t 
         } else {
             LLM__UNROLL for (j = 0; j < 8; j++) {
                 __m256i v = _mm256_loadu_si256((const __m256i *)(Q + 64 * j));
-#if defined(__AVXVNNI__)
-                __m256i u = _mm256_xor_si256(v, _mm256_set1_epi8((char)0x80));
-                LLM__UNROLL for (t = 0; t < nt; t++)
-                    ai[t] = llm__dp4_avx2(ai[t], u, _mm256_set1_epi32(llm__rd_i32(xq + t * xs + LLM__QK * b + 4 * j)));
-#else
                 __m256i u = _mm256_abs_epi8(v);
                 LLM__UNROLL for (t = 0; t < nt; t++)
                     ai[t] = llm__dp4_avx2(ai[t], u, _mm256_sign_epi8(_mm256_set1_epi32(llm__rd_i32(xq + t * xs + LLM__QK * b + 4 * j)), v));
-#endif
             }
         }
         LLM__UNROLL for (t = 0; t < nt; t++)
@@ -2204,13 +2260,80 @@ static void llm__quantize_x_avx2(const float *x, int n, uint8_t *out) {
 }
 static void llm__mm_q4_0_avx2(const llm__mm *m, int r0, int r1) { llm__mm_quant_avx2(m, r0, r1, 1); }
 
-static const llm__kernels llm__kernels_simd = {
-    { llm__mm_f32_avx2, llm__mm_f16_avx2, llm__mm_bf16_avx2, llm__mm_q8_0_avx2, llm__mm_q4_0_avx2 },
-    llm__dot_f32_avx2, llm__dot_f16_avx2, llm__axpy_f32_avx2, llm__axpy_f16_avx2, llm__quantize_x_avx2, llm__swiglu_ref, 0,
-    LLM__KERNELS_NAME
-};
+LLM__TARGET_END
 
-#elif defined(LLM__NEON)
+static const llm__kernels llm__kernels_avx2 = {
+    { llm__mm_f32_avx2, llm__mm_f16_avx2, llm__mm_bf16_avx2, llm__mm_q8_0_avx2, llm__mm_q4_0_avx2 },
+    llm__dot_f32_avx2, llm__dot_f16_avx2, llm__axpy_f32_avx2, llm__axpy_f16_avx2, llm__quantize_x_avx2, llm__swiglu_ref, 0, "avx2"
+};
+#endif
+
+#if defined(LLM__AVX2_VNNI)
+/* -- AVX-VNNI: the AVX2 set with vpdpbusd for the quantized products ----------------------- */
+LLM__TARGET_BEGIN("avx2,fma,f16c,avxvnni")
+/* llm__qtile_avx2 with one instruction per dot product: q8_0 codes are made unsigned by
+   flipping the sign bit, as in the AVX-512 tile (integer sums: the same results). */
+LLM__INLINE void llm__qtile_avxvnni(const uint8_t *G, int nb, int h, const uint8_t *xq, size_t xs, const int nt, const int q4,
+                                    float *out, size_t os) {
+    const size_t qbytes = q4 ? 256 : 512;
+    const uint8_t *S = G + (size_t)nb * qbytes;
+    const __m256i m4 = _mm256_set1_epi8(0x0F), flip = _mm256_set1_epi8((char)0x80);
+    const int K = nb * LLM__QK;
+    __m256 acc[4];
+    __m256i ai[4];
+    int t, b, j;
+    LLM__UNROLL for (t = 0; t < nt; t++) acc[t] = _mm256_setzero_ps();
+    for (b = 0; b < nb; b++) {
+        const uint8_t *Q = G + (size_t)b * qbytes + 32 * h;
+        __m256 dw = _mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)(S + 32 * (size_t)b + 16 * h)));
+        if (nt == 1 && h == 0) llm__prefetch_blocks(Q, S, b, qbytes);
+        LLM__UNROLL for (t = 0; t < nt; t++) ai[t] = _mm256_set1_epi32(-(q4 ? 8 : 128) * llm__xq_sum(xq + t * xs, K, b));
+        if (q4) {
+            LLM__UNROLL for (j = 0; j < 4; j++) {
+                __m256i v = _mm256_loadu_si256((const __m256i *)(Q + 64 * j));
+                __m256i lo = _mm256_and_si256(v, m4), hi = _mm256_and_si256(_mm256_srli_epi16(v, 4), m4);
+                LLM__UNROLL for (t = 0; t < nt; t++) {
+                    const uint8_t *xb = xq + t * xs + LLM__QK * b;
+                    ai[t] = _mm256_dpbusd_avx_epi32(ai[t], lo, _mm256_set1_epi32(llm__rd_i32(xb + 4 * j)));
+                    ai[t] = _mm256_dpbusd_avx_epi32(ai[t], hi, _mm256_set1_epi32(llm__rd_i32(xb + 16 + 4 * j)));
+                }
+            }
+        } else {
+            LLM__UNROLL for (j = 0; j < 8; j++) {
+                __m256i u = _mm256_xor_si256(_mm256_loadu_si256((const __m256i *)(Q + 64 * j)), flip);
+                LLM__UNROLL for (t = 0; t < nt; t++)
+                    ai[t] = _mm256_dpbusd_avx_epi32(ai[t], u, _mm256_set1_epi32(llm__rd_i32(xq + t * xs + LLM__QK * b + 4 * j)));
+            }
+        }
+        LLM__UNROLL for (t = 0; t < nt; t++)
+            acc[t] = _mm256_fmadd_ps(_mm256_cvtepi32_ps(ai[t]), _mm256_mul_ps(dw, _mm256_set1_ps(llm__xq_scale(xq + t * xs, K, b))), acc[t]);
+    }
+    LLM__UNROLL for (t = 0; t < nt; t++) _mm256_storeu_ps(out + t * os + 8 * h, acc[t]);
+}
+
+LLM__INLINE void llm__mm_quant_avxvnni(const llm__mm *m, int r0, int r1, const int q4) {
+    int nb = m->n_in / LLM__QK, g, t, h;
+    size_t gbytes = (size_t)LLM__QG * llm_dtype_row_bytes(m->w->dtype, m->n_in), os = (size_t)m->n_out;
+    for (g = r0 / LLM__QG; g < r1 / LLM__QG; g++)
+        for (h = 0; h < 2; h++) {
+            const uint8_t *G = (const uint8_t *)m->w->data + (size_t)g * gbytes;
+            float *out = m->out + (size_t)g * LLM__QG;
+            for (t = 0; t + 4 <= m->n_tok; t += 4) llm__qtile_avxvnni(G, nb, h, m->xq + t * m->xq_stride, m->xq_stride, 4, q4, out + t * os, os);
+            for (; t < m->n_tok; t++) llm__qtile_avxvnni(G, nb, h, m->xq + t * m->xq_stride, m->xq_stride, 1, q4, out + t * os, os);
+        }
+}
+
+static void llm__mm_q8_0_avxvnni(const llm__mm *m, int r0, int r1) { llm__mm_quant_avxvnni(m, r0, r1, 0); }
+static void llm__mm_q4_0_avxvnni(const llm__mm *m, int r0, int r1) { llm__mm_quant_avxvnni(m, r0, r1, 1); }
+LLM__TARGET_END
+
+static const llm__kernels llm__kernels_avx2_vnni = {
+    { llm__mm_f32_avx2, llm__mm_f16_avx2, llm__mm_bf16_avx2, llm__mm_q8_0_avxvnni, llm__mm_q4_0_avxvnni },
+    llm__dot_f32_avx2, llm__dot_f16_avx2, llm__axpy_f32_avx2, llm__axpy_f16_avx2, llm__quantize_x_avx2, llm__swiglu_ref, 0, "avx2-vnni"
+};
+#endif
+
+#if defined(LLM__NEON)
 /* -- NEON (with the dot product extension where present) -------------------------------- */
 LLM__INLINE float32x4_t llm__f16x4_neon(const uint16_t *p) { return vcvt_f32_f16(vreinterpret_f16_u16(vld1_u16(p))); }
 
@@ -2387,17 +2510,107 @@ LLM__INLINE void llm__mm_quant_neon(const llm__mm *m, int r0, int r1, const int 
 static void llm__mm_q8_0_neon(const llm__mm *m, int r0, int r1) { llm__mm_quant_neon(m, r0, r1, 0); }
 static void llm__mm_q4_0_neon(const llm__mm *m, int r0, int r1) { llm__mm_quant_neon(m, r0, r1, 1); }
 
-static const llm__kernels llm__kernels_simd = {
+static const llm__kernels llm__kernels_neon = {
     { llm__mm_f32_neon, llm__mm_f16_neon, llm__mm_bf16_neon, llm__mm_q8_0_neon, llm__mm_q4_0_neon },
     llm__dot_f32_neon, llm__dot_f16_neon, llm__axpy_f32_neon, llm__axpy_f16_neon, llm__quantize_x_ref, llm__swiglu_ref, 0,
-    LLM__KERNELS_NAME
-};
-
+#if defined(LLM__NEON_DOTPROD)
+    "neon-dotprod"
 #else
-#define llm__kernels_simd llm__kernels_ref
+    "neon"
+#endif
+};
 #endif
 
-static const llm__kernels *llm__kernels_get(int reference) { return reference ? &llm__kernels_ref : &llm__kernels_simd; }
+/* -- choosing a set ------------------------------------------------------------------------ */
+#if defined(LLM__X86_DISPATCH)
+static void llm__cpuid(unsigned leaf, unsigned sub, uint32_t r[4]) {
+#if defined(_MSC_VER)
+    int v[4];
+    __cpuidex(v, (int)leaf, (int)sub);
+    r[0] = (uint32_t)v[0]; r[1] = (uint32_t)v[1]; r[2] = (uint32_t)v[2]; r[3] = (uint32_t)v[3];
+#else
+    unsigned a, b, c, d;
+    __cpuid_count(leaf, sub, a, b, c, d);
+    r[0] = a; r[1] = b; r[2] = c; r[3] = d;
+#endif
+}
+
+static uint64_t llm__xgetbv0(void) {
+#if defined(_MSC_VER)
+    return _xgetbv(0);
+#else
+    uint32_t lo, hi;
+    __asm__ __volatile__("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
+    return (uint64_t)hi << 32 | lo;
+#endif
+}
+
+/* The sets the CPU runs (bit k: set k), from cpuid (Intel SDM vol. 2A, CPUID) and the register
+   state the OS saves (XCR0): a CPU's AVX-512 is unusable when the OS does not save the ZMM
+   and mask registers. (AMX tiles, for a future kernel, are also asked of Linux first:
+   arch_prctl(ARCH_REQ_XCOMP_PERM, XFEATURE_XTILEDATA).) */
+static unsigned llm__cpu_sets(void) {
+    uint32_t l0[4], l1[4], l7[4] = { 0 }, l71[4] = { 0 };
+    uint64_t xcr0;
+    unsigned sets = 1u << LLM_KERNELS_SCALAR;
+    int avx2;
+    llm__cpuid(0, 0, l0);
+    llm__cpuid(1, 0, l1);
+    if (!(l1[2] >> 27 & 1)) return sets; /* no OSXSAVE: no xgetbv, no AVX state */
+    xcr0 = llm__xgetbv0();
+    if (l0[0] >= 7) { llm__cpuid(7, 0, l7); if (l7[0] >= 1) llm__cpuid(7, 1, l71); }
+    avx2 = (xcr0 & 6) == 6 && (l1[2] >> 12 & 1) && (l1[2] >> 28 & 1) && (l1[2] >> 29 & 1) && (l7[1] >> 5 & 1); /* YMM, FMA, AVX, F16C, AVX2 */
+    if (avx2) sets |= 1u << LLM_KERNELS_AVX2;
+    if (avx2 && (l71[0] >> 4 & 1)) sets |= 1u << LLM_KERNELS_AVX2_VNNI;
+    if (avx2 && (xcr0 & 0xE6) == 0xE6 && (l7[1] >> 16 & 1) && (l7[1] >> 30 & 1) && (l7[1] >> 31 & 1) && (l7[2] >> 11 & 1))
+        sets |= 1u << LLM_KERNELS_AVX512; /* opmask, ZMM state; AVX512F, BW, VL, VNNI */
+    return sets;
+}
+#else
+/* Without run-time selection a set is compiled only for a target that has its instructions. */
+static unsigned llm__cpu_sets(void) { return ~0u; }
+#endif
+
+/* The table of set k in this build, NULL when it has none. */
+static const llm__kernels *llm__kernels_get(llm_kernels k) {
+    switch (k) {
+    case LLM_KERNELS_SCALAR: return &llm__kernels_ref;
+#if defined(LLM__AVX2)
+    case LLM_KERNELS_AVX2: return &llm__kernels_avx2;
+#endif
+#if defined(LLM__AVX2_VNNI)
+    case LLM_KERNELS_AVX2_VNNI: return &llm__kernels_avx2_vnni;
+#endif
+#if defined(LLM__AVX512)
+    case LLM_KERNELS_AVX512: return &llm__kernels_avx512;
+#endif
+#if defined(LLM__NEON) && !defined(LLM__NEON_DOTPROD)
+    case LLM_KERNELS_NEON: return &llm__kernels_neon;
+#elif defined(LLM__NEON)
+    case LLM_KERNELS_NEON_DOTPROD: return &llm__kernels_neon;
+#endif
+    default: return NULL;
+    }
+}
+
+LLMDEF const char *llm_kernels_name(llm_kernels k) {
+    static const char *const names[LLM_KERNELS_COUNT] = { "auto", "scalar", "avx2", "avx2-vnni", "avx512", "neon", "neon-dotprod" };
+    return (unsigned)k < LLM_KERNELS_COUNT ? names[k] : NULL;
+}
+
+LLMDEF int llm_kernels_supported(llm_kernels k) {
+    return k == LLM_KERNELS_AUTO || (llm__kernels_get(k) && (llm__cpu_sets() >> k & 1));
+}
+
+LLMDEF llm_kernels llm_kernels_best(void) {
+    static const llm_kernels order[] = { LLM_KERNELS_AVX512, LLM_KERNELS_AVX2_VNNI, LLM_KERNELS_AVX2, LLM_KERNELS_NEON_DOTPROD,
+                                         LLM_KERNELS_NEON };
+    unsigned cpu = llm__cpu_sets();
+    size_t i;
+    for (i = 0; i < sizeof order / sizeof order[0]; i++)
+        if (llm__kernels_get(order[i]) && (cpu >> order[i] & 1)) return order[i];
+    return LLM_KERNELS_SCALAR;
+}
 
 /* ---- llm: ops ------------------------------------------------------------------------------ */
 
@@ -3038,6 +3251,7 @@ struct llm_ctx {
     int32_t n_ctx, n_batch, pos;
     llm_kv_type kv_type;
     const llm__kernels *kern;
+    llm_kernels kernels;       /* the set kern is, for llm_ctx_kernels */
     llm__workers workers;      /* workers.n threads, the caller included */
     llm__contention contention;
     void *k_cache, *v_cache;   /* [layer][kv_head][n_ctx][head_dim] */
@@ -3141,13 +3355,16 @@ static void llm__ctx_log(const llm_ctx_desc *d, const char *fmt, ...) {
 /* The desc with its defaults filled in (zero means default); LLM_ERR_INVALID_ARGUMENT for
    values out of range. */
 static llm_result llm__ctx_defaults(llm_ctx_desc *d, const llm_model_info *h) {
-    if (d->n_ctx < 0 || d->n_threads < 0 || d->n_batch < 0 || (unsigned)d->kv_type > LLM_KV_F16) return LLM_ERR_INVALID_ARGUMENT;
+    if (d->n_ctx < 0 || d->n_threads < 0 || d->n_batch < 0 || (unsigned)d->kv_type > LLM_KV_F16 ||
+        (unsigned)d->kernels >= LLM_KERNELS_COUNT)
+        return LLM_ERR_INVALID_ARGUMENT;
     if (d->n_ctx == 0) d->n_ctx = h->n_ctx_train < LLM_CTX_DEFAULT_N_CTX ? h->n_ctx_train : LLM_CTX_DEFAULT_N_CTX;
     if (d->n_batch == 0) d->n_batch = LLM_CTX_DEFAULT_N_BATCH;
     if (d->n_batch > d->n_ctx) d->n_batch = d->n_ctx;
     if (d->n_threads == 0) d->n_threads = llm__threads_default();
     if (d->n_threads > LLM_MAX_THREADS) d->n_threads = LLM_MAX_THREADS;
     if (d->kv_type == LLM_KV_DEFAULT) d->kv_type = LLM_KV_F16;
+    if (d->kernels == LLM_KERNELS_AUTO) d->kernels = llm_kernels_best();
     return LLM_OK;
 }
 
@@ -3183,9 +3400,14 @@ LLMDEF llm_result llm_ctx_open(llm_ctx **out, const llm_model *model, const llm_
     }
     h = &model->info;
     if (llm__ctx_defaults(&d, h) != LLM_OK) {
-        llm__ctx_log(&d, "llm_ctx_open: n_ctx %d, n_threads %d, n_batch %d or kv_type %d is out of range", d.n_ctx, d.n_threads,
-                 d.n_batch, (int)d.kv_type);
+        llm__ctx_log(&d, "llm_ctx_open: n_ctx %d, n_threads %d, n_batch %d, kv_type %d or kernels %d is out of range", d.n_ctx,
+                 d.n_threads, d.n_batch, (int)d.kv_type, (int)d.kernels);
         return LLM_ERR_INVALID_ARGUMENT;
+    }
+    if (!llm_kernels_supported(d.kernels)) {
+        llm__ctx_log(&d, "llm_ctx_open: the %s kernels are not in this build or this CPU cannot run them (best here: %s)",
+                     llm_kernels_name(d.kernels), llm_kernels_name(llm_kernels_best()));
+        return LLM_ERR_UNSUPPORTED;
     }
     if (h->n_ctx_train > 0 && d.n_ctx > h->n_ctx_train)
         llm__ctx_log(&d, "n_ctx %d exceeds the model's trained context of %d positions; quality may degrade", d.n_ctx, h->n_ctx_train);
@@ -3194,7 +3416,8 @@ LLMDEF llm_result llm_ctx_open(llm_ctx **out, const llm_model *model, const llm_
     c->model = model; c->alloc = d.allocator;
     c->n_ctx = d.n_ctx; c->n_batch = d.n_batch; c->kv_type = d.kv_type;
     c->logits_all = d.logits_all != 0;
-    c->kern = llm__kernels_get(d.reference_kernels);
+    c->kernels = d.kernels;
+    c->kern = llm__kernels_get(d.kernels);
     max_in = (size_t)(h->n_ff > h->n_embd ? h->n_ff : h->n_embd);
     if ((size_t)h->n_head * (size_t)h->head_dim > max_in) max_in = (size_t)h->n_head * (size_t)h->head_dim;
     c->xq_stride = llm__xq_stride((int)max_in);
@@ -3231,6 +3454,7 @@ LLMDEF llm_result llm_ctx_open(llm_ctx **out, const llm_model *model, const llm_
 
 LLMDEF void llm_ctx_close(llm_ctx *ctx) { if (ctx) llm__ctx_free(ctx); }
 LLMDEF const char *llm_ctx_error(const llm_ctx *ctx) { return ctx ? ctx->error : "no context"; }
+LLMDEF llm_kernels llm_ctx_kernels(const llm_ctx *ctx) { return ctx->kernels; }
 LLMDEF const float *llm_logits(const llm_ctx *ctx) {
     return ctx && ctx->n_logits ? ctx->logits + (size_t)(ctx->n_logits - 1) * (size_t)ctx->model->info.n_vocab : NULL;
 }
@@ -6132,7 +6356,16 @@ LLMDEF const char *llm_result_string(llm_result r) {
 #define LLM__OPT_NAME ", unoptimized"
 #endif
 LLMDEF const char *llm_system_info(void) {
-    return "kernels " LLM__KERNELS_NAME ", threads " LLM__THREADS_NAME LLM__OPT_NAME;
+#define LLM__INFO(kernels) "kernels " kernels ", threads " LLM__THREADS_NAME LLM__OPT_NAME
+    switch (llm_kernels_best()) { /* literals: the string outlives every call */
+    case LLM_KERNELS_AVX2: return LLM__INFO("avx2");
+    case LLM_KERNELS_AVX2_VNNI: return LLM__INFO("avx2-vnni");
+    case LLM_KERNELS_AVX512: return LLM__INFO("avx512");
+    case LLM_KERNELS_NEON: return LLM__INFO("neon");
+    case LLM_KERNELS_NEON_DOTPROD: return LLM__INFO("neon-dotprod");
+    default: return LLM__INFO("scalar");
+    }
+#undef LLM__INFO
 }
 
 /* ---- llm: unicode tables (generated by tools/gen_unicode.c) ------------------------------- */

@@ -1,16 +1,23 @@
 /* bench: prompt and generation speed of a model, like llama-bench.
 
-   build/bench -m model.llm [-p 128] [-n 64] [-t N] [-r 5] [--kv-type f16|f32] [--membw] [--busy N]
+   build/bench -m model.llm [-p 128] [-n 64] [-t N] [-r 5] [--kv-type f16|f32] [--membw] [--peak] [--busy N]
    build/bench --membw [-t N]
+   build/bench --peak [-t N]
 
    -p/-n: prompt tokens evaluated at once, then tokens generated one at a time (fixed token
    ids, so runs are comparable); -r: repetitions, the table shows the median and the spread.
    Bytes streamed per generated token are the weights one token reads (every matrix but the
    embedding table, of which one row). --membw measures read bandwidth with 1 and N threads
    (N = -t, default 2) and, with -m, before each generation run too: the speed is printed as
-   the median share of the bandwidth measured right before each run. --busy N runs
-   N CPU-bound processes during the measurement (the contention check). */
+   the median share of the bandwidth measured right before each run. A prompt token
+   multiplies every weight but the embedding table's (the LM head runs for the last token
+   only): 2 flops, or 2 int8 operations for q8_0 and q4_0, per weight. --peak measures the
+   f32 FMA and int8 dot-product peaks (and AMX's where the CPU has it) with 1 and N threads
+   (N = -t, default the CPU count; x86-64) and, with -m, the relevant one before each prompt
+   run too: the prompt speed is printed as the median share of it. --busy N runs N
+   CPU-bound processes during the measurement (the contention check). */
 #define _POSIX_C_SOURCE 200809L
+#define _DEFAULT_SOURCE /* syscall(), for AMX's arch_prctl */
 #define LLM_IMPLEMENTATION
 #include "../llm.h"
 #include "flags.h"
@@ -118,6 +125,280 @@ static double run_membw(int n_threads) {
     return many;
 }
 
+/* ---- compute peaks -------------------------------------------------------------------- */
+/* --peak: this CPU's f32 FMA and int8 dot-product throughput, each thread running its own
+   loop of independent register-only chains (twelve, enough to cover the latency of two FMA
+   or VNNI units). The loops carry target attributes and are chosen by cpuid, so a portable
+   build (no -march) measures the CPU it runs on; x86-64 with GCC or Clang only. */
+#define PEAK_SECONDS 0.2
+#define PEAK_REPS 3
+enum { PEAK_FMA, PEAK_INT8, PEAK_AMX };
+
+/* rounds of a loop; returns a checksum that keeps the work */
+typedef double (*peak_loop)(long rounds);
+typedef struct peak_kernel { const char *name; peak_loop loop; double ops; } peak_kernel; /* ops a round */
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define PEAK_X86 1
+#include <immintrin.h>
+#include <cpuid.h>
+#if defined(__linux__)
+#include <sys/syscall.h>
+#endif
+
+#define PEAK_12(s) s(0) s(1) s(2) s(3) s(4) s(5) s(6) s(7) s(8) s(9) s(10) s(11)
+
+/* a = a * m + c tends to c / (1 - m): no overflow, no denormals */
+__attribute__((target("avx512f"))) static double peak_fma_zmm(long rounds) {
+    __m512 a[12], m = _mm512_set1_ps(0.999f), c = _mm512_set1_ps(0.001f), s = _mm512_setzero_ps();
+    long i;
+#define S(k) a[k] = _mm512_set1_ps((float)k);
+    PEAK_12(S)
+#undef S
+#define S(k) a[k] = _mm512_fmadd_ps(a[k], m, c);
+    for (i = 0; i < rounds; i++) { PEAK_12(S) }
+#undef S
+#define S(k) s = _mm512_add_ps(s, a[k]);
+    PEAK_12(S)
+#undef S
+    return _mm512_cvtss_f32(s);
+}
+
+__attribute__((target("avx2,fma"))) static double peak_fma_ymm(long rounds) {
+    __m256 a[12], m = _mm256_set1_ps(0.999f), c = _mm256_set1_ps(0.001f), s = _mm256_setzero_ps();
+    long i;
+#define S(k) a[k] = _mm256_set1_ps((float)k);
+    PEAK_12(S)
+#undef S
+#define S(k) a[k] = _mm256_fmadd_ps(a[k], m, c);
+    for (i = 0; i < rounds; i++) { PEAK_12(S) }
+#undef S
+#define S(k) s = _mm256_add_ps(s, a[k]);
+    PEAK_12(S)
+#undef S
+    return _mm_cvtss_f32(_mm256_castps256_ps128(s));
+}
+
+/* a multiply and an add (the empty asm keeps the compiler from packing the chains into SSE) */
+static double peak_fma_scalar(long rounds) {
+    float a[12], s = 0.0f;
+    long i;
+#define S(k) a[k] = (float)k;
+    PEAK_12(S)
+#undef S
+#define S(k) a[k] = a[k] * 0.999f + 0.001f; __asm__("" : "+x"(a[k]));
+    for (i = 0; i < rounds; i++) { PEAK_12(S) }
+#undef S
+#define S(k) s += a[k];
+    PEAK_12(S)
+#undef S
+    return s;
+}
+
+/* vpdpbusd: 64 unsigned x signed byte products summed into 16 int32 (they wrap, harmlessly) */
+__attribute__((target("avx512f,avx512vnni"))) static double peak_int8_zmm(long rounds) {
+    __m512i a[12], u = _mm512_set1_epi8(1), v = _mm512_set1_epi8(1), s = _mm512_setzero_si512();
+    int32_t out[16]; /* stored, not cast: g++ 12 warns inside _mm512_castsi512_si128 */
+    long i;
+#define S(k) a[k] = _mm512_set1_epi32(k);
+    PEAK_12(S)
+#undef S
+#define S(k) a[k] = _mm512_dpbusd_epi32(a[k], u, v);
+    for (i = 0; i < rounds; i++) { PEAK_12(S) }
+#undef S
+#define S(k) s = _mm512_add_epi32(s, a[k]);
+    PEAK_12(S)
+#undef S
+    _mm512_storeu_si512(out, s);
+    return out[0];
+}
+
+__attribute__((target("avx2,avxvnni"))) static double peak_int8_vnni_ymm(long rounds) {
+    __m256i a[12], u = _mm256_set1_epi8(1), v = _mm256_set1_epi8(1), s = _mm256_setzero_si256();
+    long i;
+#define S(k) a[k] = _mm256_set1_epi32(k);
+    PEAK_12(S)
+#undef S
+#define S(k) a[k] = _mm256_dpbusd_avx_epi32(a[k], u, v);
+    for (i = 0; i < rounds; i++) { PEAK_12(S) }
+#undef S
+#define S(k) s = _mm256_add_epi32(s, a[k]);
+    PEAK_12(S)
+#undef S
+    return _mm_cvtsi128_si32(_mm256_castsi256_si128(s));
+}
+
+/* AVX2's int8 dot product: vpmaddubsw (byte pairs to int16) then vpmaddwd (to int32) and an
+   add. The bytes are the accumulator's own, so nothing is loop-invariant. */
+__attribute__((target("avx2"))) static double peak_int8_avx2(long rounds) {
+    __m256i a[12], w = _mm256_set1_epi8(1), ones = _mm256_set1_epi16(1), s = _mm256_setzero_si256();
+    long i;
+#define S(k) a[k] = _mm256_set1_epi32(k);
+    PEAK_12(S)
+#undef S
+#define S(k) a[k] = _mm256_add_epi32(a[k], _mm256_madd_epi16(_mm256_maddubs_epi16(a[k], w), ones));
+    for (i = 0; i < rounds; i++) { PEAK_12(S) }
+#undef S
+#define S(k) s = _mm256_add_epi32(s, a[k]);
+    PEAK_12(S)
+#undef S
+    return _mm_cvtsi128_si32(_mm256_castsi256_si128(s));
+}
+#undef PEAK_12
+
+#if defined(__linux__)
+/* AMX (untested: written from Intel's ISA reference for a machine without it). The tile
+   configuration is palette 1 with 8 tiles of 16 rows x 64 bytes; tmm0-3 accumulate the four
+   int32 products of tmm4-5 (A, 16 x 64 int8) with tmm6-7 (B, 16 x 64 bytes: 64 columns of
+   int8 quadruples), each tdpbssd 16 x 16 x 64 multiply-adds. */
+typedef struct peak_tilecfg { uint8_t palette, start_row, reserved[14]; uint16_t colsb[16]; uint8_t rows[16]; } peak_tilecfg;
+
+__attribute__((target("amx-tile,amx-int8"))) static double peak_amx(long rounds) {
+    peak_tilecfg cfg;
+    int8_t ab[16 * 64];
+    long i;
+    int t;
+    memset(&cfg, 0, sizeof cfg);
+    cfg.palette = 1;
+    for (t = 0; t < 8; t++) { cfg.rows[t] = 16; cfg.colsb[t] = 64; }
+    memset(ab, 1, sizeof ab);
+    __asm__ volatile("" ::: "memory"); /* the tile intrinsics' asm does not say what it reads */
+    _tile_loadconfig(&cfg);
+    _tile_zero(0); _tile_zero(1); _tile_zero(2); _tile_zero(3);
+    _tile_loadd(4, ab, 64); _tile_loadd(5, ab, 64); _tile_loadd(6, ab, 64); _tile_loadd(7, ab, 64);
+    for (i = 0; i < rounds; i++) {
+        _tile_dpbssd(0, 4, 6); _tile_dpbssd(1, 4, 7); _tile_dpbssd(2, 5, 6); _tile_dpbssd(3, 5, 7);
+    }
+    _tile_release();
+    return (double)rounds;
+}
+
+/* Whether /proc/cpuinfo lists a flag (the kernel's view: it lists what it supports). */
+static int cpuinfo_has(const char *flag) {
+    FILE *f = fopen("/proc/cpuinfo", "r");
+    char line[8192];
+    int has = 0;
+    size_t n = strlen(flag);
+    if (!f) return 0;
+    while (!has && fgets(line, sizeof line, f)) {
+        const char *p = line;
+        if (strncmp(line, "flags", 5)) continue;
+        while (!has && (p = strstr(p, flag)) != NULL) {
+            has = p[-1] == ' ' && (p[n] == ' ' || p[n] == '\n' || p[n] == '\0');
+            p += n;
+        }
+        break;
+    }
+    fclose(f);
+    return has;
+}
+#endif
+#endif
+
+static const peak_kernel peak_none = { NULL, NULL, 0.0 };
+
+/* The widest loop of a kind this CPU runs, or no loop and why not as the name. */
+static peak_kernel peak_choose(int kind) {
+#if defined(PEAK_X86)
+    unsigned a, b, c, d;
+    int avxvnni = __get_cpuid_count(7, 1, &a, &b, &c, &d) && (a >> 4 & 1);
+    peak_kernel k = peak_none;
+    __builtin_cpu_init();
+    if (kind == PEAK_FMA) {
+        if (__builtin_cpu_supports("avx512f")) { k.name = "avx512f, zmm"; k.loop = peak_fma_zmm; k.ops = 12 * 16 * 2; }
+        else if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) { k.name = "avx2+fma, ymm"; k.loop = peak_fma_ymm; k.ops = 12 * 8 * 2; }
+        else { k.name = "scalar"; k.loop = peak_fma_scalar; k.ops = 12 * 2; }
+    } else if (kind == PEAK_INT8) {
+        if (__builtin_cpu_supports("avx512vnni")) { k.name = "avx512-vnni vpdpbusd, zmm"; k.loop = peak_int8_zmm; k.ops = 12 * 64 * 2; }
+        /* clang before 16 does not know "avxvnni"; cpuid 7.1 eax bit 4, the OS saving ymm as for avx2 */
+        else if (__builtin_cpu_supports("avx2") && avxvnni) { k.name = "avx-vnni vpdpbusd, ymm"; k.loop = peak_int8_vnni_ymm; k.ops = 12 * 32 * 2; }
+        else if (__builtin_cpu_supports("avx2")) { k.name = "avx2 vpmaddubsw+vpmaddwd, ymm"; k.loop = peak_int8_avx2; k.ops = 12 * 32 * 2; }
+        else k.name = "the CPU lacks avx2";
+    } else {
+#if defined(__linux__)
+        if (!cpuinfo_has("amx_int8")) k.name = "the CPU lacks amx_int8";
+        /* Linux hands out the tile data state on request: arch_prctl(ARCH_REQ_XCOMP_PERM, XFEATURE_XTILEDATA) */
+        else if (syscall(SYS_arch_prctl, 0x1023, 18) != 0) k.name = "Linux refused the tile data state (arch_prctl)";
+        else { k.name = "amx tdpbssd, untested"; k.loop = peak_amx; k.ops = 4 * 16 * 16 * 64 * 2; }
+#else
+        k.name = "Linux only";
+#endif
+    }
+    return k;
+#else
+    peak_kernel k = peak_none;
+    (void)kind;
+    k.name = "x86-64 only";
+    return k;
+#endif
+}
+
+typedef struct peak_job { peak_kernel k; double rate, sink; } peak_job;
+
+/* One thread's loop for PEAK_SECONDS, in chunks of about 1e8 operations. */
+static void *peak_run(void *arg) {
+    peak_job *j = (peak_job *)arg;
+    long chunk = (long)(1e8 / j->k.ops) + 1;
+    double t0 = llm_seconds(), t, rounds = 0.0;
+    do {
+        j->sink += j->k.loop(chunk);
+        rounds += (double)chunk;
+        t = llm_seconds() - t0;
+    } while (t < PEAK_SECONDS);
+    j->rate = rounds * j->k.ops / t;
+    return NULL;
+}
+
+/* Operations per second of `threads` threads each running k's loop: the median of reps. */
+static double peak_measure(peak_kernel k, int threads, int reps) {
+    double v[PEAK_REPS], sink = 0.0;
+    int rep, t;
+    for (rep = 0; rep < reps; rep++) {
+        pthread_t th[64];
+        peak_job jobs[64];
+        for (t = 0; t < threads; t++) {
+            jobs[t].k = k; jobs[t].rate = jobs[t].sink = 0.0;
+            if (t) pthread_create(&th[t], NULL, peak_run, &jobs[t]);
+        }
+        peak_run(&jobs[0]);
+        v[rep] = jobs[0].rate;
+        for (t = 1; t < threads; t++) { pthread_join(th[t], NULL); v[rep] += jobs[t].rate; }
+        for (t = 0; t < threads; t++) sink += jobs[t].sink;
+    }
+    if (sink == 42.0) printf(" "); /* keep the work */
+    return median(v, reps);
+}
+
+/* Prints each peak with 1 and n threads (medians of PEAK_REPS). */
+static void run_peak(int n_threads) {
+    static const char *const what[] = { "f32 FMA peak", "int8 dot-product peak", "int8 AMX peak" };
+    static const char *const unit[] = { "GFLOP/s", "GOP/s", "GOP/s" };
+    int kind;
+    for (kind = PEAK_FMA; kind <= PEAK_AMX; kind++) {
+        peak_kernel k = peak_choose(kind);
+        double one, many;
+        if (!k.loop) { printf("%s: not measured (%s)\n", what[kind], k.name); continue; }
+        one = peak_measure(k, 1, PEAK_REPS) / 1e9;
+        printf("%s (%s): %.1f %s with 1 thread", what[kind], k.name, one, unit[kind]);
+        if (n_threads > 1) {
+            many = peak_measure(k, n_threads, PEAK_REPS) / 1e9;
+            printf(", %.1f %s with %d threads", many, unit[kind], n_threads);
+        }
+        printf("\n");
+    }
+}
+
+/* The thread count of a context that asks for 0 (llm.h's default: the CPUs; 2 where
+   bench cannot count them). */
+static int cpu_count(void) {
+#if defined(_SC_NPROCESSORS_ONLN)
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n < 1 ? 1 : n > 64 ? 64 : (int)n;
+#else
+    return 2;
+#endif
+}
+
 /* ---- contention ----------------------------------------------------------------------- */
 /* --busy N: N child processes spinning on the CPU while the model runs (POSIX: fork). */
 #if defined(_WIN32)
@@ -153,6 +434,16 @@ static double bytes_per_token(const llm_model *m) {
     return b;
 }
 
+/* Weights one prompt token multiplies: all but the embedding table (a row lookup) and an
+   untied LM head (bench's prompt computes the logits of its last token only). */
+static double weights_per_prompt_token(const llm_model *m) {
+    const llm_tensor *e = llm_model_tensor(m, "model.embed_tokens.weight"), *o = llm_model_tensor(m, "lm_head.weight");
+    double n = (double)llm_model_info_get(m)->n_params;
+    if (e) n -= (double)e->shape[0] * (double)e->shape[1];
+    if (o) n -= (double)o->shape[0] * (double)o->shape[1];
+    return n;
+}
+
 static long rss_kb(const char *field) {
     FILE *f = fopen("/proc/self/status", "r");
     char line[256];
@@ -165,14 +456,17 @@ static long rss_kb(const char *field) {
 }
 
 static void usage(FILE *f) {
-    fprintf(f, "usage: bench -m model.llm [-p 128] [-n 64] [-t N] [-r 5] [--kv-type f16|f32] [--membw] [--busy N]\n"
+    fprintf(f, "usage: bench -m model.llm [-p 128] [-n 64] [-t N] [-r 5] [--kv-type f16|f32] [--membw] [--peak] [--busy N]\n"
                "       bench --membw [-t N]\n"
+               "       bench --peak [-t N]\n"
                "  -m, --model FILE  model file (.llm)\n"
                "  -p N, -n N        prompt tokens evaluated at once, tokens generated one at a time (llama-bench's)\n"
                "  -t, --threads N   threads (default: all CPUs; --membw: 2)\n"
                "  -r N              repetitions; the median and the spread are shown\n"
                "  --kv-type T       KV cache type: f16 (default) or f32\n"
                "  --membw           memory read bandwidth with 1 and N threads\n"
+               "  --peak            f32 FMA and int8 dot-product peaks with 1 and N threads (x86-64);\n"
+               "                    with -m, prompt speed as a share of the peak of the weight type\n"
                "  --busy N          run N CPU-bound processes during the measurement (at most 16)\n"
                "  -h, --help        this text\n");
 }
@@ -180,13 +474,13 @@ static void usage(FILE *f) {
 /* What the figures depend on besides the machine: the kernels and threading of this build. */
 static void print_build(void) { printf("llm.h %d.%d.%d: %s\n", LLM_VERSION_MAJOR, LLM_VERSION_MINOR, LLM_VERSION_PATCH, llm_system_info()); }
 
-static const char *const known[] = { "-m", "--model", "-p", "-n", "-t", "--threads", "-r", "--kv-type", "--membw", "--busy", "-h", "--help", NULL };
+static const char *const known[] = { "-m", "--model", "-p", "-n", "-t", "--threads", "-r", "--kv-type", "--membw", "--peak", "--busy", "-h", "--help", NULL };
 static const char *const valued[] = { "-m", "-p", "-n", "-t", "-r", "--kv-type", "--busy", NULL };
 
 int main(int argc, char **argv) {
     const char *path = NULL;
     int32_t n_prompt = 128, n_gen = 64, reps = 5, threads = 0, busy = 0;
-    int do_membw = 0, i, r;
+    int do_membw = 0, do_peak = 0, run_threads, i, r;
     llm_kv_type kv = LLM_KV_DEFAULT;
     busy_pid busy_pids[16];
     llm_model *m;
@@ -195,12 +489,15 @@ int main(int argc, char **argv) {
     llm_ctx_desc d;
     const llm_model_info *h;
     int32_t *toks;
-    double *pp, *tg, *bw, *share, t0, t_open, bpt, pp_med, tg_med;
+    double *pp, *tg, *bw, *share, *peak, *pshare, t0, t_open, bpt, pp_med, tg_med;
+    llm_dtype wdt;
+    peak_kernel pk = peak_none;
     for (i = 1; i < argc; i++) {
         const char *arg = argv[i], *a = flag_name(arg), *v;
         int ok = 1;
         if (!strcmp(a, "-h")) { usage(stdout); return 0; }
         if (!strcmp(a, "--membw")) { do_membw = 1; continue; }
+        if (!strcmp(a, "--peak")) { do_peak = 1; continue; }
         if (!flag_is(a, valued)) { flag_unknown("bench", arg, known); return 2; }
         if (!(v = flag_value(argc, argv, &i))) { fprintf(stderr, "bench: %s needs a value\n", arg); return 2; }
         if (!strcmp(a, "-m")) path = v;
@@ -213,10 +510,12 @@ int main(int argc, char **argv) {
         else { fprintf(stderr, "bench: %s: '%s' is neither f16 nor f32\n", arg, v); return 2; }
         if (!ok) return 2;
     }
-    if (!path && !do_membw) { fprintf(stderr, "bench: no model: give -m FILE or --membw (see bench --help)\n"); return 2; }
+    if (!path && !do_membw && !do_peak) { fprintf(stderr, "bench: no model: give -m FILE, --membw or --peak (see bench --help)\n"); return 2; }
     warn_build("bench");
-    if (do_membw) print_build();
+    run_threads = threads ? threads : cpu_count();
+    if (do_membw || do_peak) print_build();
     if (do_membw) run_membw(threads ? threads : 2);
+    if (do_peak) run_peak(run_threads);
     if (!path) return 0;
     if (start_busy(busy, busy_pids) != 0) return 2;
     t0 = llm_seconds();
@@ -230,19 +529,25 @@ int main(int argc, char **argv) {
     d.n_ctx = n_prompt + n_gen + 1;
     d.n_batch = n_prompt;
     if (!(c = open_context("bench", m, &d))) { stop_busy(busy, busy_pids); llm_model_close(m); return 1; }
-    if (!do_membw) print_build();
+    if (!do_membw && !do_peak) print_build();
+    wdt = llm_model_tensor(m, "model.layers.0.mlp.up_proj.weight")->dtype;
+    if (do_peak) pk = peak_choose(wdt == LLM_DTYPE_Q8_0 || wdt == LLM_DTYPE_Q4_0 ? PEAK_INT8 : PEAK_FMA);
     toks = (int32_t *)malloc((size_t)(n_prompt + n_gen) * sizeof *toks);
     pp = (double *)malloc((size_t)reps * sizeof *pp);
     tg = (double *)malloc((size_t)reps * sizeof *tg);
     bw = (double *)calloc((size_t)reps, sizeof *bw);
     share = (double *)calloc((size_t)reps, sizeof *share);
+    peak = (double *)calloc((size_t)reps, sizeof *peak);
+    pshare = (double *)calloc((size_t)reps, sizeof *pshare);
     for (i = 0; i < n_prompt + n_gen; i++) toks[i] = (int32_t)((1103515245u * (unsigned)i + 12345u) % (unsigned)h->n_vocab);
     llm_eval(c, toks, 1); /* warm up: page the weights in */
     for (r = 0; r < reps; r++) {
         llm_ctx_rewind(c, 0);
+        if (pk.loop) peak[r] = peak_measure(pk, run_threads, 1);
         t0 = llm_seconds();
         llm_eval(c, toks, (size_t)n_prompt);
         pp[r] = n_prompt / (llm_seconds() - t0);
+        if (pk.loop) pshare[r] = 2.0 * weights_per_prompt_token(m) * pp[r] / peak[r];
         /* the bandwidth of this moment: other tenants of a machine move it between runs */
         if (do_membw) bw[r] = membw_apart(threads ? threads : 2, NULL);
         t0 = llm_seconds();
@@ -260,7 +565,7 @@ int main(int argc, char **argv) {
         }
         pp_med = median(pp, reps);
         tg_med = median(tg, reps);
-        const char *wt = llm_dtype_name(llm_model_tensor(m, "model.layers.0.mlp.up_proj.weight")->dtype);
+        const char *wt = llm_dtype_name(wdt);
         char th[16];
         if (threads) snprintf(th, sizeof th, "%d", threads);
         else snprintf(th, sizeof th, "default");
@@ -269,6 +574,19 @@ int main(int argc, char **argv) {
                h->weight_bytes / 1e9, h->n_params / 1e9, wt, th, n_prompt, pp_med, lo_pp, hi_pp);
         printf("| %s %dL/%d | %.2f GB | %.2f B | %s | %s | tg%d | %.2f (%.2f-%.2f) |\n", h->arch_name, h->n_layer, h->n_embd,
                h->weight_bytes / 1e9, h->n_params / 1e9, wt, th, n_gen, tg_med, lo_tg, hi_tg);
+    }
+    {
+        double w = weights_per_prompt_token(m);
+        int int8 = wdt == LLM_DTYPE_Q8_0 || wdt == LLM_DTYPE_Q4_0;
+        printf("prompt multiplies %.1f M weights per token: %.1f %s", w / 1e6, 2.0 * w * pp_med / 1e9, int8 ? "GOP/s (int8)" : "GFLOP/s");
+        if (pk.loop) {
+            double lo = peak[0], hi = peak[0];
+            for (r = 1; r < reps; r++) { lo = peak[r] < lo ? peak[r] : lo; hi = peak[r] > hi ? peak[r] : hi; }
+            printf(", %.0f%% of the %s peak measured right before it (median of %d runs; peak %.1f %s, %.1f-%.1f, %d thread%s)",
+                   100.0 * median(pshare, reps), int8 ? "int8 dot-product" : "f32 FMA", reps, median(peak, reps) / 1e9,
+                   int8 ? "GOP/s" : "GFLOP/s", lo / 1e9, hi / 1e9, run_threads, run_threads > 1 ? "s" : "");
+        } else if (do_peak) printf(" (peak not measured: %s)", pk.name);
+        printf("\n");
     }
     printf("generation streams %.1f MB of weights per token: %.1f GB/s", bpt / 1e6, bpt * tg_med / 1e9);
     if (do_membw) {
@@ -287,6 +605,6 @@ int main(int argc, char **argv) {
     }
     llm_ctx_close(c);
     llm_model_close(m);
-    free(toks); free(pp); free(tg); free(bw); free(share);
+    free(toks); free(pp); free(tg); free(bw); free(share); free(peak); free(pshare);
     return 0;
 }

@@ -141,6 +141,17 @@ static const char *flags__closest(const char *arg, const char *const *known) {
 
 /* Says that arg is not an option of prog: an unknown flag (with the known one it is closest
    to, if any), or a bare word where an option was expected. The caller exits 2. */
+/* A kernel set by its llm_kernels_name ("auto", "avx2", ...); 0 after saying which exist. */
+FLAGS_FN int flag_kernels(const char *prog, const char *flag, const char *text, llm_kernels *out) {
+    int k;
+    for (k = 0; k < LLM_KERNELS_COUNT; k++)
+        if (!strcmp(text, llm_kernels_name((llm_kernels)k))) { *out = (llm_kernels)k; return 1; }
+    fprintf(stderr, "%s: %s: '%s' is not a kernel set; one of:", prog, flag, text);
+    for (k = 0; k < LLM_KERNELS_COUNT; k++) fprintf(stderr, " %s", llm_kernels_name((llm_kernels)k));
+    fprintf(stderr, "\n");
+    return 0;
+}
+
 FLAGS_FN void flag_unknown(const char *prog, const char *arg, const char *const *known) {
     const char *closest;
     if (arg[0] != '-' || !arg[1]) {
@@ -246,9 +257,10 @@ FLAGS_FN char *read_whole_file(const char *prog, const char *path, size_t *len) 
     return buf;
 }
 
-/* A build without optimisation, or with only the scalar kernels where SIMD ones exist, runs
-   one to two orders of magnitude slower; say so once, before the work, so nobody benchmarks it
-   by accident. */
+/* A build without optimisation, or one whose best kernels are the scalar ones on an x86-64 or
+   aarch64 CPU (LLM_NO_SIMD, a compiler without run-time selection and no target flags, or a
+   CPU without AVX2), runs one to two orders of magnitude slower; say so once, before the
+   work, so nobody benchmarks it by accident. */
 FLAGS_FN void warn_build(const char *prog) {
     const char *info = llm_system_info();
     int unoptimized = strstr(info, "unoptimized") != NULL, scalar = 0;
@@ -256,7 +268,7 @@ FLAGS_FN void warn_build(const char *prog) {
     scalar = strstr(info, "kernels scalar") != NULL;
 #endif
     if (!unoptimized && !scalar) return;
-    fprintf(stderr, "%s: warning: built %s (%s): expect it to run 10-100x slower; build with -O2 -march=native\n", prog,
+    fprintf(stderr, "%s: warning: built %s (%s): expect it to run 10-100x slower; build with -O2\n", prog,
             unoptimized && scalar ? "without optimisation and without SIMD kernels"
             : unoptimized         ? "without optimisation"
                                   : "without SIMD kernels",

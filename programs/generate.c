@@ -2,7 +2,7 @@
 
    build/generate -m model.llm [-p TEXT | -f FILE | --ids "1 2 3" | --ids-file F] [-n N]
                   [sampling flags] [-t threads] [-c n_ctx] [-b n_batch] [--kv-type f16|f32]
-                  [--print-ids] [--dump-logits F]
+                  [--print-ids] [--dump-logits F] [--kernels NAME] [-v]
 
    With -p (or -f) the text is tokenized by the model's tokenizer (BOS/EOS as it adds them,
    special tokens written in the text parsed). Unless --print-ids, the prompt (unless
@@ -40,6 +40,8 @@ static void usage(FILE *f) {
             "  --kv-type T            KV cache type: f16 (default) or f32\n"
             "  --print-ids            print prompt and generated ids on stdout instead of text\n"
             "  --dump-logits F        write float32 logits for every prompt position to F\n"
+            "  --kernels NAME         kernel set (tests): auto (default), scalar, avx2, avx2-vnni, avx512, neon, neon-dotprod\n"
+            "  -v                     say which kernels and threads run, on stderr\n"
             "  -h, --help             this text\n");
 }
 
@@ -154,15 +156,15 @@ static int prompt_ids(const llm_model *m, const char *prompt, const char *prompt
 typedef struct options {
     const char *model, *prompt, *prompt_file, *ids, *ids_file, *dump;
     int32_t n_gen;
-    int print_ids, hide_prompt;
+    int print_ids, hide_prompt, verbose;
 } options;
 
 static const char *const flags_known[] = { "-m", "--model", "-p", "--prompt", "-f", "--file", "--ids", "--ids-file", "-n",
                                            "--n-predict", "-t", "--threads", "-c", "--ctx-size", "-b", "--batch-size", "-s",
                                            SAMPLING_FLAGS, "--kv-type", "--no-display-prompt", "--print-ids", "--dump-logits",
-                                           "-h", "--help", NULL };
+                                           "--kernels", "-v", "-h", "--help", NULL };
 static const char *const flags_valued[] = { "-m", "-p", "-f", "--ids", "--ids-file", "-n", "-t", "-c", "-b", SAMPLING_FLAGS,
-                                            "--kv-type", "--dump-logits", NULL };
+                                            "--kv-type", "--dump-logits", "--kernels", NULL };
 
 /* 0 to go on, -1 after --help, else the exit status of bad usage. */
 static int parse_flags(int argc, char **argv, options *o, llm_sampler *s, llm_ctx_desc *cd) {
@@ -172,6 +174,7 @@ static int parse_flags(int argc, char **argv, options *o, llm_sampler *s, llm_ct
         if (!strcmp(a, "-h")) { usage(stdout); return -1; }
         if (!strcmp(a, "--print-ids")) { o->print_ids = 1; continue; }
         if (!strcmp(a, "--no-display-prompt")) { o->hide_prompt = 1; continue; }
+        if (!strcmp(a, "-v")) { o->verbose = 1; continue; }
         if (!flag_is(a, flags_valued)) { flag_unknown("generate", arg, flags_known); return 2; }
         if (!(v = flag_value(argc, argv, &i))) { fprintf(stderr, "generate: %s needs a value\n", arg); return 2; }
         if ((k = sampling_parse("generate", a, v, s)) != 0) { if (k < 0) return 2; }
@@ -181,6 +184,7 @@ static int parse_flags(int argc, char **argv, options *o, llm_sampler *s, llm_ct
         else if (!strcmp(a, "--ids")) o->ids = v;
         else if (!strcmp(a, "--ids-file")) o->ids_file = v;
         else if (!strcmp(a, "--dump-logits")) o->dump = v;
+        else if (!strcmp(a, "--kernels")) { if (!flag_kernels("generate", arg, v, &cd->kernels)) return 2; }
         else if (!strcmp(a, "-n")) { if (!flag_int("generate", arg, v, 0, INT32_MAX, &o->n_gen)) return 2; }
         else if (!strcmp(a, "-t")) { if (!flag_int("generate", arg, v, 0, LLM_MAX_THREADS, &cd->n_threads)) return 2; }
         else if (!strcmp(a, "-c")) { if (!flag_int("generate", arg, v, 0, INT32_MAX, &cd->n_ctx)) return 2; }
@@ -235,6 +239,7 @@ int main(int argc, char **argv) {
     if (prompt_ids(model, o.prompt, o.prompt_file, o.ids, o.ids_file, &out)) goto done;
     n_prompt = out.n;
     if (!(ctx = open_context("generate", model, &cd))) goto done;
+    if (o.verbose) fprintf(stderr, "generate: kernels %s (%s)\n", llm_kernels_name(llm_ctx_kernels(ctx)), llm_system_info());
     if (o.dump && dump_logits(ctx, out.ids, n_prompt, llm_model_info_get(model)->n_vocab, o.dump)) goto done;
     memset(&gd, 0, sizeof gd);
     gd.sampler = &sampler;

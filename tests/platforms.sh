@@ -12,7 +12,7 @@ P=build/platforms
 mkdir -p $P
 # Scripts that build with the host compiler themselves (make test runs them) are not rerun
 # per platform; test_readme also runs make.
-host_only="test_build.sh test_cmake.sh test_install.sh test_readme.sh test_simd.sh test_simd_neon.sh"
+host_only="test_build.sh test_cmake.sh test_dispatch.sh test_install.sh test_readme.sh test_simd.sh test_simd_neon.sh"
 # C tests that drive programs through system() with POSIX shell commands (cmd.exe on Windows)
 posix_shell="test_reference test_generate test_chat_prompt test_end_of_turn test_state test_step"
 rm -rf $P/*.result $P/*.built $P/claim.*
@@ -119,14 +119,14 @@ check_wasm() {
 job() {
   case $1 in
     aarch64) need aarch64 "gcc-aarch64-linux-gnu, qemu-user" aarch64-linux-gnu-gcc qemu-aarch64 &&
-             suite --quick aarch64 "qemu-aarch64 -L /usr/aarch64-linux-gnu" .bin CC=aarch64-linux-gnu-gcc PORTABLE=1 "CFLAGS=$STRICT";;
+             suite --quick aarch64 "qemu-aarch64 -L /usr/aarch64-linux-gnu" .bin CC=aarch64-linux-gnu-gcc "CFLAGS=$STRICT";;
     gcc)     suite gcc "" "" CC=gcc "CFLAGS=$STRICT"
              need g++ g++ g++ && suite --reuse gcc g++ "" "" "CC=g++ -x c++" "WARN=$CXX11" TEST_CC=gcc "TEST_WARN=$C99" "CFLAGS=$STRICT";;
     clang)   need clang clang clang && suite clang "" "" CC=clang "CFLAGS=$STRICT"
              need clang++ clang clang++ && suite --reuse clang clang++ "" "" "CC=clang++ -x c++" "WARN=$CXX11" TEST_CC=clang "TEST_WARN=$C99" "CFLAGS=$STRICT";;
     windows) need windows "gcc-mingw-w64-x86-64, wine" x86_64-w64-mingw32-gcc wine &&
-             suite --quick windows "env WINEDEBUG=-all wine" .exe CC=x86_64-w64-mingw32-gcc PORTABLE=1 OPENMP=0 "CFLAGS=-O1 -Werror -static";;
-    m32)     suite --quick m32 "" "" "CC=gcc -m32 -isystem $P/m32-include" PORTABLE=1 "CFLAGS=-O1 -Werror";;
+             suite --quick windows "env WINEDEBUG=-all wine" .exe CC=x86_64-w64-mingw32-gcc OPENMP=0 "CFLAGS=-O1 -Werror -static";;
+    m32)     suite --quick m32 "" "" "CC=gcc -m32 -isystem $P/m32-include" "CFLAGS=-O1 -Werror";;
     # The three feature gates in one build (test_build.sh compiles each alone with -Werror).
     minimal) suite --quick minimal "" "" "CFLAGS=-O1 -Werror -DLLM_NO_SIMD -DLLM_NO_MMAP -DLLM_NO_THREADS" OPENMP=0;;
     openmp)  check_openmp;;

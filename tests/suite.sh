@@ -18,7 +18,7 @@ cd "$(dirname "$0")/.." || exit 1
 unset MAKEFLAGS MFLAGS MAKELEVEL
 MAKE="make -j2"
 stages=${*:-native asan valgrind tsan}
-HOST_ONLY_TESTS="test_build.sh test_cmake.sh test_install.sh test_readme.sh test_simd.sh test_simd_neon.sh test_unicode.sh"
+HOST_ONLY_TESTS="test_build.sh test_cmake.sh test_dispatch.sh test_install.sh test_readme.sh test_simd.sh test_simd_neon.sh test_unicode.sh"
 SAN_FLAGS="-O0 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all"
 pass=0; fail=0; skip=0; failed=""
 log=build/logs; mkdir -p $log
@@ -58,7 +58,7 @@ asan() {
     BUILD=build/asan SKIP_TESTS="$HOST_ONLY_TESTS" sh tests/run_all.sh
 }
 valgrind_run() {
-  $MAKE --no-print-directory -s B=build/valgrind PORTABLE=1 OPENMP=0 CFLAGS="-O1 -g" \
+  $MAKE --no-print-directory -s B=build/valgrind OPENMP=0 CFLAGS="-O1 -g" \
     build/valgrind/convert build/valgrind/generate build/valgrind/simple || { echo 1 > $log/stage-valgrind.rc; return; }
   run sh tests/valgrind.sh build/valgrind
 }

@@ -1,7 +1,8 @@
-/* Kernels: each SIMD kernel against its scalar reference, the quantizers, and the forward
-   pass's invariants (bitwise the same logits for any thread count and for a prompt
-   evaluated at once or token by token; SIMD logits close to the reference ones).
-   tests/test_simd.sh builds this file for other instruction sets too. */
+/* Kernels: each SIMD kernel of every set this build has and the CPU runs against its scalar
+   reference, the quantizers, and the forward pass's invariants (bitwise the same logits for
+   any thread count and for a prompt evaluated at once or token by token; SIMD logits close
+   to the reference ones). tests/test_simd.sh builds this file with target flags too (the
+   compile-time selection of another compiler). */
 #define _POSIX_C_SOURCE 200809L
 #define LLM_IMPLEMENTATION
 #include "../llm.h"
@@ -19,6 +20,9 @@ static float frand(void) { /* uniform in [-1, 1) */
     rng ^= rng << 13; rng ^= rng >> 7; rng ^= rng << 17;
     return (float)((rng >> 40) / 8388608.0 - 1.0);
 }
+
+static llm_kernels simd_set;      /* the set under test */
+static const llm__kernels *simd; /* its table */
 
 static float *rand_vec(size_t n, float scale) {
     float *v = (float *)malloc(n * sizeof *v);
@@ -43,7 +47,7 @@ static void run_mm(const llm__kernels *K, const llm_tensor *w, const float *x, i
 }
 
 static void test_matmul(llm_dtype dt, int n_tok, int n_in, int n_out, int r0, int r1) {
-    const llm__kernels *ref = llm__kernels_get(1), *simd = llm__kernels_get(0);
+    const llm__kernels *ref = llm__kernels_get(LLM_KERNELS_SCALAR);
     float *wf = rand_vec((size_t)n_out * n_in, 1.0f), *x = rand_vec((size_t)n_tok * n_in, 2.0f);
     float *a = (float *)malloc((size_t)n_tok * n_out * 4), *b = (float *)malloc((size_t)n_tok * n_out * 4);
     void *wq = malloc(llm_dtype_row_bytes(dt, n_in) * (size_t)n_out);
@@ -78,7 +82,7 @@ static void test_matmul(llm_dtype dt, int n_tok, int n_in, int n_out, int r0, in
 }
 
 static void test_vector_kernels(void) {
-    const llm__kernels *ref = llm__kernels_get(1), *simd = llm__kernels_get(0);
+    const llm__kernels *ref = llm__kernels_get(LLM_KERNELS_SCALAR);
     int n;
     for (n = 32; n <= 608; n += 96) {
         float *x = rand_vec((size_t)n, 3.0f);
@@ -113,7 +117,7 @@ static void test_vector_kernels(void) {
    whose scale would be below FLT_MIN quantizes to zero codes. */
 static void test_nonfinite_activations(void) {
     static const llm_dtype types[] = { LLM_DTYPE_F32, LLM_DTYPE_F16, LLM_DTYPE_BF16, LLM_DTYPE_Q8_0, LLM_DTYPE_Q4_0 };
-    const llm__kernels *ref = llm__kernels_get(1), *simd = llm__kernels_get(0);
+    const llm__kernels *ref = llm__kernels_get(LLM_KERNELS_SCALAR);
     enum { N_TOK = 4, N_IN = 128, N_OUT = 32 };
     float *x = rand_vec((size_t)N_TOK * N_IN, 2.0f), *wf = rand_vec((size_t)N_OUT * N_IN, 1.0f);
     float a[N_TOK * N_OUT], b[N_TOK * N_OUT];
@@ -169,7 +173,7 @@ static void test_nonfinite_activations(void) {
    same bits when split at any offset. Below g = -88.7 e^-g overflows and the result is 0
    (as in PyTorch), where the exact one is under 1e-36. */
 static void test_swiglu_kernel(void) {
-    const llm__kernels *ref = llm__kernels_get(1), *simd = llm__kernels_get(0);
+    const llm__kernels *ref = llm__kernels_get(LLM_KERNELS_SCALAR);
     enum { N = 4001 };
     static float g[N], u[N], a[N], b[N], c[N];
     int i, split;
@@ -274,13 +278,13 @@ static void *make_model(llm_dtype dt, int n_embd, int n_ff, int n_layer, int n_h
 }
 
 /* Logits after each of the prompt's tokens, evaluated token by token or all at once. */
-static float *run_model(llm_model *m, int n_threads, int reference, int all_at_once, int n_batch, const int32_t *ids, int n) {
+static float *run_model(llm_model *m, int n_threads, llm_kernels kernels, int all_at_once, int n_batch, const int32_t *ids, int n) {
     llm_ctx *c;
     llm_ctx_desc d;
     int vocab = llm_model_info_get(m)->n_vocab, i;
     float *out = (float *)malloc((size_t)vocab * n * 4);
     memset(&d, 0, sizeof d);
-    d.n_threads = n_threads; d.reference_kernels = reference; d.n_batch = n_batch; d.n_ctx = 256;
+    d.n_threads = n_threads; d.kernels = kernels; d.n_batch = n_batch; d.n_ctx = 256;
     if (llm_ctx_open(&c, m, &d) != LLM_OK) { CHECK(0, "ctx_open"); return out; }
     if (all_at_once) {
         llm_eval(c, ids, (size_t)n);
@@ -305,15 +309,15 @@ static void test_forward(llm_dtype dt) {
     double worst = 0;
     for (i = 0; i < n; i++) ids[i] = (int32_t)((i * 131 + 7) % vocab);
     if (llm_model_open_memory(&m, buf, size, NULL) != LLM_OK) { CHECK(0, "open %s model", llm_dtype_name(dt)); free(buf); return; }
-    one = run_model(m, 1, 0, 0, 0, ids, n);
-    two = run_model(m, 3, 0, 0, 0, ids, n);
-    batch = run_model(m, 2, 0, 1, 16, ids, n);
-    ref = run_model(m, 1, 1, 0, 0, ids, n);
+    one = run_model(m, 1, simd_set, 0, 0, ids, n);
+    two = run_model(m, 3, simd_set, 0, 0, ids, n);
+    batch = run_model(m, 2, simd_set, 1, 16, ids, n);
+    ref = run_model(m, 1, LLM_KERNELS_SCALAR, 0, 0, ids, n);
     CHECK(memcmp(one, two, (size_t)vocab * n * 4) == 0, "%s: logits differ between 1 and 3 threads", llm_dtype_name(dt));
     CHECK(memcmp(one + (size_t)(n - 1) * vocab, batch + (size_t)(n - 1) * vocab, (size_t)vocab * 4) == 0,
           "%s: logits differ between a batched prompt and token by token", llm_dtype_name(dt));
     for (i = 0; i < n * vocab; i++) worst = fabs(one[i] - ref[i]) > worst ? fabs(one[i] - ref[i]) : worst;
-    printf("%s: %s logits vs scalar reference kernels: max abs diff %.3g\n", llm_dtype_name(dt), llm__kernels_get(0)->name, worst);
+    printf("%s: %s logits vs scalar reference kernels: max abs diff %.3g\n", llm_dtype_name(dt), simd->name, worst);
     /* Float paths differ only in the order of additions. With int8 activations a difference
        of 1e-7 upstream can move an activation code by one step, which moves this model's
        logits by 1e-3 to 5e-2; the kernels themselves are compared tightly above. */
@@ -345,8 +349,9 @@ static void test_nan_weights(llm_dtype dt) {
         int32_t id;
         memset(&d, 0, sizeof d);
         memset(&greedy, 0, sizeof greedy);
-        d.n_ctx = 16; d.n_threads = 2; d.reference_kernels = ref;
+        d.n_ctx = 16; d.n_threads = 2; d.kernels = ref ? LLM_KERNELS_SCALAR : simd_set;
         if (llm_ctx_open(&c, m, &d) != LLM_OK) { CHECK(0, "ctx_open"); continue; }
+        CHECK(llm_ctx_kernels(c) == d.kernels, "the context runs %s, not %s", llm_kernels_name(llm_ctx_kernels(c)), llm_kernels_name(d.kernels));
         CHECK(llm_eval(c, ids, 3) == LLM_OK && llm_eval(c, ids + 3, 2) == LLM_OK, "%s: eval with a NaN weight block", llm_dtype_name(dt));
         for (k = 0; k < 64; k++) nan_ref += llm_logits(c)[k] != llm_logits(c)[k];
         CHECK(llm_sample(c, &greedy, &id) == LLM_OK && id >= 0 && id < 64, "%s: a token is sampled from NaN logits (%d)", llm_dtype_name(dt), id);
@@ -357,11 +362,40 @@ static void test_nan_weights(llm_dtype dt) {
     free(buf);
 }
 
-int main(void) {
+/* A set this build lacks or the CPU cannot run is refused with a message; AUTO runs the best. */
+static void test_forced_sets(void) {
+    size_t size;
+    void *buf = make_model(LLM_DTYPE_F32, 64, 128, 2, 4, 2, 64, &size);
+    llm_model *m;
+    int k;
+    if (llm_model_open_memory(&m, buf, size, NULL) != LLM_OK) { CHECK(0, "open a model"); free(buf); return; }
+    for (k = 0; k < LLM_KERNELS_COUNT; k++) {
+        llm_ctx *c = NULL;
+        llm_ctx_desc d;
+        llm_result r;
+        memset(&d, 0, sizeof d);
+        d.n_ctx = 16; d.kernels = (llm_kernels)k;
+        r = llm_ctx_open(&c, m, &d);
+        CHECK(r == (llm_kernels_supported((llm_kernels)k) ? LLM_OK : LLM_ERR_UNSUPPORTED), "kernels %s: ctx_open gives %s",
+              llm_kernels_name((llm_kernels)k), llm_result_string(r));
+        if (r == LLM_OK)
+            CHECK(llm_ctx_kernels(c) == (k ? (llm_kernels)k : llm_kernels_best()), "kernels %s: the context runs %s",
+                  llm_kernels_name((llm_kernels)k), llm_kernels_name(llm_ctx_kernels(c)));
+        llm_ctx_close(c);
+    }
+    CHECK(!llm_kernels_name(LLM_KERNELS_COUNT) && llm_kernels_best() != LLM_KERNELS_AUTO, "llm_kernels_name, llm_kernels_best");
+    llm_model_close(m);
+    free(buf);
+}
+
+/* Every check of one kernel set against the scalar reference. */
+static void test_set(llm_kernels k) {
     static const llm_dtype types[] = { LLM_DTYPE_F32, LLM_DTYPE_F16, LLM_DTYPE_BF16, LLM_DTYPE_Q8_0, LLM_DTYPE_Q4_0 };
     size_t i;
     int n_tok;
-    printf("kernels: %s\n", llm__kernels_get(0)->name);
+    simd_set = k;
+    simd = llm__kernels_get(k);
+    printf("kernels: %s\n", simd->name);
     test_vector_kernels();
     test_swiglu_kernel();
     test_quantizers();
@@ -377,5 +411,18 @@ int main(void) {
     test_nonfinite_activations();
     test_nan_weights(LLM_DTYPE_Q8_0);
     test_nan_weights(LLM_DTYPE_Q4_0);
-    return check_summary("all kernel checks passed");
+}
+
+int main(void) {
+    char passed[200] = "all kernel checks passed:";
+    int k, n = 0;
+    test_forced_sets();
+    for (k = LLM_KERNELS_SCALAR + 1; k < LLM_KERNELS_COUNT; k++)
+        if (llm_kernels_supported((llm_kernels)k)) {
+            test_set((llm_kernels)k);
+            strcat(passed, n++ ? ", " : " ");
+            strcat(passed, llm_kernels_name((llm_kernels)k));
+        }
+    if (!n) { test_set(LLM_KERNELS_SCALAR); strcat(passed, " scalar only"); } /* the reference against itself */
+    return check_summary(passed);
 }

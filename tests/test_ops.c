@@ -89,7 +89,7 @@ static void matmul_1x1(float *out, const llm_tensor *w, const float *x) {
     llm__mm m;
     memset(&m, 0, sizeof m);
     m.w = w; m.x = x; m.out = out; m.n_tok = 1; m.n_in = 1; m.n_out = 1;
-    llm__kernels_get(1)->mm[LLM_DTYPE_F32](&m, 0, 1);
+    llm__kernels_get(LLM_KERNELS_SCALAR)->mm[LLM_DTYPE_F32](&m, 0, 1);
 }
 
 /* The scalar SwiGLU example: W2 (silu(W1 x) * (W3 x)) with x = 1, W1 = 1.5, W3 = 0.8, W2 = 1.2.

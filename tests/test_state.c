@@ -129,6 +129,7 @@ static void test_damage(llm_ctx *c, const uint8_t *state, size_t n) {
     free(bad);
 }
 
+#if !defined(_WIN32)
 static uint8_t *read_bytes(const char *path, size_t *n) {
     uint8_t *p;
     FILE *f;
@@ -139,7 +140,6 @@ static uint8_t *read_bytes(const char *path, size_t *n) {
     return p;
 }
 
-#if !defined(_WIN32)
 /* Files in STATE_DIR whose name ends in ".tmp". */
 static int temporaries(void) {
     DIR *d = opendir(STATE_DIR);

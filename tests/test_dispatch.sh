@@ -1,0 +1,51 @@
+#!/bin/sh
+# Run-time kernel selection: one portable build of generate (cc -O2, no -march) forced to
+# each kernel set the CPU runs (--kernels NAME) gives bitwise the logits of a build that has
+# only that set, chosen at compile time from target flags (LLM_NO_DISPATCH; LLM_NO_SIMD for
+# scalar). A set the CPU lacks says so on its line (the sets that ran still count). x86-64
+# only: the aarch64 sets are tests/test_simd_neon.sh's.
+set -e
+. tests/need.sh
+b=${BUILD:-build}
+out=$b/tests/dispatch; rm -rf $out; mkdir -p $out
+cc=${CC:-cc}
+case $(uname -m) in x86_64|amd64) ;; *) echo "SKIP: run-time selection is tested on x86-64"; exit 0;; esac
+flags="-std=c99 -O2 -Werror"
+fail() { echo "FAIL $*"; exit 1; }
+$cc $flags -o $out/portable programs/generate.c -lm -lpthread
+$b/convert models/kjv-tiny $out/kjv-f32.llm --dtype f32 >/dev/null 2>&1
+for t in f16 q8_0 q4_0; do $b/convert models/kjv-tiny $out/kjv-$t.llm --dtype $t >/dev/null 2>&1; done
+ids="1 5 9 12 3 7 2 8 11 4 6 10 13 14 15 16"
+dump() { # GENERATE DIR [flags]: the logits of every model, a prompt at once and token by token
+  g=$1; d=$2; shift 2; mkdir -p $d
+  for m in $out/*.llm; do
+    n=$(basename $m .llm)
+    $g -m $m -t 2 -n 0 --ids "$ids" --kv-type f32 --dump-logits $d/$n.f32 "$@" >/dev/null 2>$d/$n.err || fail "$g $*: $(cat $d/$n.err)"
+    $g -m $m -t 1 -n 0 -b 1 --ids "$ids" --dump-logits $d/$n-b1.f32 "$@" >/dev/null 2>$d/$n.err || fail "$g $*: $(cat $d/$n.err)"
+  done
+}
+cpu=$(cat /proc/cpuinfo 2>/dev/null || true)
+has() { echo "$cpu" | grep -qw "$1"; }
+check() { # SET FLAGS...: the portable build forced to SET against a compile-time build of SET
+  set=$1; shift
+  $cc $flags "$@" -o $out/only-$set programs/generate.c -lm -lpthread
+  $out/only-$set -m $out/kjv-f32.llm -n 0 -v 2>&1 | grep -q "kernels $set " || fail "the $set build runs $($out/only-$set -m $out/kjv-f32.llm -n 0 -v 2>&1 | grep kernels)"
+  dump $out/only-$set $out/ref-$set
+  dump $out/portable $out/run-$set --kernels $set
+  n=0; for f in $out/ref-$set/*.f32; do cmp -s $f $out/run-$set/$(basename $f) || { n=$((n + 1)); echo "  differs: $(basename $f)"; }; done
+  [ $n = 0 ] || fail "$set: $n logits files differ between --kernels $set and a compile-time $set build"
+  printf "%-14s ok: %s files bitwise equal\n" $set "$(ls $out/ref-$set/*.f32 | wc -l | tr -d ' ')"
+}
+lacks() { printf "%-14s SKIP: the CPU lacks %s\n" "$1" "$2"; }
+check scalar -DLLM_NO_SIMD
+ct=-DLLM_NO_DISPATCH
+if has avx2 && has fma && has f16c; then check avx2 $ct -mavx2 -mfma -mf16c; else lacks avx2 "avx2, fma or f16c"; fi
+if has avx_vnni; then check avx2-vnni $ct -mavx2 -mfma -mf16c -mavxvnni; else lacks avx2-vnni avx_vnni; fi
+if has avx512vnni || has avx512_vnni; then check avx512 $ct -mavx512f -mavx512bw -mavx512vl -mavx512vnni -mfma -mf16c
+else lacks avx512 avx512_vnni; fi
+# AUTO runs the best set; a set this build or CPU lacks is refused, naming it.
+best=$($out/portable -m $out/kjv-f32.llm -n 0 -v 2>&1 | sed -n 's/^generate: kernels \([a-z0-9-]*\) .*/\1/p')
+[ -n "$best" ] && $out/portable -m $out/kjv-f32.llm -n 0 -v 2>&1 | grep -q "(kernels $best," || fail "-v: $($out/portable -m $out/kjv-f32.llm -n 0 -v 2>&1)"
+if $out/portable -m $out/kjv-f32.llm -n 0 --kernels neon > $out/neon.txt 2>&1; then fail "--kernels neon ran on x86-64"; fi
+grep -q 'neon kernels are not in this build' $out/neon.txt || fail "--kernels neon: $(cat $out/neon.txt)"
+echo "ok   auto runs $best; --kernels neon is refused with a message"
