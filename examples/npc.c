@@ -79,15 +79,19 @@ int main(int argc, char **argv) {
     double max_tokens = 48, fps = 60, budget_ms = 0, threads = 0;
     int verbose = 0, frame, i, steps = 0, late = 0;
     double slowest = 0.0, typical = 0.0, total = 0.0, t0, sink = 0.0;
-    llm_sampler sampler = { 0 };        /* zero fields: off, or their defaults */
-    llm_generate_desc gd = { 0 };
+    llm_sampler sampler;
+    llm_generate_desc gd;
     llm_generation *g = NULL;
-    llm_step step = { 0 };
-    llm_ctx_desc cd = { 0 };
+    llm_step step;
+    llm_ctx_desc cd;
     llm_model_desc md;
     llm_model *model;
     llm_ctx *ctx;
     llm_result r;
+    memset(&sampler, 0, sizeof sampler); /* zero fields: off, or their defaults */
+    memset(&gd, 0, sizeof gd);
+    memset(&step, 0, sizeof step);
+    memset(&cd, 0, sizeof cd);
     sampler.temperature = 0.8f;
     sampler.top_p = 0.95f;
     sampler.seed = 1;

@@ -44,6 +44,6 @@ echo "kept the system prompt and the newest $((kept / 2)) exchanges"
 { head -n 1 $out/long.jsonl; tail -n $((kept + 2)) $out/long.jsonl; } > $out/long.jsonl.tmp
 mv $out/long.jsonl.tmp $out/long.jsonl
 printf '/load %s/long\nIn the beginning\n' $out | $chat > $out/more.txt 2> $out/more.err
-grep -q 'dropped the oldest turn$' $out/more.err || fail "one more exchange: $(grep 'context' $out/more.err)"
+tr -d '\r' < $out/more.err | grep -q 'dropped the oldest turn$'  || fail "one more exchange: $(grep 'context' $out/more.err)"
 cmp -s $out/long.txt $out/more.txt || fail "one more exchange: the reply differs"
 echo "chat drop: linear, and no more turns than needed"
