@@ -273,9 +273,32 @@ typedef struct llm_model_desc {
     int vocab_only;          /* read metadata and tokenizer only; tensors are not needed */
 } llm_model_desc;
 
-typedef enum llm_arch { LLM_ARCH_LLAMA = 0, LLM_ARCH_MISTRAL = 1, LLM_ARCH_QWEN2 = 2, LLM_ARCH_QWEN3 = 3 } llm_arch;
+/* The family a file was converted from (general.architecture): a label for people. The
+   forward pass reads the switches below, never this. */
+typedef enum llm_arch {
+    LLM_ARCH_LLAMA = 0, LLM_ARCH_MISTRAL = 1, LLM_ARCH_QWEN2 = 2, LLM_ARCH_QWEN3 = 3,
+    LLM_ARCH_GEMMA2 = 4, LLM_ARCH_GEMMA3 = 5, LLM_ARCH_PHI3 = 6, LLM_ARCH_SMOLLM3 = 7, LLM_ARCH_GRANITE = 8,
+    LLM_ARCH_OLMO2 = 9
+} llm_arch;
 
-typedef enum llm_rope_scaling { LLM_ROPE_NONE = 0, LLM_ROPE_LINEAR = 1, LLM_ROPE_LLAMA3 = 2 } llm_rope_scaling;
+typedef enum llm_rope_scaling {
+    LLM_ROPE_NONE = 0, LLM_ROPE_LINEAR = 1, LLM_ROPE_LLAMA3 = 2, LLM_ROPE_YARN = 3, LLM_ROPE_LONGROPE = 4
+} llm_rope_scaling;
+
+/* Where a block's RMSNorms sit. PRE (Llama): x += attn(norm(x)); x += ffn(norm(x)). POST
+   (OLMo 2): x += norm(attn(x)); x += norm(ffn(x)). SANDWICH (Gemma): x += norm(attn(norm(x)));
+   x += norm(ffn(norm(x))). */
+typedef enum llm_block_norms { LLM_BLOCK_PRE = 0, LLM_BLOCK_POST = 1, LLM_BLOCK_SANDWICH = 2 } llm_block_norms;
+
+/* q/k RMSNorm before RoPE: none, per head (Qwen3, Gemma 3) or over all heads (OLMo 2). */
+typedef enum llm_qk_norm { LLM_QK_NORM_NONE = 0, LLM_QK_NORM_HEAD = 1, LLM_QK_NORM_FULL = 2 } llm_qk_norm;
+
+/* The gate activation of the MLP: down(act(gate x) * up x). */
+typedef enum llm_activation { LLM_ACT_SILU = 0, LLM_ACT_GELU_TANH = 1 } llm_activation;
+
+/* Which RoPE a layer applies (llm.layer_rope): none (SmolLM3's NoPE layers), the model's
+   (rope_theta with its scaling), or the local one (Gemma 3's sliding layers). */
+enum { LLM_LAYER_ROPE_NONE = 0, LLM_LAYER_ROPE_GLOBAL = 1, LLM_LAYER_ROPE_LOCAL = 2 };
 
 #define LLM_MAX_LAYERS 1024
 #define LLM_MAX_STOP_IDS 8
@@ -292,12 +315,27 @@ typedef struct llm_model_info {
     float rope_factor, rope_low_freq_factor, rope_high_freq_factor;
     int32_t rope_original_max_pos;
     int32_t tied_embeddings;     /* the LM head is the embedding matrix */
-    int32_t qk_norm;             /* qwen3: RMSNorm of each q and k head before RoPE */
+    int32_t qk_norm;             /* an llm_qk_norm */
     int32_t bos_id;              /* -1: none */
     int32_t n_stop_ids;
     int32_t stop_ids[LLM_MAX_STOP_IDS]; /* eos ids of generation_config.json */
     int64_t n_params;
     size_t weight_bytes;         /* bytes of all tensors */
+    /* The anatomy's switches (docs/FORMAT.md, "Model switches"); the defaults are Llama's. */
+    llm_block_norms block_norms;
+    int32_t norm_plus_one;       /* every RMSNorm multiplies by (1 + w) instead of w (Gemma) */
+    llm_activation activation;
+    float embd_scale;            /* the embeddings are multiplied by this (1: none) */
+    float attn_scale;            /* q.k is multiplied by this; 0: 1/sqrt(head_dim) */
+    float residual_scale;        /* a block's outputs are multiplied by this before the residual add */
+    float logits_divisor;        /* the logits are divided by this (1: none) */
+    float attn_softcap;          /* scores become cap * tanh(scores / cap); 0: none */
+    float final_softcap;         /* the same for the logits */
+    int32_t rope_dim;            /* the rotated dimensions of a head (partial rotary): <= head_dim */
+    double rope_theta_local;     /* theta of the LLM_LAYER_ROPE_LOCAL layers (no scaling) */
+    float rope_attn_factor;      /* cos and sin are multiplied by this (YaRN, LongRoPE) */
+    float rope_beta_fast, rope_beta_slow; /* YaRN's ramp bounds, in rotations */
+    int32_t rope_truncate;       /* YaRN: the ramp bounds are rounded to whole dimensions */
 } llm_model_info;
 
 typedef struct llm_tensor {
@@ -633,7 +671,7 @@ LLMDEF const char *llm_generation_error(const llm_generation *g); /* "" when non
 enum { LLM_META_I32 = 1, LLM_META_F64 = 2, LLM_META_STRING = 3, LLM_META_I32_ARRAY = 4, LLM_META_BLOB = 5 };
 
 /* Metadata keys: the file itself. */
-#define LLM_KEY_ARCH              "general.architecture"   /* string: llama, mistral, qwen2, qwen3 */
+#define LLM_KEY_ARCH              "general.architecture"   /* string: llama, mistral, qwen2, qwen3, gemma2, ... */
 #define LLM_KEY_VOCAB_ONLY        "general.vocab_only"     /* i32: 1, a tokenizer without tensors */
 /* The model's hyper-parameters (config.json) and token ids. */
 #define LLM_KEY_N_VOCAB           "llm.vocab_size"
@@ -654,6 +692,24 @@ enum { LLM_META_I32 = 1, LLM_META_F64 = 2, LLM_META_STRING = 3, LLM_META_I32_ARR
 #define LLM_KEY_ROPE_HIGH_FREQ    "llm.rope_high_freq_factor"                 /* f64 */
 #define LLM_KEY_ROPE_ORIG_CTX     "llm.rope_original_max_position_embeddings"
 #define LLM_KEY_SLIDING_WINDOW    "llm.sliding_window"                        /* i32 array, per layer */
+#define LLM_KEY_BLOCK_NORMS       "llm.block_norms"                           /* an llm_block_norms */
+#define LLM_KEY_NORM_PLUS_ONE     "llm.norm_plus_one"
+#define LLM_KEY_ACTIVATION        "llm.activation"                            /* an llm_activation */
+#define LLM_KEY_EMBD_SCALE        "llm.embedding_scale"                       /* f64 */
+#define LLM_KEY_ATTN_SCALE        "llm.attention_scale"                       /* f64 */
+#define LLM_KEY_RESIDUAL_SCALE    "llm.residual_scale"                        /* f64 */
+#define LLM_KEY_LOGITS_DIVISOR    "llm.logits_divisor"                        /* f64 */
+#define LLM_KEY_ATTN_SOFTCAP      "llm.attention_softcap"                     /* f64 */
+#define LLM_KEY_FINAL_SOFTCAP     "llm.final_softcap"                         /* f64 */
+#define LLM_KEY_ROPE_DIM          "llm.rope_dim"
+#define LLM_KEY_LAYER_ROPE        "llm.layer_rope"                            /* i32 array, LLM_LAYER_ROPE_* per layer */
+#define LLM_KEY_ROPE_THETA_LOCAL  "llm.rope_theta_local"                      /* f64 */
+#define LLM_KEY_ROPE_ATTN_FACTOR  "llm.rope_attention_factor"                 /* f64 */
+#define LLM_KEY_ROPE_BETA_FAST    "llm.rope_beta_fast"                        /* f64 */
+#define LLM_KEY_ROPE_BETA_SLOW    "llm.rope_beta_slow"                        /* f64 */
+#define LLM_KEY_ROPE_TRUNCATE     "llm.rope_truncate"
+#define LLM_KEY_ROPE_SHORT        "llm.rope_short_factor"                     /* blob, rope_dim / 2 f32 */
+#define LLM_KEY_ROPE_LONG         "llm.rope_long_factor"                      /* blob, rope_dim / 2 f32 */
 #define LLM_KEY_BOS_ID            "llm.bos_token_id"
 #define LLM_KEY_EOS_IDS           "llm.eos_token_ids"                         /* i32 array */
 /* The tokenizer (tokenizer.json). */
@@ -2623,12 +2679,44 @@ static void llm__rmsnorm(float *out, const float *x, const float *weight, int n,
     for (i = 0; i < n; i++) out[i] = weight[i] * (x[i] * scale);
 }
 
+/* Gemma's RMSNorm: the same normalisation times (1 + weight), in float32 as HF computes it. */
+static void llm__rmsnorm_plus_one(float *out, const float *x, const float *weight, int n, float eps) {
+    float ss = 0.0f, scale;
+    int i;
+    for (i = 0; i < n; i++) ss += x[i] * x[i];
+    scale = 1.0f / sqrtf(ss / (float)n + eps);
+    for (i = 0; i < n; i++) out[i] = (x[i] * scale) * (1.0f + weight[i]);
+}
+
+/* The model's RMSNorm with weight tensor w: w or (1 + w) as the file says. */
+static void llm__norm(const llm_model_info *h, float *out, const float *x, const llm_tensor *w, int n) {
+    if (h->norm_plus_one) llm__rmsnorm_plus_one(out, x, (const float *)w->data, n, h->rms_eps);
+    else llm__rmsnorm(out, x, (const float *)w->data, n, h->rms_eps);
+}
+
+/* GeGLU gate, in place in gate: gelu_tanh(gate) * up, with PyTorch's gelu(approximate="tanh"):
+   0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))). */
+static void llm__geglu_tanh(float *gate, const float *up, int n) {
+    const float beta = 0.7978845608028654f, kappa = 0.044715f;
+    int i;
+    for (i = 0; i < n; i++) {
+        float x = gate[i], inner = beta * (x + kappa * x * x * x);
+        gate[i] = 0.5f * x * (1.0f + tanhf(inner)) * up[i];
+    }
+}
+
+/* x = cap * tanh(x / cap): Gemma 2's soft-capping of attention scores and logits. */
+static void llm__softcap(float *x, size_t n, float cap) {
+    size_t i;
+    for (i = 0; i < n; i++) x[i] = tanhf(x[i] / cap) * cap;
+}
+
 /* The per-pair inverse frequencies, as HF's rope initialisation computes them in float32:
    inv_freq[i] = 1 / theta^(2i/d), then scaled by the rope_scaling rule. */
 static void llm__rope_inv_freq(float *inv_freq, const llm_model_info *m) {
-    int i, half = m->head_dim / 2;
+    int i, half = m->rope_dim / 2;
     for (i = 0; i < half; i++) {
-        float expo = (float)(2 * i) / (float)m->head_dim;
+        float expo = (float)(2 * i) / (float)m->rope_dim;
         float f = 1.0f / powf((float)m->rope_theta, expo);
         if (m->rope_scaling == LLM_ROPE_LINEAR) {
             f /= m->rope_factor;
@@ -2650,10 +2738,54 @@ static void llm__rope_inv_freq(float *inv_freq, const llm_model_info *m) {
     }
 }
 
+/* transformers _compute_yarn_parameters: each pair blends the interpolated frequency
+   (divided by factor) and the original one by a linear ramp over the pairs between the
+   dimensions where beta_fast and beta_slow rotations fit in the original context. */
+static void llm__rope_inv_freq_yarn(float *inv_freq, const llm_model_info *m) {
+    const double pi = 3.14159265358979323846;
+    int i, half = m->rope_dim / 2, dim = m->rope_dim;
+    double base = m->rope_theta, orig = m->rope_original_max_pos;
+    double low = dim * log(orig / (m->rope_beta_fast * 2 * pi)) / (2 * log(base));
+    double high = dim * log(orig / (m->rope_beta_slow * 2 * pi)) / (2 * log(base));
+    float lo, hi;
+    if (m->rope_truncate) { low = floor(low); high = ceil(high); }
+    if (low < 0) low = 0;
+    if (high > dim - 1) high = dim - 1;
+    lo = (float)low; hi = (float)high;
+    if (lo == hi) hi += 0.001f; /* as HF: no division by zero */
+    for (i = 0; i < half; i++) {
+        float pos_freq = powf((float)base, (float)(2 * i) / (float)dim);
+        float extra = 1.0f / pos_freq, inter = 1.0f / (m->rope_factor * pos_freq);
+        float ramp = ((float)i - lo) / (hi - lo), keep;
+        ramp = ramp < 0.0f ? 0.0f : ramp > 1.0f ? 1.0f : ramp;
+        keep = 1.0f - ramp; /* inv_freq_extrapolation_factor */
+        inv_freq[i] = inter * (1.0f - keep) + extra * keep;
+    }
+}
+
+/* transformers _compute_longrope_parameters: 1 / (ext[i] * theta^(2i/d)) with the short or
+   the long factors (little-endian f32). */
+static void llm__rope_inv_freq_longrope(float *inv_freq, const llm_model_info *m, const uint8_t *factors) {
+    int i, half = m->rope_dim / 2;
+    for (i = 0; i < half; i++) {
+        float ext;
+        uint32_t u = (uint32_t)factors[4 * i] | (uint32_t)factors[4 * i + 1] << 8 | (uint32_t)factors[4 * i + 2] << 16 |
+                     (uint32_t)factors[4 * i + 3] << 24;
+        memcpy(&ext, &u, 4);
+        inv_freq[i] = 1.0f / (ext * powf((float)m->rope_theta, (float)(2 * i) / (float)m->rope_dim));
+    }
+}
+
+/* The plain inverse frequencies 1 / theta^(2i/d) of a local layer. */
+static void llm__rope_inv_freq_plain(float *inv_freq, const llm_model_info *m, double theta) {
+    int i, half = m->rope_dim / 2;
+    for (i = 0; i < half; i++) inv_freq[i] = 1.0f / powf((float)theta, (float)(2 * i) / (float)m->rope_dim);
+}
+
 /* HF rotate_half layout: element i pairs with element i + d/2 (not adjacent pairs).
    cs holds cos(pos * inv_freq[i]) then sin(pos * inv_freq[i]) for i < d/2. */
-static void llm__rope_rotate_half(float *v, int head_dim, const float *cs) {
-    int i, half = head_dim / 2;
+static void llm__rope_rotate_half(float *v, int rope_dim, const float *cs) {
+    int i, half = rope_dim / 2;
     for (i = 0; i < half; i++) {
         float c = cs[i], s = cs[half + i];
         float a = v[i], b = v[i + half];
@@ -2713,7 +2845,9 @@ typedef struct llm__meta {
 typedef struct llm__layer {
     const llm_tensor *attn_norm, *wq, *wk, *wv, *wo, *bq, *bk, *bv, *bo, *q_norm, *k_norm;
     const llm_tensor *ffn_norm, *w_gate, *w_up, *w_down;
+    const llm_tensor *post_attn_norm, *post_ffn_norm; /* on the block outputs (POST, SANDWICH) */
     int32_t window; /* sliding-window size, 0 for full attention */
+    int32_t rope;   /* LLM_LAYER_ROPE_* */
 } llm__layer;
 
 struct llm__tokenizer;
@@ -2737,7 +2871,9 @@ struct llm_model {
     size_t n_tensors;
     const llm_tensor *tok_embd, *norm, *output;
     llm__layer *layers;
-    float *rope_inv_freq;
+    float *rope_inv_freq;       /* rope_dim / 2 frequencies of the model's RoPE */
+    float *rope_inv_freq_long;  /* LongRoPE's long factors, past the original context; else NULL */
+    float *rope_inv_freq_local; /* of LLM_LAYER_ROPE_LOCAL layers; else NULL */
     struct llm__tokenizer *tok; /* NULL: no tokenizer */
 };
 
@@ -2945,7 +3081,44 @@ LLMDEF const llm_tensor *llm_model_tensor(const llm_model *model, const char *na
 }
 
 /* ---- llm: model --------------------------------------------------------------------------- */
-static const char *const llm__arch_names[] = { "llama", "mistral", "qwen2", "qwen3" };
+static const char *const llm__arch_names[] = { "llama", "mistral", "qwen2", "qwen3", "gemma2", "gemma3", "phi3",
+                                               "smollm3", "granite", "olmo2" };
+
+/* An optional f64 key into a float, dflt when absent. */
+static llm_result llm__meta_float(const llm_model *m, const char *key, double dflt, float *out, char *err, size_t es) {
+    double v = dflt;
+    llm_result r = llm__meta_f64(m, key, 0, &v, err, es);
+    *out = (float)v;
+    return r;
+}
+
+/* The anatomy's switches; absent keys are Llama's values. */
+static llm_result llm__read_switches(const llm_model *m, llm_model_info *h, char *err, size_t es) {
+    int32_t norms = 0, act = 0;
+    llm_result r;
+    h->rope_dim = h->head_dim;
+    h->rope_truncate = 1;
+    h->rope_theta_local = 10000.0;
+    if ((r = llm__meta_i32(m, LLM_KEY_BLOCK_NORMS, 0, &norms, err, es)) ||
+        (r = llm__meta_i32(m, LLM_KEY_NORM_PLUS_ONE, 0, &h->norm_plus_one, err, es)) ||
+        (r = llm__meta_i32(m, LLM_KEY_ACTIVATION, 0, &act, err, es)) ||
+        (r = llm__meta_i32(m, LLM_KEY_ROPE_DIM, 0, &h->rope_dim, err, es)) ||
+        (r = llm__meta_i32(m, LLM_KEY_ROPE_TRUNCATE, 0, &h->rope_truncate, err, es)) ||
+        (r = llm__meta_f64(m, LLM_KEY_ROPE_THETA_LOCAL, 0, &h->rope_theta_local, err, es)) ||
+        (r = llm__meta_float(m, LLM_KEY_EMBD_SCALE, 1.0, &h->embd_scale, err, es)) ||
+        (r = llm__meta_float(m, LLM_KEY_ATTN_SCALE, 0.0, &h->attn_scale, err, es)) ||
+        (r = llm__meta_float(m, LLM_KEY_RESIDUAL_SCALE, 1.0, &h->residual_scale, err, es)) ||
+        (r = llm__meta_float(m, LLM_KEY_LOGITS_DIVISOR, 1.0, &h->logits_divisor, err, es)) ||
+        (r = llm__meta_float(m, LLM_KEY_ATTN_SOFTCAP, 0.0, &h->attn_softcap, err, es)) ||
+        (r = llm__meta_float(m, LLM_KEY_FINAL_SOFTCAP, 0.0, &h->final_softcap, err, es)) ||
+        (r = llm__meta_float(m, LLM_KEY_ROPE_ATTN_FACTOR, 1.0, &h->rope_attn_factor, err, es)) ||
+        (r = llm__meta_float(m, LLM_KEY_ROPE_BETA_FAST, 32.0, &h->rope_beta_fast, err, es)) ||
+        (r = llm__meta_float(m, LLM_KEY_ROPE_BETA_SLOW, 1.0, &h->rope_beta_slow, err, es)))
+        return r;
+    h->block_norms = (llm_block_norms)norms;
+    h->activation = (llm_activation)act;
+    return LLM_OK;
+}
 
 static llm_result llm__read_info(llm_model *m, char *err, size_t es) {
     llm_model_info *h = &m->info;
@@ -2989,6 +3162,7 @@ static llm_result llm__read_info(llm_model *m, char *err, size_t es) {
     h->rope_low_freq_factor = (float)v;
     v = 4.0; if ((r = llm__meta_f64(m, LLM_KEY_ROPE_HIGH_FREQ, 0, &v, err, es))) return r;
     h->rope_high_freq_factor = (float)v;
+    if ((r = llm__read_switches(m, h, err, es))) return r;
     stop = llm__meta_find(m, LLM_KEY_EOS_IDS);
     if (stop) {
         if (stop->type != LLM_META_I32_ARRAY || stop->size % 4 || stop->size / 4 > LLM_MAX_STOP_IDS)
@@ -2999,8 +3173,29 @@ static llm_result llm__read_info(llm_model *m, char *err, size_t es) {
     return LLM_OK;
 }
 
+/* The switches' values: known enum values, finite scales of the right sign. */
+static llm_result llm__check_switches(const llm_model_info *h, char *err, size_t es) {
+    if ((unsigned)h->block_norms > LLM_BLOCK_SANDWICH) return llm__fail(err, es, LLM_ERR_UNSUPPORTED, "unknown block norm placement %d", (int)h->block_norms);
+    if ((unsigned)h->qk_norm > LLM_QK_NORM_FULL) return llm__fail(err, es, LLM_ERR_UNSUPPORTED, "unknown q/k norm kind %d", (int)h->qk_norm);
+    if ((unsigned)h->activation > LLM_ACT_GELU_TANH) return llm__fail(err, es, LLM_ERR_UNSUPPORTED, "unknown activation %d", (int)h->activation);
+    if (h->rope_dim < 2 || h->rope_dim > h->head_dim || h->rope_dim % 2)
+        return llm__fail(err, es, LLM_ERR_BAD_FILE, "rope_dim %d is not an even number in [2, head_dim %d]", h->rope_dim, h->head_dim);
+    if (!(h->embd_scale > 0.0f && h->embd_scale < FLT_MAX) || !(h->attn_scale >= 0.0f && h->attn_scale < FLT_MAX) ||
+        !(h->residual_scale > 0.0f && h->residual_scale < FLT_MAX) || !(h->logits_divisor > 0.0f && h->logits_divisor < FLT_MAX) ||
+        !(h->attn_softcap >= 0.0f && h->attn_softcap < FLT_MAX) || !(h->final_softcap >= 0.0f && h->final_softcap < FLT_MAX) ||
+        !(h->rope_attn_factor > 0.0f && h->rope_attn_factor < FLT_MAX))
+        return llm__fail(err, es, LLM_ERR_BAD_FILE, "a scale (embedding, attention, residual, logits, soft-cap or rope attention factor) is out of range");
+    if (!(h->rope_theta_local > 1.0)) return llm__fail(err, es, LLM_ERR_BAD_FILE, "rope_theta_local must be > 1");
+    if (h->rope_scaling == LLM_ROPE_YARN && (h->rope_original_max_pos < 1 || !(h->rope_beta_fast > 0.0f) || !(h->rope_beta_slow > 0.0f)))
+        return llm__fail(err, es, LLM_ERR_BAD_FILE, "yarn rope scaling parameters are out of range");
+    if (h->rope_scaling == LLM_ROPE_LONGROPE && h->rope_original_max_pos < 1)
+        return llm__fail(err, es, LLM_ERR_BAD_FILE, "longrope needs the original context length");
+    return LLM_OK;
+}
+
 /* Limits that keep every product below 2^62 and reject nonsense before it is used. */
 static llm_result llm__check_info(const llm_model_info *h, char *err, size_t es) {
+    llm_result r;
     int i;
     if (h->n_vocab < 1 || h->n_vocab > (1 << 24)) return llm__fail(err, es, LLM_ERR_BAD_FILE, "vocab_size %d is out of range", h->n_vocab);
     if (h->n_embd < 1 || h->n_embd > (1 << 20)) return llm__fail(err, es, LLM_ERR_BAD_FILE, "hidden_size %d is out of range", h->n_embd);
@@ -3014,11 +3209,12 @@ static llm_result llm__check_info(const llm_model_info *h, char *err, size_t es)
     if (h->n_ctx_train < 1) return llm__fail(err, es, LLM_ERR_BAD_FILE, "max_position_embeddings %d is out of range", h->n_ctx_train);
     if (!(h->rms_eps >= 0.0f && h->rms_eps < 1.0f)) return llm__fail(err, es, LLM_ERR_BAD_FILE, "rms_norm_eps is out of range");
     if (!(h->rope_theta > 1.0)) return llm__fail(err, es, LLM_ERR_BAD_FILE, "rope_theta must be > 1");
-    if ((unsigned)h->rope_scaling > LLM_ROPE_LLAMA3) return llm__fail(err, es, LLM_ERR_UNSUPPORTED, "unknown rope scaling type %d", (int)h->rope_scaling);
+    if ((unsigned)h->rope_scaling > LLM_ROPE_LONGROPE) return llm__fail(err, es, LLM_ERR_UNSUPPORTED, "unknown rope scaling type %d", (int)h->rope_scaling);
     if (h->rope_scaling != LLM_ROPE_NONE && !(h->rope_factor > 0.0f)) return llm__fail(err, es, LLM_ERR_BAD_FILE, "rope factor must be > 0");
     if (h->rope_scaling == LLM_ROPE_LLAMA3 && (h->rope_original_max_pos < 1 || !(h->rope_low_freq_factor > 0.0f) ||
                                                !(h->rope_high_freq_factor > h->rope_low_freq_factor)))
         return llm__fail(err, es, LLM_ERR_BAD_FILE, "llama3 rope scaling parameters are out of range");
+    if ((r = llm__check_switches(h, err, es))) return r;
     if (h->bos_id < -1 || h->bos_id >= h->n_vocab) return llm__fail(err, es, LLM_ERR_BAD_FILE, "bos_token_id %d is outside the vocabulary", h->bos_id);
     for (i = 0; i < h->n_stop_ids; i++)
         if (h->stop_ids[i] < 0 || h->stop_ids[i] >= h->n_vocab)
@@ -3062,12 +3258,18 @@ static llm_result llm__bind_layer(llm_model *m, int il, char *err, size_t es) {
     const llm_model_info *h = &m->info;
     llm__layer *L = &m->layers[il];
     int64_t q_dim = (int64_t)h->n_head * h->head_dim, kv_dim = (int64_t)h->n_head_kv * h->head_dim;
+    int full = h->qk_norm == LLM_QK_NORM_FULL, pre = h->block_norms == LLM_BLOCK_PRE, post = h->block_norms == LLM_BLOCK_POST;
     char n[96];
     llm_result r;
 #define LLM__BIND(field, suffix, d0, d1, opt) \
     snprintf(n, sizeof n, "model.layers.%d.%s", il, suffix); \
     if ((r = llm__bind(m, &L->field, n, d0, d1, opt, err, es)) != LLM_OK) return r;
-    LLM__BIND(attn_norm, "input_layernorm.weight", h->n_embd, 0, 0)
+    /* HF's names: post_attention_layernorm is the MLP's input norm in a pre-norm block and the
+       attention output's norm in the other two. */
+    if (!post) { LLM__BIND(attn_norm, "input_layernorm.weight", h->n_embd, 0, 0) }
+    if (!pre) { LLM__BIND(post_attn_norm, "post_attention_layernorm.weight", h->n_embd, 0, 0) }
+    if (!pre) { LLM__BIND(post_ffn_norm, "post_feedforward_layernorm.weight", h->n_embd, 0, 0) }
+    if (h->block_norms == LLM_BLOCK_SANDWICH) { LLM__BIND(ffn_norm, "pre_feedforward_layernorm.weight", h->n_embd, 0, 0) }
     LLM__BIND(wq, "self_attn.q_proj.weight", q_dim, h->n_embd, 0)
     LLM__BIND(wk, "self_attn.k_proj.weight", kv_dim, h->n_embd, 0)
     LLM__BIND(wv, "self_attn.v_proj.weight", kv_dim, h->n_embd, 0)
@@ -3076,9 +3278,9 @@ static llm_result llm__bind_layer(llm_model *m, int il, char *err, size_t es) {
     LLM__BIND(bk, "self_attn.k_proj.bias", kv_dim, 0, 1)
     LLM__BIND(bv, "self_attn.v_proj.bias", kv_dim, 0, 1)
     LLM__BIND(bo, "self_attn.o_proj.bias", h->n_embd, 0, 1)
-    LLM__BIND(q_norm, "self_attn.q_norm.weight", h->head_dim, 0, !h->qk_norm)
-    LLM__BIND(k_norm, "self_attn.k_norm.weight", h->head_dim, 0, !h->qk_norm)
-    LLM__BIND(ffn_norm, "post_attention_layernorm.weight", h->n_embd, 0, 0)
+    LLM__BIND(q_norm, "self_attn.q_norm.weight", full ? q_dim : h->head_dim, 0, !h->qk_norm)
+    LLM__BIND(k_norm, "self_attn.k_norm.weight", full ? kv_dim : h->head_dim, 0, !h->qk_norm)
+    if (pre) { LLM__BIND(ffn_norm, "post_attention_layernorm.weight", h->n_embd, 0, 0) }
     LLM__BIND(w_gate, "mlp.gate_proj.weight", h->n_ff, h->n_embd, 0)
     LLM__BIND(w_up, "mlp.up_proj.weight", h->n_ff, h->n_embd, 0)
     LLM__BIND(w_down, "mlp.down_proj.weight", h->n_embd, h->n_ff, 0)
@@ -3086,9 +3288,54 @@ static llm_result llm__bind_layer(llm_model *m, int il, char *err, size_t es) {
     return LLM_OK;
 }
 
+/* A per-layer i32 array key, or NULL when absent. */
+static llm_result llm__layer_array(const llm_model *m, const char *key, const llm__meta **out, char *err, size_t es) {
+    const llm__meta *e = llm__meta_find(m, key);
+    *out = e;
+    if (e && (e->type != LLM_META_I32_ARRAY || e->size != (uint64_t)m->info.n_layer * 4))
+        return llm__fail(err, es, LLM_ERR_BAD_FILE, "metadata: '%s' must hold one i32 per layer", key);
+    return LLM_OK;
+}
+
+/* The per-dimension RoPE frequencies, computed once at open: the model's, LongRoPE's long
+   ones and the local layers' when the file has them. */
+static llm_result llm__rope_setup(llm_model *m, char *err, size_t es) {
+    const llm_model_info *h = &m->info;
+    size_t half = (size_t)h->rope_dim / 2;
+    int il, local = 0;
+    for (il = 0; il < h->n_layer; il++) local |= m->layers[il].rope == LLM_LAYER_ROPE_LOCAL;
+    m->rope_inv_freq = (float *)llm__calloc(&m->alloc, 3 * half, sizeof(float));
+    if (!m->rope_inv_freq) return llm__fail(err, es, LLM_ERR_OUT_OF_MEMORY, "out of memory");
+    if (local) {
+        m->rope_inv_freq_local = m->rope_inv_freq + 2 * half;
+        llm__rope_inv_freq_plain(m->rope_inv_freq_local, h, h->rope_theta_local);
+    }
+    if (h->rope_scaling == LLM_ROPE_YARN) {
+        llm__rope_inv_freq_yarn(m->rope_inv_freq, h);
+    } else if (h->rope_scaling == LLM_ROPE_LONGROPE) {
+        const llm__meta *sf = llm__meta_find(m, LLM_KEY_ROPE_SHORT), *lf = llm__meta_find(m, LLM_KEY_ROPE_LONG);
+        size_t i;
+        if (!sf || !lf || sf->type != LLM_META_BLOB || lf->type != LLM_META_BLOB || sf->size != 4 * half || lf->size != 4 * half)
+            return llm__fail(err, es, LLM_ERR_BAD_FILE, "longrope: 'llm.rope_short_factor' and 'llm.rope_long_factor' must hold rope_dim / 2 f32 each");
+        for (i = 0; i < half; i++) {
+            float a, b;
+            memcpy(&a, sf->data + 4 * i, 4);
+            memcpy(&b, lf->data + 4 * i, 4);
+            if (!(a > 0.0f && a < FLT_MAX) || !(b > 0.0f && b < FLT_MAX))
+                return llm__fail(err, es, LLM_ERR_BAD_FILE, "longrope: factor %d is not a positive number", (int)i);
+        }
+        m->rope_inv_freq_long = m->rope_inv_freq + half;
+        llm__rope_inv_freq_longrope(m->rope_inv_freq, h, sf->data);
+        llm__rope_inv_freq_longrope(m->rope_inv_freq_long, h, lf->data);
+    } else {
+        llm__rope_inv_freq(m->rope_inv_freq, h);
+    }
+    return LLM_OK;
+}
+
 static llm_result llm__bind_model(llm_model *m, char *err, size_t es) {
     const llm_model_info *h = &m->info;
-    const llm__meta *win = llm__meta_find(m, LLM_KEY_SLIDING_WINDOW);
+    const llm__meta *win = llm__meta_find(m, LLM_KEY_SLIDING_WINDOW), *ropes = NULL;
     llm_result r;
     size_t i;
     int il;
@@ -3099,15 +3346,17 @@ static llm_result llm__bind_model(llm_model *m, char *err, size_t es) {
     else if ((r = llm__bind(m, &m->output, "lm_head.weight", h->n_vocab, h->n_embd, 0, err, es))) return r;
     if (win && (win->type != LLM_META_I32_ARRAY || win->size != (uint64_t)h->n_layer * 4))
         return llm__fail(err, es, LLM_ERR_BAD_FILE, "metadata: 'llm.sliding_window' must hold one i32 per layer");
+    if ((r = llm__layer_array(m, LLM_KEY_LAYER_ROPE, &ropes, err, es))) return r;
     m->layers = (llm__layer *)llm__calloc(&m->alloc, (size_t)h->n_layer, sizeof *m->layers);
-    m->rope_inv_freq = (float *)llm__calloc(&m->alloc, (size_t)h->head_dim / 2, sizeof(float));
-    if (!m->layers || !m->rope_inv_freq) return llm__fail(err, es, LLM_ERR_OUT_OF_MEMORY, "out of memory");
+    if (!m->layers) return llm__fail(err, es, LLM_ERR_OUT_OF_MEMORY, "out of memory");
     for (il = 0; il < h->n_layer; il++) {
         if ((r = llm__bind_layer(m, il, err, es)) != LLM_OK) return r;
         m->layers[il].window = win ? (int32_t)llm__rd32(win->data + 4 * (size_t)il) : 0;
         if (m->layers[il].window < 0) return llm__fail(err, es, LLM_ERR_BAD_FILE, "layer %d: negative sliding window", il);
+        m->layers[il].rope = ropes ? (int32_t)llm__rd32(ropes->data + 4 * (size_t)il) : LLM_LAYER_ROPE_GLOBAL;
+        if ((uint32_t)m->layers[il].rope > LLM_LAYER_ROPE_LOCAL) return llm__fail(err, es, LLM_ERR_BAD_FILE, "layer %d: unknown rope kind %d", il, m->layers[il].rope);
     }
-    llm__rope_inv_freq(m->rope_inv_freq, h);
+    if ((r = llm__rope_setup(m, err, es))) return r;
     m->info.weight_bytes = 0;
     m->info.n_params = 0;
     for (i = 0; i < m->n_tensors; i++) {
@@ -3259,6 +3508,7 @@ struct llm_ctx {
     /* scratch, sized for n_batch tokens, carved from one block (llm__ctx_scratch) */
     void *scratch;
     float *x, *xb, *q, *k, *v, *att_out, *hb, *hb2, *scores, *logits, *rope;
+    float *rope_local;         /* the local layers' angles, when the model has such layers */
     uint8_t *xq;
     size_t xq_stride;
     float *xp;                 /* packed activations (llm__pack_x), when the kernels take them */
@@ -3312,7 +3562,7 @@ static uint64_t llm__ctx_scratch(llm_ctx *c, size_t B, size_t max_in, uint8_t *b
     uint64_t o_att = llm__part(&total, B, 4 * q_dim);
     uint64_t o_hb = llm__part(&total, B, 4 * (uint64_t)h->n_ff), o_hb2 = llm__part(&total, B, 4 * (uint64_t)h->n_ff);
     uint64_t o_logits = llm__part(&total, c->logits_all ? B : 1, 4 * (uint64_t)h->n_vocab);
-    uint64_t o_rope = llm__part(&total, B, 4 * (uint64_t)h->head_dim), o_xq = llm__part(&total, B, c->xq_stride);
+    uint64_t o_rope = llm__part(&total, B, 4 * (uint64_t)h->head_dim * (c->model->rope_inv_freq_local ? 2 : 1)), o_xq = llm__part(&total, B, c->xq_stride);
     int packs = c->kern->x_tile && llm__model_has_w16(c->model);
     uint64_t o_xp = llm__part(&total, packs ? B : 0, 4 * (uint64_t)max_in);
     uint64_t o_scores = llm__part(&total, (uint64_t)h->n_head, 4 * (uint64_t)c->n_ctx);
@@ -3322,6 +3572,7 @@ static uint64_t llm__ctx_scratch(llm_ctx *c, size_t B, size_t max_in, uint8_t *b
     c->q = (float *)(base + o_q); c->k = (float *)(base + o_k); c->v = (float *)(base + o_v);
     c->att_out = (float *)(base + o_att); c->hb = (float *)(base + o_hb); c->hb2 = (float *)(base + o_hb2);
     c->scores = (float *)(base + o_scores); c->logits = (float *)(base + o_logits); c->rope = (float *)(base + o_rope);
+    c->rope_local = c->model->rope_inv_freq_local ? c->rope + B * (size_t)h->head_dim : NULL;
     c->xq = base + o_xq;
     c->xp = packs ? (float *)(base + o_xp) : NULL;
     return total;
@@ -3516,11 +3767,12 @@ static void llm__attention_head(llm_ctx *c, int layer, int head, const float *q,
     const llm_model_info *h = &c->model->info;
     const llm__kernels *K = c->kern;
     int kvh = head / (h->n_head / h->n_head_kv), t, n = last - first + 1, hd = h->head_dim;
-    float scale = 1.0f / sqrtf((float)hd);
+    float scale = h->attn_scale > 0.0f ? h->attn_scale : 1.0f / sqrtf((float)hd);
     size_t i0 = llm__kv_index(c, layer, kvh, first);
     for (t = 0; t < n; t++)
         scores[t] = (c->kv_type == LLM_KV_F16 ? K->dot_f16((const uint16_t *)c->k_cache + i0 + (size_t)t * hd, q, hd)
                                                : K->dot_f32((const float *)c->k_cache + i0 + (size_t)t * hd, q, hd)) * scale;
+    if (h->attn_softcap > 0.0f) llm__softcap(scores, (size_t)n, h->attn_softcap);
     llm__softmax(scores, n);
     memset(out, 0, (size_t)hd * 4);
     for (t = 0; t < n; t++) {
@@ -3529,33 +3781,55 @@ static void llm__attention_head(llm_ctx *c, int layer, int head, const float *q,
     }
 }
 
-/* The RoPE angles of the chunk's positions, once per chunk: cos in [0, d/2), sin in [d/2, d). */
-static void llm__rope_table(llm_ctx *c, int n_tok) {
-    int b, i, half = c->model->info.head_dim / 2;
-    for (b = 0; b < n_tok; b++)
+/* The RoPE angles of the chunk's positions for one set of frequencies: per token (a row of
+   head_dim), cos in [0, r/2) and sin in [r/2, r) for the rope_dim r, times the attention
+   factor as HF scales cos and sin. */
+static void llm__rope_angles(llm_ctx *c, float *table, const float *inv_freq, float factor, int n_tok) {
+    const llm_model_info *h = &c->model->info;
+    int b, i, half = h->rope_dim / 2;
+    for (b = 0; b < n_tok; b++) {
+        float *row = table + (size_t)b * (size_t)h->head_dim;
         for (i = 0; i < half; i++) {
-            float angle = (float)(c->pos + b) * c->model->rope_inv_freq[i];
-            c->rope[(size_t)b * 2 * half + i] = cosf(angle);
-            c->rope[(size_t)b * 2 * half + half + i] = sinf(angle);
+            float angle = (float)(c->pos + b) * inv_freq[i];
+            row[i] = cosf(angle);
+            row[half + i] = sinf(angle);
+            if (factor != 1.0f) { row[i] *= factor; row[half + i] *= factor; }
         }
+    }
 }
 
-/* q, k: per-head RMSNorm (qwen3), then RoPE; k and v go into the cache. */
+/* Once per chunk. LongRoPE takes the long factors when the sequence so far passes the
+   original context, as HF's longrope_frequency_update does for each forward call. */
+static void llm__rope_table(llm_ctx *c, int n_tok) {
+    const llm_model *m = c->model;
+    const float *f = m->rope_inv_freq;
+    if (m->rope_inv_freq_long && c->pos + n_tok > m->info.rope_original_max_pos) f = m->rope_inv_freq_long;
+    llm__rope_angles(c, c->rope, f, m->info.rope_attn_factor, n_tok);
+    if (c->rope_local) llm__rope_angles(c, c->rope_local, m->rope_inv_freq_local, 1.0f, n_tok);
+}
+
+/* q, k: RMSNorm per head (Qwen3, Gemma 3) or over all heads (OLMo 2), then the layer's RoPE
+   on the first rope_dim dimensions of each head; k and v go into the cache. */
 static void llm__qk_prepare(llm_ctx *c, const llm__layer *L, int layer, int n_tok) {
     const llm_model_info *h = &c->model->info;
-    int b, hh, hd = h->head_dim;
+    int b, hh, hd = h->head_dim, rd = h->rope_dim, head = h->qk_norm == LLM_QK_NORM_HEAD;
     size_t q_dim = (size_t)h->n_head * hd, kv_dim = (size_t)h->n_head_kv * hd;
+    const float *table = L->rope == LLM_LAYER_ROPE_LOCAL ? c->rope_local : c->rope;
     for (b = 0; b < n_tok; b++) {
         int pos = c->pos + b;
-        const float *cs = c->rope + (size_t)b * hd;
+        const float *cs = table + (size_t)b * hd;
         float *q = c->q + (size_t)b * q_dim, *k = c->k + (size_t)b * kv_dim, *v = c->v + (size_t)b * kv_dim;
+        if (h->qk_norm == LLM_QK_NORM_FULL) {
+            llm__norm(h, q, q, L->q_norm, (int)q_dim);
+            llm__norm(h, k, k, L->k_norm, (int)kv_dim);
+        }
         for (hh = 0; hh < h->n_head; hh++) {
-            if (L->q_norm) llm__rmsnorm(q + hh * hd, q + hh * hd, (const float *)L->q_norm->data, hd, h->rms_eps);
-            llm__rope_rotate_half(q + hh * hd, hd, cs);
+            if (head) llm__norm(h, q + hh * hd, q + hh * hd, L->q_norm, hd);
+            if (L->rope) llm__rope_rotate_half(q + hh * hd, rd, cs);
         }
         for (hh = 0; hh < h->n_head_kv; hh++) {
-            if (L->k_norm) llm__rmsnorm(k + hh * hd, k + hh * hd, (const float *)L->k_norm->data, hd, h->rms_eps);
-            llm__rope_rotate_half(k + hh * hd, hd, cs);
+            if (head) llm__norm(h, k + hh * hd, k + hh * hd, L->k_norm, hd);
+            if (L->rope) llm__rope_rotate_half(k + hh * hd, rd, cs);
             llm__kv_store(c, c->k_cache, llm__kv_index(c, layer, hh, pos), k + hh * hd, hd);
             llm__kv_store(c, c->v_cache, llm__kv_index(c, layer, hh, pos), v + hh * hd, hd);
         }
@@ -3667,11 +3941,12 @@ static void llm__matmul1(llm_ctx *c, const float *x, int n_tok, int n_in, const 
 }
 
 /* The gate and up products (mm[0], mm[1]) of the same rows in each chunk, then gate =
-   silu(gate) * up on them. */
+   act(gate) * up on them. */
 typedef struct llm__swiglu_job {
     const llm__kernels *kern;
     llm__mm mm[2];
     int chunk_rows;
+    llm_activation act;
 } llm__swiglu_job;
 
 static void llm__swiglu_chunk(void *arg, int chunk) {
@@ -3680,12 +3955,16 @@ static void llm__swiglu_chunk(void *arg, int chunk) {
     int t, r0 = chunk * job->chunk_rows, r1 = r0 + job->chunk_rows < g->n_out ? r0 + job->chunk_rows : g->n_out;
     job->kern->mm[g->w->dtype](g, r0, r1);
     job->kern->mm[u->w->dtype](u, r0, r1);
-    for (t = 0; t < g->n_tok; t++)
-        job->kern->swiglu(g->out + (size_t)t * (size_t)g->n_out + r0, u->out + (size_t)t * (size_t)g->n_out + r0, r1 - r0);
+    for (t = 0; t < g->n_tok; t++) {
+        float *gt = g->out + (size_t)t * (size_t)g->n_out + r0;
+        const float *ut = u->out + (size_t)t * (size_t)g->n_out + r0;
+        if (job->act == LLM_ACT_GELU_TANH) llm__geglu_tanh(gt, ut, r1 - r0);
+        else job->kern->swiglu(gt, ut, r1 - r0);
+    }
 }
 
-/* hb = silu(w_gate xb) * (w_up xb). */
-static void llm__swiglu_ffn(llm_ctx *c, const llm__layer *L, int n_tok) {
+/* hb = act(w_gate in) * (w_up in). */
+static void llm__swiglu_ffn(llm_ctx *c, const llm__layer *L, const float *in, int n_tok) {
     llm__swiglu_job job;
     const llm_tensor *w[2];
     float *out[2];
@@ -3693,30 +3972,79 @@ static void llm__swiglu_ffn(llm_ctx *c, const llm__layer *L, int n_tok) {
     w[0] = L->w_gate; w[1] = L->w_up;
     out[0] = c->hb; out[1] = c->hb2;
     job.kern = c->kern;
-    job.chunk_rows = llm__mm_setup(c, job.mm, 2, w, out, c->xb, n_tok, c->model->info.n_embd, &work);
+    job.act = c->model->info.activation;
+    job.chunk_rows = llm__mm_setup(c, job.mm, 2, w, out, in, n_tok, c->model->info.n_embd, &work);
     llm__run(c, llm__swiglu_chunk, &job, (job.mm[0].n_out + job.chunk_rows - 1) / job.chunk_rows, work);
 }
 
-/* One pre-norm block over n_tok tokens: x += attn(norm(x)); x += ffn(norm(x)). */
+/* The feed-forward network of a layer on in ([n_tok][n_embd]): out = down(act(gate in) *
+   (up in)), added into residual instead when residual is given. The one place a layer's FFN
+   is computed. */
+static void llm__ffn(llm_ctx *c, int layer, const float *in, int n_tok, float *out, float *residual) {
+    const llm__layer *L = &c->model->layers[layer];
+    llm__swiglu_ffn(c, L, in, n_tok);
+    llm__matmul1(c, c->hb, n_tok, c->model->info.n_ff, L->w_down, out, residual);
+}
+
+/* The input of a block's attention or FFN: norm(x) into xb, or x itself without a norm. */
+static const float *llm__block_input(llm_ctx *c, const llm_tensor *norm, int n_tok) {
+    const llm_model_info *h = &c->model->info;
+    int b, D = h->n_embd;
+    if (!norm) return c->x;
+    for (b = 0; b < n_tok; b++) llm__norm(h, c->xb + (size_t)b * D, c->x + (size_t)b * D, norm, D);
+    return c->xb;
+}
+
+/* x += norm(out) * residual_scale, the norm when the block has one on its outputs. */
+static void llm__block_output(llm_ctx *c, const llm_tensor *norm, const float *out, int n_tok) {
+    const llm_model_info *h = &c->model->info;
+    int b, i, D = h->n_embd;
+    for (b = 0; b < n_tok; b++) {
+        float *x = c->x + (size_t)b * D, *o = c->xb + (size_t)b * D;
+        if (norm) llm__norm(h, o, out + (size_t)b * D, norm, D);
+        else if (o != out + (size_t)b * D) memcpy(o, out + (size_t)b * D, (size_t)D * 4);
+        if (h->residual_scale != 1.0f) for (i = 0; i < D; i++) x[i] += o[i] * h->residual_scale;
+        else for (i = 0; i < D; i++) x[i] += o[i];
+    }
+}
+
+/* One block over n_tok tokens, its norms where llm_block_norms says: x += attn(norm(x));
+   x += ffn(norm(x)) for a pre-norm block. The residual add is fused into the output
+   product when nothing comes between them. */
 static void llm__block(llm_ctx *c, int layer, int n_tok) {
     const llm_model_info *h = &c->model->info;
     const llm__layer *L = &c->model->layers[layer];
-    int b, D = h->n_embd, q_dim = h->n_head * h->head_dim;
+    int D = h->n_embd, q_dim = h->n_head * h->head_dim, fuse = h->residual_scale == 1.0f;
     const llm_tensor *qkv[3], *qkv_bias[3];
     float *qkv_out[3];
+    const float *in;
     qkv[0] = L->wq; qkv[1] = L->wk; qkv[2] = L->wv;
     qkv_bias[0] = L->bq; qkv_bias[1] = L->bk; qkv_bias[2] = L->bv;
     qkv_out[0] = c->q; qkv_out[1] = c->k; qkv_out[2] = c->v;
-    for (b = 0; b < n_tok; b++)
-        llm__rmsnorm(c->xb + (size_t)b * D, c->x + (size_t)b * D, (const float *)L->attn_norm->data, D, h->rms_eps);
-    llm__matmuls(c, c->xb, n_tok, D, 3, qkv, qkv_bias, qkv_out, NULL);
+    in = llm__block_input(c, L->attn_norm, n_tok);
+    llm__matmuls(c, in, n_tok, D, 3, qkv, qkv_bias, qkv_out, NULL);
     llm__qk_prepare(c, L, layer, n_tok);
     llm__attention(c, layer, n_tok);
-    llm__matmuls(c, c->att_out, n_tok, q_dim, 1, &L->wo, &L->bo, &c->xb, c->x);
-    for (b = 0; b < n_tok; b++)
-        llm__rmsnorm(c->xb + (size_t)b * D, c->x + (size_t)b * D, (const float *)L->ffn_norm->data, D, h->rms_eps);
-    llm__swiglu_ffn(c, L, n_tok);
-    llm__matmul1(c, c->hb, n_tok, h->n_ff, L->w_down, c->xb, c->x);
+    if (fuse && !L->post_attn_norm) {
+        llm__matmuls(c, c->att_out, n_tok, q_dim, 1, &L->wo, &L->bo, &c->xb, c->x);
+    } else {
+        llm__matmuls(c, c->att_out, n_tok, q_dim, 1, &L->wo, &L->bo, &c->xb, NULL);
+        llm__block_output(c, L->post_attn_norm, c->xb, n_tok);
+    }
+    in = llm__block_input(c, L->ffn_norm, n_tok);
+    if (fuse && !L->post_ffn_norm) {
+        llm__ffn(c, layer, in, n_tok, c->xb, c->x);
+    } else {
+        llm__ffn(c, layer, in, n_tok, c->xb, NULL);
+        llm__block_output(c, L->post_ffn_norm, c->xb, n_tok);
+    }
+}
+
+/* Granite's division by logits_scaling, then Gemma 2's soft-capping of the logits. */
+static void llm__logits_scale(const llm_model_info *h, float *logits, size_t n) {
+    size_t i;
+    if (h->logits_divisor != 1.0f) for (i = 0; i < n; i++) logits[i] /= h->logits_divisor;
+    if (h->final_softcap > 0.0f) llm__softcap(logits, n, h->final_softcap);
 }
 
 /* Evaluates a chunk of at most n_batch tokens; logits for the chunk's last token, or for
@@ -3726,14 +4054,16 @@ static void llm__forward_chunk(llm_ctx *c, const int32_t *tokens, int n_tok, int
     const llm_model_info *h = &m->info;
     int b, layer, D = h->n_embd, first = c->logits_all ? 0 : n_tok - 1;
     for (b = 0; b < n_tok; b++) llm__get_row(m->tok_embd, tokens[b], c->x + (size_t)b * D, D);
+    if (h->embd_scale != 1.0f)
+        for (b = 0; b < n_tok * D; b++) c->x[b] *= h->embd_scale;
     memcpy(c->tokens + c->pos, tokens, (size_t)n_tok * sizeof *tokens);
     llm__rope_table(c, n_tok);
     for (layer = 0; layer < h->n_layer; layer++) llm__block(c, layer, n_tok);
     c->pos += n_tok;
     if (!want_logits) return;
-    for (b = first; b < n_tok; b++)
-        llm__rmsnorm(c->xb + (size_t)(b - first) * D, c->x + (size_t)b * D, (const float *)m->norm->data, D, h->rms_eps);
+    for (b = first; b < n_tok; b++) llm__norm(h, c->xb + (size_t)(b - first) * D, c->x + (size_t)b * D, m->norm, D);
     llm__matmul1(c, c->xb, n_tok - first, D, m->output, c->logits, NULL);
+    llm__logits_scale(h, c->logits, (size_t)(n_tok - first) * (size_t)h->n_vocab);
     c->logits_first = c->pos - (n_tok - first);
     c->n_logits = n_tok - first;
 }

@@ -47,3 +47,17 @@ $b/convert $m $out/llama3-v5.llm >/dev/null
 $b/generate --kv-type f32 -m $out/llama3-v5.llm -n 0 --ids-file $data/llama3-mini-golden/ids.txt --dump-logits $out/llama3-v5.f32 >/dev/null 2>&1
 printf "llama3-mini, rope_parameters spelling: "
 $b/tests/tool_compare $out/llama3-v5.f32 $data/llama3-mini-golden/logits.f32 2e-4 128256 $data/llama3-mini-golden/vocab_ids.txt
+
+# The families beyond Llama's anatomy (tiny random-weight checkpoints, the Mistral tokenizer
+# files): every logit kept within 1e-4 of llama.cpp's and the argmax equal at every position.
+# gemma3: sandwich norms, (1 + w) norms, per-head q/k norm, local/global rope theta, sliding
+# layers, GELU-tanh; gemma2: soft-capping of scores and logits; phi3: fused qkv/gate_up,
+# LongRoPE, partial rotary; smollm3: NoPE layers; granite: the four multipliers; olmo2:
+# post-norms, full-width q/k norm; yarn: Qwen2 with YaRN.
+for m in gemma3 gemma2 phi3 smollm3 granite olmo2 yarn; do
+  gd=$data/$m-mini-golden
+  need_file test_golden ../shared/testdata "$data/$m-mini-hf" "$gd" || exit $need_exit
+  $b/convert $data/$m-mini-hf $out/$m.llm >/dev/null
+  $b/generate --kv-type f32 -m $out/$m.llm -n 0 --ids-file $gd/ids.txt --dump-logits $out/$m.f32 >/dev/null 2>&1
+  printf "%s-mini: " $m; $b/tests/tool_compare $out/$m.f32 $gd/logits.f32 1e-4 32000 $gd/vocab_ids.txt $gd/top20.txt
+done

@@ -1381,8 +1381,52 @@ static int llm__cv_convert_chat(llm__cv *cv, llm_builder *b, const char *dir) {
 
 
 /* ---- config.json ---------------------------------------------------------------------- */
+/* How a family's config class and modeling code differ from Llama's: one row per model_type
+   (llm__cv_families), so a family that shares the anatomy is a new row. */
+enum { LLM__CV_BIAS_ALL = 0,   /* q, k, v and o biases with attention_bias (Llama) */
+       LLM__CV_BIAS_QKV = 1,   /* q, k, v biases always (Qwen2) */
+       LLM__CV_BIAS_NONE = 2 };
+enum { LLM__CV_WIN_NONE = 0,   /* no sliding window (Llama) */
+       LLM__CV_WIN_ALL = 1,    /* sliding_window on every layer (Mistral, Phi-3) */
+       LLM__CV_WIN_QWEN = 2,   /* with use_sliding_window, from layer max_window_layers on */
+       LLM__CV_WIN_TYPES = 3 };/* layer_types, else every pattern-th layer global (Gemma) */
+enum { LLM__CV_KEYS_GEMMA = 1,   /* query_pre_attn_scalar, soft-capping, hidden_activation */
+       LLM__CV_KEYS_GRANITE = 2, /* the four multipliers */
+       LLM__CV_KEYS_NOPE = 4,    /* no_rope_layers */
+       LLM__CV_KEYS_LOCAL = 8,   /* rope_local_base_freq on the sliding layers */
+       LLM__CV_KEYS_PARTIAL = 16,/* partial_rotary_factor */
+       LLM__CV_FUSED = 32,       /* qkv_proj and gate_up_proj, split by the converter */
+       LLM__CV_EMBD_SQRT = 64 }; /* embeddings times sqrt(hidden_size) in the weights' dtype */
+
+typedef struct llm__cv_family {
+    const char *model_type;
+    llm_arch arch;
+    int default_ctx;         /* max_position_embeddings of the config class */
+    int default_head_dim;    /* 0: hidden_size / num_attention_heads */
+    int bias, windows, default_window, window_pattern;
+    int block_norms, qk_norm, norm_plus_one, keys;
+    double default_qpas, default_attn_cap, default_final_cap; /* Gemma: config class defaults */
+} llm__cv_family;
+
+static const llm__cv_family llm__cv_families[] = {
+    { "llama", LLM_ARCH_LLAMA, 2048, 0, LLM__CV_BIAS_ALL, LLM__CV_WIN_NONE, 0, 0, LLM_BLOCK_PRE, 0, 0, 0, 0, 0, 0 },
+    { "mistral", LLM_ARCH_MISTRAL, 4096 * 32, 0, LLM__CV_BIAS_NONE, LLM__CV_WIN_ALL, 4096, 0, LLM_BLOCK_PRE, 0, 0, 0, 0, 0, 0 },
+    { "qwen2", LLM_ARCH_QWEN2, 32768, 0, LLM__CV_BIAS_QKV, LLM__CV_WIN_QWEN, 4096, 0, LLM_BLOCK_PRE, 0, 0, 0, 0, 0, 0 },
+    { "qwen3", LLM_ARCH_QWEN3, 32768, 128, LLM__CV_BIAS_ALL, LLM__CV_WIN_QWEN, 4096, 0, LLM_BLOCK_PRE, LLM_QK_NORM_HEAD, 0, 0, 0, 0, 0 },
+    { "gemma2", LLM_ARCH_GEMMA2, 8192, 256, LLM__CV_BIAS_ALL, LLM__CV_WIN_TYPES, 4096, 2, LLM_BLOCK_SANDWICH, 0, 1,
+      LLM__CV_KEYS_GEMMA | LLM__CV_EMBD_SQRT, 256, 50.0, 30.0 },
+    { "gemma3_text", LLM_ARCH_GEMMA3, 131072, 256, LLM__CV_BIAS_ALL, LLM__CV_WIN_TYPES, 4096, 6, LLM_BLOCK_SANDWICH,
+      LLM_QK_NORM_HEAD, 1, LLM__CV_KEYS_GEMMA | LLM__CV_KEYS_LOCAL | LLM__CV_EMBD_SQRT, 256, 0, 0 },
+    { "phi3", LLM_ARCH_PHI3, 4096, 0, LLM__CV_BIAS_NONE, LLM__CV_WIN_ALL, 0, 0, LLM_BLOCK_PRE, 0, 0,
+      LLM__CV_KEYS_PARTIAL | LLM__CV_FUSED, 0, 0, 0 },
+    { "smollm3", LLM_ARCH_SMOLLM3, 32768, 0, LLM__CV_BIAS_ALL, LLM__CV_WIN_QWEN, 0, 0, LLM_BLOCK_PRE, 0, 0, LLM__CV_KEYS_NOPE, 0, 0, 0 },
+    { "granite", LLM_ARCH_GRANITE, 2048, 0, LLM__CV_BIAS_ALL, LLM__CV_WIN_NONE, 0, 0, LLM_BLOCK_PRE, 0, 0, LLM__CV_KEYS_GRANITE, 0, 0, 0 },
+    { "olmo2", LLM_ARCH_OLMO2, 2048, 0, LLM__CV_BIAS_ALL, LLM__CV_WIN_NONE, 0, 0, LLM_BLOCK_POST, LLM_QK_NORM_FULL, 0, 0, 0, 0, 0 },
+};
+
 typedef struct llm__cv_hparams {
     llm_arch arch;
+    const llm__cv_family *fam;
     int n_vocab, n_embd, n_ff, n_layer, n_head, n_head_kv, head_dim, n_ctx_train;
     double rms_eps, rope_theta;
     int rope_scaling, rope_orig;
@@ -1390,6 +1434,12 @@ typedef struct llm__cv_hparams {
     int tied, qk_norm, attn_bias_qkv, attn_bias_o;
     int bos_id, n_eos, eos[LLM_MAX_STOP_IDS];
     int *window; /* per layer */
+    /* the switches (llm.h's llm_model_info) */
+    int block_norms, norm_plus_one, activation, rope_dim, rope_truncate;
+    double embd_scale, attn_scale, residual_scale, logits_divisor, attn_softcap, final_softcap;
+    double rope_theta_local, rope_attn_factor, rope_beta_fast, rope_beta_slow;
+    float rope_short[512], rope_long[512]; /* LongRoPE, rope_dim / 2 each */
+    int *layer_rope; /* per layer, LLM_LAYER_ROPE_*; NULL: the model's RoPE everywhere */
 } llm__cv_hparams;
 
 static int llm__cv_cfg_int(llm__cv *cv, const json_value *cfg, const char *key, int required, int dflt, int *out) {
@@ -1428,26 +1478,84 @@ static int llm__cv_cfg_str_is(const json_value *v, const char *s) {
 }
 
 static int llm__cv_read_arch(llm__cv *cv, const json_value *cfg, llm__cv_hparams *h) {
-    static const struct { const char *model_type; llm_arch arch; int default_ctx; } archs[] = {
-        { "llama", LLM_ARCH_LLAMA, 2048 }, { "mistral", LLM_ARCH_MISTRAL, 4096 * 32 },
-        { "qwen2", LLM_ARCH_QWEN2, 32768 }, { "qwen3", LLM_ARCH_QWEN3, 32768 },
-    };
     const json_value *mt = json_get(cfg, "model_type");
-    size_t i;
+    char names[512];
+    size_t i, n = 0;
     if (!mt || mt->type != JSON_STRING) return llm__cv_fail(cv, "config.json: missing 'model_type'");
-    for (i = 0; i < sizeof archs / sizeof archs[0]; i++)
-        if (strcmp(mt->str, archs[i].model_type) == 0) {
-            h->arch = archs[i].arch;
-            h->n_ctx_train = archs[i].default_ctx; /* the transformers config class default */
+    for (i = 0; i < sizeof llm__cv_families / sizeof llm__cv_families[0]; i++)
+        if (strcmp(mt->str, llm__cv_families[i].model_type) == 0) {
+            h->fam = &llm__cv_families[i];
+            h->arch = h->fam->arch;
+            h->n_ctx_train = h->fam->default_ctx; /* the transformers config class default */
             return 0;
         }
-    return llm__cv_fail_as(cv, LLM_ERR_UNSUPPORTED, "config.json: model_type '%s' is not supported (supported: llama, mistral, qwen2, qwen3)", mt->str);
+    names[0] = 0;
+    for (i = 0; i < sizeof llm__cv_families / sizeof llm__cv_families[0]; i++)
+        n += (size_t)snprintf(names + n, n < sizeof names ? sizeof names - n : 0, "%s%s", i ? ", " : "", llm__cv_families[i].model_type);
+    return llm__cv_fail_as(cv, LLM_ERR_UNSUPPORTED, "config.json: model_type '%s' is not supported (supported: %s)", mt->str, names);
+}
+
+/* transformers _compute_yarn_parameters: the factor, the original context (rope_scaling's
+   original_max_position_embeddings, else max_position_embeddings), the ramp's beta_fast and
+   beta_slow, and the attention factor (given, or from mscale and mscale_all_dim, or
+   0.1 ln(factor) + 1). */
+static int llm__cv_read_yarn(llm__cv *cv, const json_value *cfg, const json_value *rs, llm__cv_hparams *h) {
+    double mscale = 0, mscale_all = 0, af = 0;
+    (void)cfg;
+    h->rope_scaling = LLM_ROPE_YARN;
+    if (llm__cv_cfg_int(cv, rs, "original_max_position_embeddings", 0, h->n_ctx_train, &h->rope_orig) ||
+        llm__cv_cfg_num(cv, rs, "beta_fast", 32.0, &h->rope_beta_fast) || llm__cv_cfg_num(cv, rs, "beta_slow", 1.0, &h->rope_beta_slow) ||
+        llm__cv_cfg_num(cv, rs, "mscale", 0.0, &mscale) || llm__cv_cfg_num(cv, rs, "mscale_all_dim", 0.0, &mscale_all) ||
+        llm__cv_cfg_num(cv, rs, "attention_factor", 0.0, &af) || llm__cv_cfg_bool(cv, rs, "truncate", 1, &h->rope_truncate))
+        return -1;
+    if (h->rope_beta_fast == 0) h->rope_beta_fast = 32.0; /* HF: `or 32` */
+    if (h->rope_beta_slow == 0) h->rope_beta_slow = 1.0;
+    if (h->rope_orig < 1) return llm__cv_fail(cv, "config.json: yarn needs original_max_position_embeddings >= 1");
+#define LLM__CV_MSCALE(s, m) ((s) <= 1.0 ? 1.0 : 0.1 * (m) * log(s) + 1.0)
+    if (af > 0) h->rope_attn_factor = af;
+    else if (mscale != 0 && mscale_all != 0) h->rope_attn_factor = LLM__CV_MSCALE(h->rope_factor, mscale) / LLM__CV_MSCALE(h->rope_factor, mscale_all);
+    else h->rope_attn_factor = LLM__CV_MSCALE(h->rope_factor, 1.0);
+#undef LLM__CV_MSCALE
+    return 0;
+}
+
+/* A LongRoPE factor list: rope_dim / 2 numbers, stored as float32 as HF makes them. */
+static int llm__cv_read_factors(llm__cv *cv, const json_value *rs, const char *key, int n, float *out) {
+    const json_value *v = json_get(rs, key);
+    int i;
+    if (!v || v->type != JSON_ARRAY || (int)v->len != n)
+        return llm__cv_fail(cv, "config.json: rope_scaling.%s must list %d numbers (rotary dimensions / 2)", key, n);
+    for (i = 0; i < n; i++) {
+        if (v->items[i].type != JSON_NUMBER || !(v->items[i].number > 0)) return llm__cv_fail(cv, "config.json: rope_scaling.%s[%d] must be a positive number", key, i);
+        out[i] = (float)v->items[i].number;
+    }
+    return 0;
+}
+
+/* transformers _compute_longrope_parameters (Phi-3): the short and long factors, the original
+   context (config.json's original_max_position_embeddings), and the attention factor: given,
+   or sqrt(1 + ln(s) / ln(original)) with s = max_position_embeddings / original. */
+static int llm__cv_read_longrope(llm__cv *cv, const json_value *cfg, const json_value *rs, llm__cv_hparams *h) {
+    double af = 0, factor = 0;
+    int has_orig = json_get(cfg, "original_max_position_embeddings") != NULL;
+    h->rope_scaling = LLM_ROPE_LONGROPE;
+    if (h->rope_dim / 2 > (int)(sizeof h->rope_short / sizeof h->rope_short[0])) return llm__cv_fail(cv, "config.json: too many rotary dimensions for longrope");
+    if (llm__cv_read_factors(cv, rs, "short_factor", h->rope_dim / 2, h->rope_short) ||
+        llm__cv_read_factors(cv, rs, "long_factor", h->rope_dim / 2, h->rope_long) ||
+        llm__cv_cfg_num(cv, rs, "attention_factor", 0.0, &af) || llm__cv_cfg_num(cv, rs, "factor", 1.0, &factor) ||
+        llm__cv_cfg_int(cv, cfg, "original_max_position_embeddings", 0, h->n_ctx_train, &h->rope_orig))
+        return -1;
+    if (h->rope_orig < 1) return llm__cv_fail(cv, "config.json: longrope needs original_max_position_embeddings >= 1");
+    if (has_orig) factor = (double)h->n_ctx_train / h->rope_orig;
+    h->rope_attn_factor = af > 0 ? af : factor <= 1.0 ? 1.0 : sqrt(1.0 + log(factor) / log((double)h->rope_orig));
+    return 0;
 }
 
 static int llm__cv_read_rope_scaling(llm__cv *cv, const json_value *cfg, llm__cv_hparams *h) {
     const json_value *rs = json_get(cfg, "rope_scaling"), *type;
     h->rope_scaling = LLM_ROPE_NONE;
     h->rope_factor = 1.0; h->rope_low = 1.0; h->rope_high = 4.0; h->rope_orig = 0;
+    h->rope_attn_factor = 1.0; h->rope_beta_fast = 32.0; h->rope_beta_slow = 1.0; h->rope_truncate = 1;
     /* transformers 5 writes theta and the scaling rule together as rope_parameters. */
     if (!rs || rs->type == JSON_NULL) {
         rs = json_get(cfg, "rope_parameters");
@@ -1459,6 +1567,7 @@ static int llm__cv_read_rope_scaling(llm__cv *cv, const json_value *cfg, llm__cv
     if (!type) type = json_get(rs, "type");
     if (!type || type->type != JSON_STRING) return llm__cv_fail(cv, "config.json: rope_scaling has no 'rope_type'");
     if (strcmp(type->str, "default") == 0) return 0;
+    if (strcmp(type->str, "longrope") == 0) return llm__cv_read_longrope(cv, cfg, rs, h);
     if (llm__cv_cfg_num(cv, rs, "factor", 0.0, &h->rope_factor)) return -1;
     if (!(h->rope_factor > 0.0)) return llm__cv_fail(cv, "config.json: rope_scaling.factor must be > 0");
     if (strcmp(type->str, "linear") == 0) { h->rope_scaling = LLM_ROPE_LINEAR; return 0; }
@@ -1469,24 +1578,33 @@ static int llm__cv_read_rope_scaling(llm__cv *cv, const json_value *cfg, llm__cv
             return -1;
         return 0;
     }
-    return llm__cv_fail_as(cv, LLM_ERR_UNSUPPORTED, "config.json: rope_scaling.rope_type '%s' is not supported (supported: linear, llama3)", type->str);
+    if (strcmp(type->str, "yarn") == 0) return llm__cv_read_yarn(cv, cfg, rs, h);
+    return llm__cv_fail_as(cv, LLM_ERR_UNSUPPORTED, "config.json: rope_scaling.rope_type '%s' is not supported (supported: linear, llama3, yarn, longrope)", type->str);
 }
 
 /* Sliding windows per layer, following each family's config class in transformers. */
 static int llm__cv_read_windows(llm__cv *cv, const json_value *cfg, llm__cv_hparams *h) {
     const json_value *sw = json_get(cfg, "sliding_window"), *types = json_get(cfg, "layer_types");
-    int window = 0, use = 1, max_window_layers = 0, i;
+    int window = 0, use = 1, max_window_layers = 0, i, rule = h->fam->windows, pattern = h->fam->window_pattern;
     h->window = (int *)calloc((size_t)h->n_layer, sizeof(int));
     if (!h->window) return llm__cv_oom(cv);
-    if (!sw && h->arch != LLM_ARCH_LLAMA) window = 4096; /* the config classes' default; null means none */
+    if (!sw) window = h->fam->default_window; /* the config classes' default; null means none */
     if (sw && sw->type != JSON_NULL) {
         if (!json_is_int(sw) || sw->number < 0 || sw->number > 2147483647.0) return llm__cv_fail(cv, "config.json: 'sliding_window' must be an integer or null");
         window = (int)sw->number;
     }
-    if (h->arch == LLM_ARCH_QWEN2 || h->arch == LLM_ARCH_QWEN3) {
+    if (rule == LLM__CV_WIN_QWEN) {
         if (llm__cv_cfg_bool(cv, cfg, "use_sliding_window", 0, &use) || llm__cv_cfg_int(cv, cfg, "max_window_layers", 0, 28, &max_window_layers)) return -1;
-    } else if (h->arch == LLM_ARCH_LLAMA) {
+    } else if (rule == LLM__CV_WIN_NONE) {
         use = 0;
+    }
+    if (rule == LLM__CV_WIN_TYPES && (!types || types->type == JSON_NULL)) {
+        /* Gemma 2: every other layer sliding from layer 0; Gemma 3: sliding_window_pattern - 1
+           local layers, then a global one. */
+        if (llm__cv_cfg_int(cv, cfg, "sliding_window_pattern", 0, pattern, &pattern)) return -1;
+        if (pattern < 1) return llm__cv_fail(cv, "config.json: 'sliding_window_pattern' must be >= 1");
+        for (i = 0; i < h->n_layer; i++) h->window[i] = (i + 1) % pattern ? window : 0;
+        return 0;
     }
     if (types && types->type != JSON_NULL) {
         if (types->type != JSON_ARRAY || types->len != (size_t)h->n_layer) return llm__cv_fail(cv, "config.json: 'layer_types' must list one type per layer");
@@ -1499,7 +1617,7 @@ static int llm__cv_read_windows(llm__cv *cv, const json_value *cfg, llm__cv_hpar
     }
     if (!use || window == 0) return 0;
     for (i = 0; i < h->n_layer; i++)
-        h->window[i] = (h->arch == LLM_ARCH_MISTRAL || i >= max_window_layers) ? window : 0;
+        h->window[i] = (rule == LLM__CV_WIN_ALL || i >= max_window_layers) ? window : 0;
     return 0;
 }
 
@@ -1534,6 +1652,72 @@ static int llm__cv_read_token_ids(llm__cv *cv, const json_value *gen, const json
     return 0;
 }
 
+/* The scales and rotary dimensions the family's config class defines (absent keys take its
+   defaults; a key another family's class defines is not read, as transformers ignores it). */
+static int llm__cv_read_switches(llm__cv *cv, const json_value *cfg, llm__cv_hparams *h) {
+    int keys = h->fam->keys;
+    double qpas = h->fam->default_qpas, partial = 1.0, attn_mult = 1.0;
+    h->embd_scale = 1.0; h->attn_scale = 0.0; h->residual_scale = 1.0; h->logits_divisor = 1.0;
+    h->attn_softcap = 0.0; h->final_softcap = 0.0; h->rope_theta_local = 10000.0;
+    if (keys & LLM__CV_KEYS_GEMMA) {
+        const json_value *a = json_get(cfg, "attn_logit_softcapping"), *f = json_get(cfg, "final_logit_softcapping");
+        h->attn_softcap = a ? 0.0 : h->fam->default_attn_cap; /* a key of null means none */
+        h->final_softcap = f ? 0.0 : h->fam->default_final_cap;
+        if (llm__cv_cfg_num(cv, cfg, "query_pre_attn_scalar", qpas, &qpas) ||
+            (a && llm__cv_cfg_num(cv, cfg, "attn_logit_softcapping", 0.0, &h->attn_softcap)) ||
+            (f && llm__cv_cfg_num(cv, cfg, "final_logit_softcapping", 0.0, &h->final_softcap)))
+            return -1;
+        if (!(qpas > 0)) return llm__cv_fail(cv, "config.json: 'query_pre_attn_scalar' must be > 0");
+        h->attn_scale = pow(qpas, -0.5);
+        if (h->attn_softcap < 0 || h->final_softcap < 0) return llm__cv_fail(cv, "config.json: soft-capping values must be >= 0");
+    }
+    if (keys & LLM__CV_KEYS_GRANITE) {
+        if (llm__cv_cfg_num(cv, cfg, "embedding_multiplier", 1.0, &h->embd_scale) ||
+            llm__cv_cfg_num(cv, cfg, "attention_multiplier", 1.0, &attn_mult) ||
+            llm__cv_cfg_num(cv, cfg, "residual_multiplier", 1.0, &h->residual_scale) ||
+            llm__cv_cfg_num(cv, cfg, "logits_scaling", 1.0, &h->logits_divisor))
+            return -1;
+        h->attn_scale = attn_mult;
+        if (!(h->embd_scale > 0) || !(attn_mult > 0) || !(h->residual_scale > 0) || !(h->logits_divisor > 0))
+            return llm__cv_fail(cv, "config.json: Granite's multipliers must be > 0");
+    }
+    if (keys & LLM__CV_KEYS_LOCAL && llm__cv_cfg_num(cv, cfg, "rope_local_base_freq", 10000.0, &h->rope_theta_local)) return -1;
+    if (keys & LLM__CV_KEYS_PARTIAL && llm__cv_cfg_num(cv, cfg, "partial_rotary_factor", 1.0, &partial)) return -1;
+    if (!(partial > 0 && partial <= 1)) return llm__cv_fail(cv, "config.json: 'partial_rotary_factor' must be in (0, 1]");
+    h->rope_dim = (int)(h->head_dim * partial); /* int(), as HF truncates */
+    if (h->rope_dim < 2 || h->rope_dim % 2) return llm__cv_fail(cv, "config.json: %d rotary dimensions (head_dim x partial_rotary_factor) is not an even number >= 2", h->rope_dim);
+    return 0;
+}
+
+/* Which RoPE each layer applies: SmolLM3's no_rope_layers (0: none), Gemma 3's local theta on
+   its sliding layers. */
+static int llm__cv_read_layer_rope(llm__cv *cv, const json_value *cfg, llm__cv_hparams *h) {
+    int i, keys = h->fam->keys, interval = 4, any = 0;
+    const json_value *nope = json_get(cfg, "no_rope_layers");
+    if (!(keys & (LLM__CV_KEYS_NOPE | LLM__CV_KEYS_LOCAL))) return 0;
+    if (!(h->layer_rope = (int *)calloc((size_t)h->n_layer, sizeof(int)))) return llm__cv_oom(cv);
+    if (keys & LLM__CV_KEYS_NOPE && llm__cv_cfg_int(cv, cfg, "no_rope_layer_interval", 0, 4, &interval)) return -1;
+    if (keys & LLM__CV_KEYS_NOPE && nope && nope->type != JSON_NULL && (nope->type != JSON_ARRAY || nope->len != (size_t)h->n_layer))
+        return llm__cv_fail(cv, "config.json: 'no_rope_layers' must list one 0 or 1 per layer");
+    if (interval < 1) return llm__cv_fail(cv, "config.json: 'no_rope_layer_interval' must be >= 1");
+    for (i = 0; i < h->n_layer; i++) {
+        int use = 1;
+        if (keys & LLM__CV_KEYS_NOPE) {
+            if (nope && nope->type == JSON_ARRAY) {
+                const json_value *v = &nope->items[i];
+                if (!json_is_int(v) || (v->number != 0 && v->number != 1)) return llm__cv_fail(cv, "config.json: no_rope_layers[%d] must be 0 or 1", i);
+                use = v->number == 1;
+            } else {
+                use = (i + 1) % interval != 0; /* the config class's default */
+            }
+        }
+        h->layer_rope[i] = !use ? LLM_LAYER_ROPE_NONE : keys & LLM__CV_KEYS_LOCAL && h->window[i] ? LLM_LAYER_ROPE_LOCAL : LLM_LAYER_ROPE_GLOBAL;
+        any |= h->layer_rope[i] != LLM_LAYER_ROPE_GLOBAL;
+    }
+    if (!any) { free(h->layer_rope); h->layer_rope = NULL; }
+    return 0;
+}
+
 /* config.json (and generation_config.json, which may be NULL) -> hparams. */
 static int llm__cv_hparams_from_json(llm__cv *cv, const json_value *cfg, const json_value *gen, llm__cv_hparams *h) {
     const json_value *act;
@@ -1541,9 +1725,12 @@ static int llm__cv_hparams_from_json(llm__cv *cv, const json_value *cfg, const j
     memset(h, 0, sizeof *h);
     if (cfg->type != JSON_OBJECT) return llm__cv_fail(cv, "config.json: not a JSON object (found %s), so it has no 'model_type'", json_type_name(cfg->type));
     if (llm__cv_read_arch(cv, cfg, h)) return -1;
-    act = json_get(cfg, "hidden_act");
-    if (act && !llm__cv_cfg_str_is(act, "silu"))
-        return llm__cv_fail_as(cv, LLM_ERR_UNSUPPORTED, "config.json: hidden_act '%s' is not supported (only silu)", act->type == JSON_STRING ? act->str : "?");
+    /* Gemma's modeling code reads hidden_activation (hidden_act is kept for old configs). */
+    act = h->fam->keys & LLM__CV_KEYS_GEMMA && json_get(cfg, "hidden_activation") ? json_get(cfg, "hidden_activation") : json_get(cfg, "hidden_act");
+    if (act && llm__cv_cfg_str_is(act, "gelu_pytorch_tanh")) h->activation = LLM_ACT_GELU_TANH;
+    else if (act && !llm__cv_cfg_str_is(act, "silu"))
+        return llm__cv_fail_as(cv, LLM_ERR_UNSUPPORTED, "config.json: hidden activation '%s' is not supported (silu, gelu_pytorch_tanh)", act->type == JSON_STRING ? act->str : "?");
+    else if (!act && h->fam->keys & LLM__CV_KEYS_GEMMA) h->activation = LLM_ACT_GELU_TANH; /* the config classes' default */
     if (llm__cv_cfg_int(cv, cfg, "vocab_size", 1, 0, &h->n_vocab) || llm__cv_cfg_int(cv, cfg, "hidden_size", 1, 0, &h->n_embd) ||
         llm__cv_cfg_int(cv, cfg, "intermediate_size", 1, 0, &h->n_ff) || llm__cv_cfg_int(cv, cfg, "num_hidden_layers", 1, 0, &h->n_layer) ||
         llm__cv_cfg_int(cv, cfg, "num_attention_heads", 1, 0, &h->n_head) ||
@@ -1554,16 +1741,20 @@ static int llm__cv_hparams_from_json(llm__cv *cv, const json_value *cfg, const j
         llm__cv_cfg_bool(cv, cfg, "attention_bias", 0, &attn_bias))
         return -1;
     if (h->n_head <= 0 || h->n_layer <= 0 || h->n_layer > LLM_MAX_LAYERS) return llm__cv_fail(cv, "config.json: num_attention_heads/num_hidden_layers out of range");
-    /* Qwen3Config defaults head_dim to 128; the others derive it from hidden_size. */
-    if (llm__cv_cfg_int(cv, cfg, "head_dim", 0, h->arch == LLM_ARCH_QWEN3 ? 128 : h->n_embd / h->n_head, &h->head_dim)) return -1;
+    /* Qwen3Config and the Gemma configs default head_dim; the others derive it from hidden_size. */
+    if (llm__cv_cfg_int(cv, cfg, "head_dim", 0, h->fam->default_head_dim ? h->fam->default_head_dim : h->n_embd / h->n_head, &h->head_dim)) return -1;
     if (mlp_bias) return llm__cv_fail_as(cv, LLM_ERR_UNSUPPORTED, "config.json: mlp_bias true is not supported");
     /* Which projections carry a bias, as each family's modeling code builds them: qwen2
-       always on q/k/v, mistral never, llama and qwen3 on all four when attention_bias. */
-    if (h->arch == LLM_ARCH_MISTRAL) attn_bias = 0;
-    h->attn_bias_qkv = h->arch == LLM_ARCH_QWEN2 || attn_bias;
-    h->attn_bias_o = h->arch != LLM_ARCH_QWEN2 && attn_bias;
-    h->qk_norm = h->arch == LLM_ARCH_QWEN3;
-    return llm__cv_read_rope_scaling(cv, cfg, h) || llm__cv_read_windows(cv, cfg, h) || llm__cv_read_token_ids(cv, gen, cfg, h) ? -1 : 0;
+       always on q/k/v, mistral and phi3 never, the others on all four when attention_bias. */
+    if (h->fam->bias == LLM__CV_BIAS_NONE) attn_bias = 0;
+    h->attn_bias_qkv = h->fam->bias == LLM__CV_BIAS_QKV || attn_bias;
+    h->attn_bias_o = h->fam->bias != LLM__CV_BIAS_QKV && attn_bias;
+    h->qk_norm = h->fam->qk_norm;
+    h->block_norms = h->fam->block_norms;
+    h->norm_plus_one = h->fam->norm_plus_one;
+    if (llm__cv_read_switches(cv, cfg, h)) return -1;
+    return llm__cv_read_rope_scaling(cv, cfg, h) || llm__cv_read_windows(cv, cfg, h) || llm__cv_read_layer_rope(cv, cfg, h) ||
+           llm__cv_read_token_ids(cv, gen, cfg, h) ? -1 : 0;
 }
 
 static int llm__cv_read_hparams(llm__cv *cv, const char *dir, llm__cv_hparams *h) {
@@ -1814,7 +2005,10 @@ static int llm__cv_is_model_tensor(const char *name, const llm__cv_hparams *h) {
         "self_attn.v_proj.weight", "self_attn.o_proj.weight", "mlp.gate_proj.weight", "mlp.up_proj.weight",
         "mlp.down_proj.weight", "self_attn.q_proj.bias", "self_attn.k_proj.bias", "self_attn.v_proj.bias",
         "self_attn.o_proj.bias", "self_attn.q_norm.weight", "self_attn.k_norm.weight",
+        "pre_feedforward_layernorm.weight", "post_feedforward_layernorm.weight", /* 15, 16 */
+        "self_attn.qkv_proj.weight", "mlp.gate_up_proj.weight",                   /* 17, 18 */
     };
+    int fused = h->fam && h->fam->keys & LLM__CV_FUSED;
     long layer = 0;
     size_t i;
     const char *rest;
@@ -1828,9 +2022,14 @@ static int llm__cv_is_model_tensor(const char *name, const llm__cv_hparams *h) {
     if (*rest++ != '.' || layer >= h->n_layer) return 0;
     for (i = 0; i < sizeof layer_suffixes / sizeof layer_suffixes[0]; i++) {
         if (strcmp(rest, layer_suffixes[i]) != 0) continue;
+        if (i == 0) return h->block_norms != LLM_BLOCK_POST;
+        if ((i >= 2 && i <= 4) || i == 6 || i == 7) return !fused;
         if (i >= 9 && i <= 11) return h->attn_bias_qkv;
         if (i == 12) return h->attn_bias_o;
-        if (i >= 13) return h->qk_norm;
+        if (i == 13 || i == 14) return h->qk_norm != LLM_QK_NORM_NONE;
+        if (i == 15) return h->block_norms == LLM_BLOCK_SANDWICH;
+        if (i == 16) return h->block_norms != LLM_BLOCK_PRE;
+        if (i >= 17) return fused;
         return 1;
     }
     return 0;
@@ -1877,9 +2076,49 @@ static int llm__cv_convert_values(llm__cv *cv, const llm__cv_src_tensor *t, cons
     return r == LLM_OK ? 0 : llm__cv_fail(cv, "tensor '%s': cannot convert %s to %s", t->name, llm_dtype_name(t->dtype), llm_dtype_name(dst));
 }
 
+/* The switches, each written only when it differs from Llama's value, so that files of the
+   four first families keep their bytes. */
+static int llm__cv_set_switches(llm_builder *b, const llm__cv_hparams *h) {
+    int r = 0;
+    if (h->block_norms != LLM_BLOCK_PRE) r |= llm_builder_set_i32(b, LLM_KEY_BLOCK_NORMS, h->block_norms);
+    if (h->norm_plus_one) r |= llm_builder_set_i32(b, LLM_KEY_NORM_PLUS_ONE, 1);
+    if (h->activation != LLM_ACT_SILU) r |= llm_builder_set_i32(b, LLM_KEY_ACTIVATION, h->activation);
+    if (h->embd_scale != 1.0) r |= llm_builder_set_f64(b, LLM_KEY_EMBD_SCALE, h->embd_scale);
+    if (h->attn_scale != 0.0) r |= llm_builder_set_f64(b, LLM_KEY_ATTN_SCALE, h->attn_scale);
+    if (h->residual_scale != 1.0) r |= llm_builder_set_f64(b, LLM_KEY_RESIDUAL_SCALE, h->residual_scale);
+    if (h->logits_divisor != 1.0) r |= llm_builder_set_f64(b, LLM_KEY_LOGITS_DIVISOR, h->logits_divisor);
+    if (h->attn_softcap != 0.0) r |= llm_builder_set_f64(b, LLM_KEY_ATTN_SOFTCAP, h->attn_softcap);
+    if (h->final_softcap != 0.0) r |= llm_builder_set_f64(b, LLM_KEY_FINAL_SOFTCAP, h->final_softcap);
+    if (h->rope_dim != h->head_dim) r |= llm_builder_set_i32(b, LLM_KEY_ROPE_DIM, h->rope_dim);
+    if (h->layer_rope) {
+        r |= llm_builder_set_i32_array(b, LLM_KEY_LAYER_ROPE, h->layer_rope, (size_t)h->n_layer);
+        r |= llm_builder_set_f64(b, LLM_KEY_ROPE_THETA_LOCAL, h->rope_theta_local);
+    }
+    if (h->rope_scaling == LLM_ROPE_YARN || h->rope_scaling == LLM_ROPE_LONGROPE)
+        r |= llm_builder_set_f64(b, LLM_KEY_ROPE_ATTN_FACTOR, h->rope_attn_factor);
+    if (h->rope_scaling == LLM_ROPE_YARN) {
+        r |= llm_builder_set_f64(b, LLM_KEY_ROPE_BETA_FAST, h->rope_beta_fast);
+        r |= llm_builder_set_f64(b, LLM_KEY_ROPE_BETA_SLOW, h->rope_beta_slow);
+        r |= llm_builder_set_i32(b, LLM_KEY_ROPE_TRUNCATE, h->rope_truncate);
+    }
+    if (h->rope_scaling == LLM_ROPE_LONGROPE) {
+        uint8_t bytes[2][4 * 512];
+        int i, k;
+        for (i = 0; i < h->rope_dim / 2; i++)
+            for (k = 0; k < 2; k++) {
+                uint32_t u;
+                memcpy(&u, k ? &h->rope_long[i] : &h->rope_short[i], 4);
+                bytes[k][4 * i] = (uint8_t)u; bytes[k][4 * i + 1] = (uint8_t)(u >> 8);
+                bytes[k][4 * i + 2] = (uint8_t)(u >> 16); bytes[k][4 * i + 3] = (uint8_t)(u >> 24);
+            }
+        r |= llm_builder_set_blob(b, LLM_KEY_ROPE_SHORT, bytes[0], (size_t)h->rope_dim * 2);
+        r |= llm_builder_set_blob(b, LLM_KEY_ROPE_LONG, bytes[1], (size_t)h->rope_dim * 2);
+    }
+    return r;
+}
+
 static int llm__cv_set_hparams(llm__cv *cv, llm_builder *b, const llm__cv_hparams *h) {
-    static const char *const names[] = { "llama", "mistral", "qwen2", "qwen3" };
-    const char *arch = names[h->arch];
+    const char *arch = llm__arch_names[h->arch];
     int r = 0, i;
     r |= llm_builder_set_string(b, LLM_KEY_ARCH, arch, strlen(arch));
     r |= llm_builder_set_i32(b, LLM_KEY_N_VOCAB, h->n_vocab);
@@ -1904,6 +2143,7 @@ static int llm__cv_set_hparams(llm__cv *cv, llm_builder *b, const llm__cv_hparam
     for (i = 0; i < h->n_layer; i++)
         if (h->window[i]) break;
     if (i < h->n_layer) r |= llm_builder_set_i32_array(b, LLM_KEY_SLIDING_WINDOW, h->window, (size_t)h->n_layer);
+    r |= llm__cv_set_switches(b, h);
     r |= llm_builder_set_i32(b, LLM_KEY_BOS_ID, h->bos_id);
     r |= llm_builder_set_i32_array(b, LLM_KEY_EOS_IDS, h->eos, (size_t)h->n_eos);
     return r ? llm__cv_fail_as(cv, LLM_ERR_OUT_OF_MEMORY, "cannot build metadata (out of memory)") : 0;
@@ -1914,14 +2154,27 @@ typedef struct llm__cv_plan {
     const llm__cv_src_tensor *src[8192];
     llm_dtype dst[8192];
     int n;
+    /* The pieces of fused tensors (Phi-3's qkv_proj, gate_up_proj): rows of a source tensor
+       under the name of the unfused one; src[i] points at part[i]. */
+    llm__cv_src_tensor part[8192];
+    char part_name[8192][96];
 } llm__cv_plan;
+
+static int llm__cv_plan_has(const llm__cv_plan *p, const char *name) {
+    int i;
+    for (i = 0; i < p->n; i++) if (strcmp(p->src[i]->name, name) == 0) return 1;
+    return 0;
+}
 
 /* Every tensor the config implies must be in the checkpoint (HF would initialise a missing
    one randomly; we refuse). */
-static int llm__cv_check_complete(llm__cv *cv, const llm__cv_source *src, const llm__cv_hparams *h) {
+static int llm__cv_check_complete(llm__cv *cv, const llm__cv_source *src, const llm__cv_plan *p, const llm__cv_hparams *h) {
     static const char *const always[] = {
-        "input_layernorm.weight", "post_attention_layernorm.weight", "self_attn.q_proj.weight", "self_attn.k_proj.weight",
-        "self_attn.v_proj.weight", "self_attn.o_proj.weight", "mlp.gate_proj.weight", "mlp.up_proj.weight", "mlp.down_proj.weight",
+        "self_attn.q_proj.weight", "self_attn.k_proj.weight", "self_attn.v_proj.weight", "self_attn.o_proj.weight",
+        "mlp.gate_proj.weight", "mlp.up_proj.weight", "mlp.down_proj.weight",
+    };
+    static const char *const norms[] = {
+        "input_layernorm.weight", "post_attention_layernorm.weight", "pre_feedforward_layernorm.weight", "post_feedforward_layernorm.weight",
     };
     char name[256];
     int l;
@@ -1932,7 +2185,15 @@ static int llm__cv_check_complete(llm__cv *cv, const llm__cv_source *src, const 
     for (l = 0; l < h->n_layer; l++) {
         for (i = 0; i < sizeof always / sizeof always[0]; i++) {
             snprintf(name, sizeof name, "model.layers.%d.%s", l, always[i]);
-            if (!llm__cv_find_src(src, name)) return llm__cv_fail(cv, "%s: missing tensor '%s'", llm__cv_src_where(src), name);
+            if (!llm__cv_plan_has(p, name))
+                return llm__cv_fail(cv, "%s: missing tensor '%s'%s", llm__cv_src_where(src), name,
+                                    h->fam->keys & LLM__CV_FUSED ? " (or the fused qkv_proj / gate_up_proj it is cut from)" : "");
+        }
+        for (i = 0; i < sizeof norms / sizeof norms[0]; i++) {
+            int want = i == 0 ? h->block_norms != LLM_BLOCK_POST : i == 2 ? h->block_norms == LLM_BLOCK_SANDWICH
+                     : i == 3 ? h->block_norms != LLM_BLOCK_PRE : 1;
+            snprintf(name, sizeof name, "model.layers.%d.%s", l, norms[i]);
+            if (want && !llm__cv_find_src(src, name)) return llm__cv_fail(cv, "%s: missing tensor '%s'", llm__cv_src_where(src), name);
         }
         for (i = 0; i < 4; i++) {
             static const char *const proj[] = { "q", "k", "v", "o" };
@@ -1963,22 +2224,85 @@ static llm_dtype llm__cv_matrix_dtype(const llm__cv_src_tensor *t, const llm__cv
     return want;
 }
 
+/* A fused matrix cut into rows, as Phi-3's modeling code splits its output: qkv_proj into
+   q (n_head x head_dim rows), k and v (n_kv_head x head_dim each); gate_up_proj into gate and
+   up (intermediate_size each, gate first). Returns the number of pieces, 0 when t is not fused. */
+static int llm__cv_split(const llm__cv_src_tensor *t, const llm__cv_hparams *h, const char **suffix, int64_t *rows) {
+    if (strstr(t->name, "self_attn.qkv_proj.weight")) {
+        suffix[0] = "self_attn.q_proj.weight"; suffix[1] = "self_attn.k_proj.weight"; suffix[2] = "self_attn.v_proj.weight";
+        rows[0] = (int64_t)h->n_head * h->head_dim; rows[1] = rows[2] = (int64_t)h->n_head_kv * h->head_dim;
+        return 3;
+    }
+    if (strstr(t->name, "mlp.gate_up_proj.weight")) {
+        suffix[0] = "mlp.gate_proj.weight"; suffix[1] = "mlp.up_proj.weight";
+        rows[0] = rows[1] = h->n_ff;
+        return 2;
+    }
+    return 0;
+}
+
+/* Adds the pieces of fused tensor t to the plan under their unfused names. */
+static int llm__cv_plan_split(llm__cv *cv, const llm__cv_source *src, const llm__cv_src_tensor *t, const llm__cv_hparams *h, llm__cv_plan *p,
+                              int has_dtype, llm_dtype want) {
+    const char *suffix[3];
+    int64_t rows[3], first = 0, total = 0;
+    int k, n = llm__cv_split(t, h, suffix, rows);
+    size_t es = t->dtype == LLM_DTYPE_F32 ? 4 : 2, prefix = (size_t)(strstr(t->name, n == 3 ? "self_attn." : "mlp.") - t->name);
+    for (k = 0; k < n; k++) total += rows[k];
+    if (t->n_dims != 2 || t->shape[0] != total || t->shape[1] != h->n_embd)
+        return llm__cv_fail(cv, "%s: tensor '%s' has shape [%lld, %lld], expected [%lld, %d]", src->files[t->file], t->name,
+                            (long long)t->shape[0], (long long)(t->n_dims > 1 ? t->shape[1] : 0), (long long)total, h->n_embd);
+    for (k = 0; k < n; k++) {
+        llm__cv_src_tensor *part = &p->part[p->n];
+        if (p->n == (int)(sizeof p->src / sizeof p->src[0])) return llm__cv_fail(cv, "%s: more than %d tensors", llm__cv_src_where(src), (int)(sizeof p->src / sizeof p->src[0]));
+        *part = *t;
+        snprintf(p->part_name[p->n], sizeof p->part_name[p->n], "%.*s%s", (int)prefix, t->name, suffix[k]);
+        part->name = p->part_name[p->n];
+        part->shape[0] = rows[k];
+        part->offset = t->offset + (uint64_t)first * (uint64_t)t->shape[1] * es;
+        part->size = (uint64_t)rows[k] * (uint64_t)t->shape[1] * es;
+        first += rows[k];
+        p->src[p->n] = part;
+        p->dst[p->n] = has_dtype ? llm__cv_matrix_dtype(part, h, want) : t->dtype;
+        p->n++;
+    }
+    return 0;
+}
+
 static int llm__cv_plan_tensors(llm__cv *cv, const llm__cv_source *src, const llm__cv_hparams *h, int has_dtype, llm_dtype want, llm__cv_plan *p) {
     int i;
+    const char *suffix[3];
+    int64_t rows[3];
     p->n = 0;
     for (i = 0; i < src->n; i++) {
         const llm__cv_src_tensor *t = &src->t[i];
         if (llm__cv_is_ignored_tensor(t->name, h)) continue;
         if (!llm__cv_is_model_tensor(t->name, h))
             return llm__cv_fail(cv, "%s: tensor '%s' is not part of a %s model with this config.json", src->files[t->file], t->name,
-                        h->arch == LLM_ARCH_QWEN3 ? "qwen3" : h->arch == LLM_ARCH_QWEN2 ? "qwen2" : h->arch == LLM_ARCH_MISTRAL ? "mistral" : "llama");
+                                h->fam->model_type);
+        if (h->fam->keys & LLM__CV_FUSED && llm__cv_split(t, h, suffix, rows)) {
+            if (llm__cv_plan_split(cv, src, t, h, p, has_dtype, want)) return -1;
+            continue;
+        }
         if (p->n == (int)(sizeof p->src / sizeof p->src[0])) return llm__cv_fail(cv, "%s: more than %d tensors", llm__cv_src_where(src), (int)(sizeof p->src / sizeof p->src[0]));
         p->src[p->n] = t;
         /* Norms and biases stay f32; matrices take the requested type (or keep their own). */
         p->dst[p->n] = t->n_dims == 1 ? LLM_DTYPE_F32 : has_dtype ? llm__cv_matrix_dtype(t, h, want) : t->dtype;
         p->n++;
     }
-    return llm__cv_check_complete(cv, src, h);
+    return llm__cv_check_complete(cv, src, p, h);
+}
+
+/* Gemma multiplies the embeddings by sqrt(hidden_size) rounded to the weights' dtype
+   (transformers: torch.tensor(hidden_size ** 0.5, dtype=embedding dtype)). */
+static void llm__cv_embd_scale(const llm__cv_source *src, llm__cv_hparams *h) {
+    const llm__cv_src_tensor *e = llm__cv_find_src(src, "model.embed_tokens.weight");
+    float v;
+    if (!(h->fam->keys & LLM__CV_EMBD_SQRT) || !e) return;
+    v = (float)sqrt((double)h->n_embd);
+    if (e->dtype == LLM_DTYPE_BF16) v = llm_bf16_to_f32(llm_f32_to_bf16(v));
+    else if (e->dtype == LLM_DTYPE_F16) v = llm_f16_to_f32(llm_f32_to_f16(v));
+    h->embd_scale = v;
 }
 
 /* A vocab-only file: the tokenizer and what config.json / generation_config.json say of ids. */
@@ -2169,6 +2493,7 @@ static llm_result llm__cv_run(llm__cv *cv, const char *dir, const char *out) {
     if (!d->vocab_only && (llm__cv_read_hparams(cv, dir, &h) || (!no_tokenizer && llm__cv_tok_check_vocab_size(cv, &td, h.n_vocab)) ||
                            llm__cv_open_source(cv, dir, &src) || llm__cv_plan_tensors(cv, &src, &h, d->has_dtype, d->dtype, p)))
         goto done;
+    if (!d->vocab_only) llm__cv_embd_scale(&src, &h);
     if (llm__cv_write_model(cv, out, dir, &src, p, d->vocab_only ? NULL : &h, no_tokenizer ? NULL : &td, &bytes) ||
         llm__cv_validate(cv, cv->tmp, d->vocab_only, &info)) {
         llm__cv_remove_temp(cv);
@@ -2188,6 +2513,7 @@ done:
     llm__cv_tok_data_free(&td);
     free(p);
     free(h.window);
+    free(h.layer_rope);
     llm__cv_free_source(&src);
     return cv->rc;
 }
