@@ -54,6 +54,15 @@ typedef struct ref_config {
     char rope_type[32];
     double rope_factor, low_freq_factor, high_freq_factor, original_max_pos;
     int *window; /* per layer; 0: full attention */
+    /* the families beyond Llama's anatomy */
+    int block;              /* 0 pre-norm, 1 post-norm (Olmo2), 2 sandwich (Gemma2/3) */
+    int plus_one, gelu;     /* Gemma: norms times (1 + w); gelu_pytorch_tanh gate */
+    int fused;              /* Phi3: qkv_proj, gate_up_proj */
+    double embed_scale, scaling, residual, logits_scaling, attn_cap, final_cap;
+    int rotary_dim;         /* Phi3: int(head_dim * partial_rotary_factor) */
+    int *use_rope;          /* per layer: 0 none (SmolLM3), 1 the model's, 2 Gemma3's local */
+    double local_theta, attention_factor, beta_fast, beta_slow;
+    double short_factor[64], long_factor[64];
 } ref_config;
 
 static const json_value *get(const json_value *o, const char *key) {
@@ -71,13 +80,71 @@ static int flag(const json_value *o, const char *key) {
     return v && v->type == JSON_TRUE;
 }
 
+/* Gemma2/3, Phi3, Granite, Olmo2, SmolLM3: their config classes' numbers and the modeling
+   code's choices (Gemma2Config, Gemma3TextConfig, Phi3Config, GraniteConfig, ...). */
+static void ref_read_family(const json_value *j, ref_config *c, int gemma, int gemma3) {
+    const json_value *rs = get(j, "rope_scaling");
+    int i;
+    c->block = gemma ? 2 : !strcmp(c->model_type, "olmo2") ? 1 : 0;
+    c->plus_one = gemma;
+    c->gelu = gemma; /* hidden_activation gelu_pytorch_tanh */
+    c->embed_scale = gemma ? sqrt((double)c->hidden) : 1.0;
+    c->scaling = 1.0 / sqrt((double)c->head_dim);
+    c->residual = 1.0;
+    c->logits_scaling = 1.0;
+    c->attention_factor = 1.0;
+    if (gemma) { /* absent softcapping keys: Gemma2Config's 50 and 30; null: none */
+        c->scaling = 1.0 / sqrt(num(j, "query_pre_attn_scalar", 256));
+        c->attn_cap = json_get(j, "attn_logit_softcapping") ? num(j, "attn_logit_softcapping", 0) : gemma3 ? 0 : 50.0;
+        c->final_cap = json_get(j, "final_logit_softcapping") ? num(j, "final_logit_softcapping", 0) : gemma3 ? 0 : 30.0;
+    }
+    if (!strcmp(c->model_type, "granite")) {
+        c->embed_scale = num(j, "embedding_multiplier", 1.0);
+        c->scaling = num(j, "attention_multiplier", 1.0);
+        c->residual = num(j, "residual_multiplier", 1.0);
+        c->logits_scaling = num(j, "logits_scaling", 1.0);
+    }
+    c->local_theta = num(j, "rope_local_base_freq", 10000.0);
+    c->rotary_dim = (int)(c->head_dim * (c->fused ? num(j, "partial_rotary_factor", 1.0) : 1.0));
+    if (rs && !strcmp(c->rope_type, "yarn")) { /* _compute_yarn_parameters */
+        c->original_max_pos = num(rs, "original_max_position_embeddings", num(j, "max_position_embeddings", 0));
+        c->beta_fast = num(rs, "beta_fast", 32);
+        c->beta_slow = num(rs, "beta_slow", 1);
+        c->attention_factor = num(rs, "attention_factor", c->rope_factor > 1 ? 0.1 * log(c->rope_factor) + 1.0 : 1.0);
+    }
+    if (rs && !strcmp(c->rope_type, "longrope")) { /* _compute_longrope_parameters, Phi3 */
+        double orig = num(j, "original_max_position_embeddings", 0), factor = num(j, "max_position_embeddings", 0) / orig;
+        for (i = 0; i < c->rotary_dim / 2; i++) {
+            c->short_factor[i] = get(rs, "short_factor")->items[i].number;
+            c->long_factor[i] = get(rs, "long_factor")->items[i].number;
+        }
+        c->original_max_pos = orig;
+        c->attention_factor = num(rs, "attention_factor", factor <= 1 ? 1.0 : sqrt(1 + log(factor) / log(orig)));
+    }
+}
+
+/* Per layer: Gemma's sliding layers (layer_types, else the pattern), SmolLM3's no_rope_layers,
+   Gemma3's local rope on its sliding layers. */
+static void ref_read_layers(const json_value *j, ref_config *c, int window, int gemma, int gemma3) {
+    const json_value *types = get(j, "layer_types"), *nope = get(j, "no_rope_layers");
+    int i, interval = (int)num(j, "no_rope_layer_interval", 4), pattern = (int)num(j, "sliding_window_pattern", gemma3 ? 6 : 2);
+    int smol = !strcmp(c->model_type, "smollm3");
+    c->use_rope = (int *)xcalloc((size_t)c->layers, sizeof(int));
+    for (i = 0; i < c->layers; i++) {
+        int sliding = types ? !strcmp(types->items[i].str, "sliding_attention") : (i + 1) % pattern != 0;
+        if (gemma) c->window[i] = sliding ? window : 0;
+        c->use_rope[i] = gemma3 && sliding ? 2 : 1;
+        if (smol) c->use_rope[i] = nope ? (int)nope->items[i].number : (i + 1) % interval != 0;
+    }
+}
+
 /* The numbers transformers' config classes (LlamaConfig, MistralConfig, Qwen2Config,
    Qwen3Config) and attention modules derive from config.json, defaults included. */
 static void ref_read_config(const char *dir, ref_config *c) {
     char path[512], err[256];
     json_value *j;
     const json_value *rs, *sw;
-    int i, is_qwen, window = 0, first_window_layer = 0;
+    int i, is_qwen, window = 0, first_window_layer = 0, gemma, gemma3;
     snprintf(path, sizeof path, "%s/config.json", dir);
     if (!(j = json_parse_file(path, err, sizeof err))) { fprintf(stderr, "%s\n", err); exit(2); }
     memset(c, 0, sizeof *c);
@@ -89,14 +156,18 @@ static void ref_read_config(const char *dir, ref_config *c) {
     c->layers = (int)num(j, "num_hidden_layers", 0);
     c->heads = (int)num(j, "num_attention_heads", 0);
     c->kv_heads = (int)num(j, "num_key_value_heads", c->heads);
-    c->head_dim = (int)num(j, "head_dim", !strcmp(c->model_type, "qwen3") ? 128 : c->hidden / c->heads);
+    gemma3 = !strcmp(c->model_type, "gemma3_text");
+    gemma = gemma3 || !strcmp(c->model_type, "gemma2");
+    c->head_dim = (int)num(j, "head_dim", !strcmp(c->model_type, "qwen3") ? 128 : gemma ? 256 : c->hidden / c->heads);
     c->eps = num(j, "rms_norm_eps", 1e-6);
     c->theta = num(j, "rope_theta", 10000.0);
     c->tied = flag(j, "tie_word_embeddings");
-    c->qk_norm = !strcmp(c->model_type, "qwen3");
-    /* q/k/v biases: qwen2 always, llama and qwen3 with attention_bias; o: llama and qwen3. */
-    c->bias_qkv = !strcmp(c->model_type, "qwen2") || (strcmp(c->model_type, "mistral") && flag(j, "attention_bias"));
-    c->bias_o = (!strcmp(c->model_type, "llama") || !strcmp(c->model_type, "qwen3")) && flag(j, "attention_bias");
+    c->qk_norm = !strcmp(c->model_type, "qwen3") || gemma3 ? 1 : !strcmp(c->model_type, "olmo2") ? 2 : 0;
+    /* q/k/v biases: qwen2 always, mistral and phi3 never, the others with attention_bias; o:
+       the others with attention_bias. */
+    c->fused = !strcmp(c->model_type, "phi3");
+    c->bias_qkv = !strcmp(c->model_type, "qwen2") || (strcmp(c->model_type, "mistral") && !c->fused && flag(j, "attention_bias"));
+    c->bias_o = strcmp(c->model_type, "qwen2") && strcmp(c->model_type, "mistral") && !c->fused && flag(j, "attention_bias");
     strcpy(c->rope_type, "default");
     if ((rs = get(j, "rope_scaling")) != NULL) {
         const json_value *t = get(rs, "rope_type") ? get(rs, "rope_type") : get(rs, "type");
@@ -106,14 +177,20 @@ static void ref_read_config(const char *dir, ref_config *c) {
         c->high_freq_factor = num(rs, "high_freq_factor", 0);
         c->original_max_pos = num(rs, "original_max_position_embeddings", 0);
     }
+    ref_read_family(j, c, gemma, gemma3);
     /* Mistral: one window for every layer. Qwen2/3: only with use_sliding_window, and only
        from layer max_window_layers on. A missing sliding_window key means 4096, null none. */
     sw = json_get(j, "sliding_window");
     window = !sw ? 4096 : sw->type == JSON_NULL ? 0 : (int)sw->number;
-    if (!strcmp(c->model_type, "llama") || (is_qwen && !flag(j, "use_sliding_window"))) window = 0;
+    if (!sw && (!strcmp(c->model_type, "phi3") || !strcmp(c->model_type, "smollm3"))) window = 0;
+    is_qwen |= !strcmp(c->model_type, "smollm3");
+    if (!strcmp(c->model_type, "llama") || !strcmp(c->model_type, "granite") || !strcmp(c->model_type, "olmo2") ||
+        (is_qwen && !flag(j, "use_sliding_window")))
+        window = 0;
     if (is_qwen) first_window_layer = (int)num(j, "max_window_layers", 28);
     c->window = (int *)xcalloc((size_t)c->layers, sizeof(int));
     for (i = 0; i < c->layers; i++) c->window[i] = i >= first_window_layer ? window : 0;
+    ref_read_layers(j, c, window, gemma, gemma3);
     json_free(j);
 }
 
@@ -225,18 +302,38 @@ static void linear(double *y, const double *A, const double *bias, const double 
     }
 }
 
-/* LlamaRMSNorm: weight * x / sqrt(mean(x^2) + eps). */
+/* LlamaRMSNorm: weight * x / sqrt(mean(x^2) + eps); Gemma's multiplies by (1 + weight). */
+static int g_plus_one; /* the model's kind, set by ref_forward */
 static void rms_norm(double *y, const double *x, const double *weight, int n, double eps) {
     double ms = 0;
     int i;
     for (i = 0; i < n; i++) ms += x[i] * x[i];
     ms /= n;
-    for (i = 0; i < n; i++) y[i] = weight[i] * (x[i] / sqrt(ms + eps));
+    for (i = 0; i < n; i++) y[i] = (g_plus_one ? 1.0 + weight[i] : weight[i]) * (x[i] / sqrt(ms + eps));
+}
+
+/* _compute_yarn_parameters: inv_freq_interpolation * (1 - e) + inv_freq_extrapolation * e, e
+   = 1 - ramp(i) between the dimensions where beta_fast and beta_slow rotations fit. */
+static double yarn_inv_freq(const ref_config *c, int i) {
+    int d = c->rotary_dim;
+    double pos_freq = pow(c->theta, (double)(2 * i) / d);
+    double low = floor(d * log(c->original_max_pos / (c->beta_fast * 2 * 3.14159265358979323846)) / (2 * log(c->theta)));
+    double high = ceil(d * log(c->original_max_pos / (c->beta_slow * 2 * 3.14159265358979323846)) / (2 * log(c->theta)));
+    double ramp, e;
+    if (low < 0) low = 0;
+    if (high > d - 1) high = d - 1;
+    if (low == high) high += 0.001;
+    ramp = (i - low) / (high - low);
+    ramp = ramp < 0 ? 0 : ramp > 1 ? 1 : ramp;
+    e = 1 - ramp;
+    return 1.0 / (c->rope_factor * pos_freq) * (1 - e) + 1.0 / pos_freq * e;
 }
 
 /* inv_freq[i] = 1 / theta^(2i/d), then the rope_scaling rule (modeling_rope_utils). */
 static double inv_freq(const ref_config *c, int i) {
-    double f = 1.0 / pow(c->theta, (double)(2 * i) / c->head_dim);
+    double f = 1.0 / pow(c->theta, (double)(2 * i) / c->rotary_dim);
+    if (!strcmp(c->rope_type, "yarn")) return yarn_inv_freq(c, i);
+    if (!strcmp(c->rope_type, "longrope")) return f / c->short_factor[i]; /* the sequences here are shorter than the original context */
     if (!strcmp(c->rope_type, "linear")) return f / c->rope_factor;
     if (!strcmp(c->rope_type, "llama3")) {
         double low_wl = c->original_max_pos / c->low_freq_factor, high_wl = c->original_max_pos / c->high_freq_factor;
@@ -250,17 +347,23 @@ static double inv_freq(const ref_config *c, int i) {
 }
 
 /* apply_rotary_pos_emb on one head: x * cos + rotate_half(x) * sin, where
-   rotate_half(x) = cat(-x[d/2:], x[:d/2]) and cos, sin = cos/sin(cat(freqs, freqs)). */
-static void rope(double *x, const ref_config *c, int pos) {
-    int d = c->head_dim, half = d / 2, i;
-    double out[1024];
+   rotate_half(x) = cat(-x[d/2:], x[:d/2]) and cos, sin = cos/sin(cat(freqs, freqs)) times the
+   attention factor, over the first rotary_dim dimensions (Phi3 passes the rest); kind 2 is
+   Gemma3's local rope (rope_local_base_freq, no scaling). */
+static void rope(double *x, const ref_config *c, int pos, int kind) {
+    int d = c->rotary_dim, half = d / 2, i;
+    double out[1024], af = kind == 2 ? 1.0 : c->attention_factor;
     for (i = 0; i < d; i++) {
-        double angle = pos * inv_freq(c, i % half);
+        double f = kind == 2 ? 1.0 / pow(c->local_theta, (double)(2 * (i % half)) / d) : inv_freq(c, i % half);
+        double angle = pos * f;
         double rotated = i < half ? -x[i + half] : x[i - half];
-        out[i] = x[i] * cos(angle) + rotated * sin(angle);
+        out[i] = x[i] * cos(angle) * af + rotated * sin(angle) * af;
     }
     memcpy(x, out, (size_t)d * sizeof *x);
 }
+
+/* gelu(approximate="tanh") */
+static double gelu_tanh(double x) { return 0.5 * x * (1 + tanh(sqrt(2 / 3.14159265358979323846) * (x + 0.044715 * x * x * x))); }
 
 static double silu(double x) { return x / (1.0 + exp(-x)); }
 
@@ -274,27 +377,39 @@ static void ref_forward(const ref_config *c, const ref_weights *w, const int32_t
     double *o = (double *)xcalloc((size_t)D, sizeof(double)), *g = (double *)xcalloc((size_t)F, sizeof(double));
     double *u = (double *)xcalloc((size_t)F, sizeof(double)), *p = (double *)xcalloc((size_t)n, sizeof(double));
     const double *embed = W(w, "model.embed_tokens.weight", 0);
-    for (i = 0; i < n; i++) memcpy(x + (long)i * D, embed + (long)tokens[i] * D, (size_t)D * sizeof(double));
+    g_plus_one = c->plus_one;
+    for (i = 0; i < n * D; i++) x[i] = embed[(long)tokens[i / D] * D + i % D] * c->embed_scale;
     for (l = 0; l < c->layers; l++) {
+        /* Phi3's fused matrices: q, k, v rows of qkv_proj; gate then up rows of gate_up_proj */
+        const double *wq = c->fused ? W(w, "model.layers.%d.self_attn.qkv_proj.weight", l) : W(w, "model.layers.%d.self_attn.q_proj.weight", l);
+        const double *wk = c->fused ? wq + (long)QD * D : W(w, "model.layers.%d.self_attn.k_proj.weight", l);
+        const double *wv = c->fused ? wq + (long)(QD + KVD) * D : W(w, "model.layers.%d.self_attn.v_proj.weight", l);
+        const double *wg = c->fused ? W(w, "model.layers.%d.mlp.gate_up_proj.weight", l) : W(w, "model.layers.%d.mlp.gate_proj.weight", l);
+        const double *wu = c->fused ? wg + (long)F * D : W(w, "model.layers.%d.mlp.up_proj.weight", l);
         const double *bq = c->bias_qkv ? W(w, "model.layers.%d.self_attn.q_proj.bias", l) : NULL;
         const double *bk = c->bias_qkv ? W(w, "model.layers.%d.self_attn.k_proj.bias", l) : NULL;
         const double *bv = c->bias_qkv ? W(w, "model.layers.%d.self_attn.v_proj.bias", l) : NULL;
         const double *bo = c->bias_o ? W(w, "model.layers.%d.self_attn.o_proj.bias", l) : NULL;
-        /* self-attention on the input-normalised hidden states */
+        /* self-attention on the input-normalised hidden states (Olmo2: on x itself) */
         for (i = 0; i < n; i++) {
-            rms_norm(h1, x + (long)i * D, W(w, "model.layers.%d.input_layernorm.weight", l), D, c->eps);
-            linear(q + (long)i * QD, W(w, "model.layers.%d.self_attn.q_proj.weight", l), bq, h1, QD, D);
-            linear(kk + (long)i * KVD, W(w, "model.layers.%d.self_attn.k_proj.weight", l), bk, h1, KVD, D);
-            linear(v + (long)i * KVD, W(w, "model.layers.%d.self_attn.v_proj.weight", l), bv, h1, KVD, D);
+            if (c->block == 1) memcpy(h1, x + (long)i * D, (size_t)D * sizeof(double));
+            else rms_norm(h1, x + (long)i * D, W(w, "model.layers.%d.input_layernorm.weight", l), D, c->eps);
+            linear(q + (long)i * QD, wq, bq, h1, QD, D);
+            linear(kk + (long)i * KVD, wk, bk, h1, KVD, D);
+            linear(v + (long)i * KVD, wv, bv, h1, KVD, D);
+            if (c->qk_norm == 2) { /* Olmo2: q_norm over all of q, k_norm over all of k */
+                rms_norm(q + (long)i * QD, q + (long)i * QD, W(w, "model.layers.%d.self_attn.q_norm.weight", l), QD, c->eps);
+                rms_norm(kk + (long)i * KVD, kk + (long)i * KVD, W(w, "model.layers.%d.self_attn.k_norm.weight", l), KVD, c->eps);
+            }
             for (h = 0; h < c->heads; h++) {
                 double *qh = q + (long)i * QD + h * hd;
-                if (c->qk_norm) rms_norm(qh, qh, W(w, "model.layers.%d.self_attn.q_norm.weight", l), hd, c->eps);
-                rope(qh, c, i);
+                if (c->qk_norm == 1) rms_norm(qh, qh, W(w, "model.layers.%d.self_attn.q_norm.weight", l), hd, c->eps);
+                if (c->use_rope[l]) rope(qh, c, i, c->use_rope[l]);
             }
             for (h = 0; h < c->kv_heads; h++) {
                 double *kh = kk + (long)i * KVD + h * hd;
-                if (c->qk_norm) rms_norm(kh, kh, W(w, "model.layers.%d.self_attn.k_norm.weight", l), hd, c->eps);
-                rope(kh, c, i);
+                if (c->qk_norm == 1) rms_norm(kh, kh, W(w, "model.layers.%d.self_attn.k_norm.weight", l), hd, c->eps);
+                if (c->use_rope[l]) rope(kh, c, i, c->use_rope[l]);
             }
         }
         for (i = 0; i < n; i++)
@@ -305,7 +420,9 @@ static void ref_forward(const ref_config *c, const ref_weights *w, const int32_t
                     int visible = j <= i && (c->window[l] == 0 || i - j < c->window[l]);
                     double s = 0;
                     for (k = 0; k < hd; k++) s += q[(long)i * QD + h * hd + k] * kk[(long)j * KVD + kvh * hd + k];
-                    p[j] = visible ? s / sqrt((double)hd) : -INFINITY;
+                    s *= c->scaling;
+                    if (c->attn_cap > 0) s = tanh(s / c->attn_cap) * c->attn_cap; /* Gemma2, before the mask */
+                    p[j] = visible ? s : -INFINITY;
                     if (p[j] > mx) mx = p[j];
                 }
                 for (j = 0; j < n; j++) { p[j] = exp(p[j] - mx); sum += p[j]; }
@@ -318,19 +435,31 @@ static void ref_forward(const ref_config *c, const ref_weights *w, const int32_t
         for (i = 0; i < n; i++) {
             double *xi = x + (long)i * D;
             linear(o, W(w, "model.layers.%d.self_attn.o_proj.weight", l), bo, att + (long)i * QD, D, QD);
-            for (k = 0; k < D; k++) xi[k] += o[k];
-            /* MLP on the post-attention-normalised hidden states: down(silu(gate(x)) * up(x)) */
-            rms_norm(h1, xi, W(w, "model.layers.%d.post_attention_layernorm.weight", l), D, c->eps);
-            linear(g, W(w, "model.layers.%d.mlp.gate_proj.weight", l), NULL, h1, F, D);
-            linear(u, W(w, "model.layers.%d.mlp.up_proj.weight", l), NULL, h1, F, D);
-            for (k = 0; k < F; k++) g[k] = silu(g[k]) * u[k];
+            /* Gemma and Olmo2 normalise the attention output (their post_attention_layernorm);
+               Granite scales it by residual_multiplier */
+            if (c->block) rms_norm(o, o, W(w, "model.layers.%d.post_attention_layernorm.weight", l), D, c->eps);
+            for (k = 0; k < D; k++) xi[k] += o[k] * c->residual;
+            /* MLP: down(act(gate(h)) * up(h)), h the post-attention-normalised hidden states
+               (Gemma: pre_feedforward_layernorm; Olmo2: x itself) */
+            if (c->block == 0) rms_norm(h1, xi, W(w, "model.layers.%d.post_attention_layernorm.weight", l), D, c->eps);
+            else if (c->block == 2) rms_norm(h1, xi, W(w, "model.layers.%d.pre_feedforward_layernorm.weight", l), D, c->eps);
+            else memcpy(h1, xi, (size_t)D * sizeof(double));
+            linear(g, wg, NULL, h1, F, D);
+            linear(u, wu, NULL, h1, F, D);
+            for (k = 0; k < F; k++) g[k] = (c->gelu ? gelu_tanh(g[k]) : silu(g[k])) * u[k];
             linear(o, W(w, "model.layers.%d.mlp.down_proj.weight", l), NULL, g, D, F);
-            for (k = 0; k < D; k++) xi[k] += o[k];
+            if (c->block) rms_norm(o, o, W(w, "model.layers.%d.post_feedforward_layernorm.weight", l), D, c->eps);
+            for (k = 0; k < D; k++) xi[k] += o[k] * c->residual;
         }
     }
     for (i = 0; i < n; i++) {
         rms_norm(h1, x + (long)i * D, W(w, "model.norm.weight", 0), D, c->eps);
         linear(logits + (long)i * c->vocab, c->tied ? embed : W(w, "lm_head.weight", 0), NULL, h1, c->vocab, D);
+        for (k = 0; k < c->vocab; k++) { /* Granite's logits_scaling, Gemma2's final soft-capping */
+            double *z = &logits[(long)i * c->vocab + k];
+            *z /= c->logits_scaling;
+            if (c->final_cap > 0) *z = tanh(*z / c->final_cap) * c->final_cap;
+        }
     }
     free(x); free(h1); free(q); free(kk); free(v); free(att); free(o); free(g); free(u); free(p);
 }
@@ -417,6 +546,9 @@ static const variant variants[] = {
     { "llama-linear", "f32" }, { "llama-bias", "f32" }, { "mistral", "f32" }, { "mistral-default-window", "f32" },
     { "qwen2", "f32" }, { "qwen2-swa", "f32" }, { "qwen3", "f32" }, { "qwen3-default-head-dim", "f32" },
     { "qwen2", "bf16" }, { "llama-gqa-tied", "f16" }, { "qwen3", "bf16" },
+    { "gemma3", "f32" }, { "gemma3-pattern", "f32" }, { "gemma2", "f32" }, { "olmo2", "f32" }, { "granite", "f32" },
+    { "smollm3", "f32" }, { "smollm3-interval", "f32" }, { "phi3", "f32" }, { "qwen2-yarn", "f32" },
+    { "gemma2", "bf16" }, { "phi3", "bf16" },
 };
 
 /* The model's hyper-parameters as llm.h read them, against the reference's reading. */
@@ -425,8 +557,14 @@ static void check_config(const char *label, const llm_model *m, const ref_config
     int i, ok = h->n_vocab == c->vocab && h->n_embd == c->hidden && h->n_ff == c->ff && h->n_layer == c->layers &&
                 h->n_head == c->heads && h->n_head_kv == c->kv_heads && h->head_dim == c->head_dim &&
                 h->tied_embeddings == c->tied && h->qk_norm == c->qk_norm && fabs(h->rms_eps - c->eps) <= 1e-6 * c->eps;
-    for (i = 0; i < c->layers; i++) ok &= m->layers[i].window == c->window[i];
+    for (i = 0; i < c->layers; i++) ok &= m->layers[i].window == c->window[i] && m->layers[i].rope == c->use_rope[i];
     ok &= (m->layers[0].bq != NULL) == c->bias_qkv && (m->layers[0].bo != NULL) == c->bias_o;
+    ok &= (int)h->block_norms == c->block && h->norm_plus_one == c->plus_one && (h->activation == LLM_ACT_GELU_TANH) == c->gelu &&
+          h->rope_dim == c->rotary_dim && fabs(h->embd_scale - c->embed_scale) <= 1e-6 * c->embed_scale &&
+          fabs((h->attn_scale > 0 ? h->attn_scale : 1 / sqrt((double)h->head_dim)) - c->scaling) <= 1e-6 * c->scaling &&
+          fabs(h->residual_scale - c->residual) <= 1e-6 && fabs(h->logits_divisor - c->logits_scaling) <= 1e-6 * c->logits_scaling &&
+          fabs(h->attn_softcap - c->attn_cap) <= 1e-6 && fabs(h->final_softcap - c->final_cap) <= 1e-6 &&
+          fabs(h->rope_attn_factor - c->attention_factor) <= 1e-6;
     check(ok, "%-34s hyper-parameters, biases and per-layer windows as transformers reads config.json (window[last] %d)",
           label, c->window[c->layers - 1]);
 }
@@ -451,6 +589,8 @@ static void test_variant(const variant *v, const char *conv_dtype, double *worst
     if (llm_model_open(&m, file, NULL) != LLM_OK) { check(0, "%s: llm_model_open", label); return; }
 
     ref_read_config(dir, &c);
+    /* Gemma's sqrt(hidden_size) is a tensor of the embeddings' dtype */
+    if (c.plus_one && strcmp(v->src_dtype, "f32")) c.embed_scale = ref_round(!strcmp(v->src_dtype, "f16") ? REF_F16 : REF_BF16, c.embed_scale);
     ref_read_safetensors(dir, &w);
     ref_round_matrices(&w, !strcmp(conv_dtype, "f16") ? &REF_F16 : !strcmp(conv_dtype, "bf16") ? &REF_BF16 : NULL);
     for (i = 0; i < SEQ; i++) { /* a fixed pseudo-random sequence with a repeat */
@@ -503,7 +643,7 @@ static void test_variant(const variant *v, const char *conv_dtype, double *worst
               "%-34s llm_ctx_kv_bytes = 2 x layers x kv heads x head_dim x n_ctx x 4", label);
         llm_ctx_close(ctx);
     }
-    free(a); free(b); free(ref); free(c.window);
+    free(a); free(b); free(ref); free(c.window); free(c.use_rope);
     ref_free_weights(&w);
     llm_model_close(m);
 }

@@ -43,6 +43,7 @@ typedef struct spec {
     int max_window_layers;    /* -1: key omitted */
     int bos, eos, eos2;       /* eos2 >= 0: eos_token_id is a list */
     llm_dtype dtype;
+    const char *extra;        /* more config.json lines, each `"key": value,` (a family's own keys) */
 } spec;
 
 #define TINY 128, 64, 96, 2, 4 /* vocab, hidden, intermediate, layers, heads */
@@ -51,44 +52,101 @@ typedef struct spec {
 
 static const spec variants[] = {
     { "llama", "llama", "multi-head attention, untied head",
-      TINY, 4, 0, 2048, 1e-5, 10000.0, 0, 0, NULL, -1, -1, -1, 1, 2, -1, LLM_DTYPE_F32 },
+      TINY, 4, 0, 2048, 1e-5, 10000.0, 0, 0, NULL, -1, -1, -1, 1, 2, -1, LLM_DTYPE_F32, NULL },
     { "llama-gqa-tied", "llama", "2 kv heads for 4 query heads, tied head",
-      TINY, 2, 0, 2048, 1e-5, 10000.0, 1, 0, NULL, -1, -1, -1, 1, 2, -1, LLM_DTYPE_F32 },
+      TINY, 2, 0, 2048, 1e-5, 10000.0, 1, 0, NULL, -1, -1, -1, 1, 2, -1, LLM_DTYPE_F32, NULL },
     { "llama-mqa", "llama", "one kv head, explicit head_dim",
-      TINY, 1, 16, 2048, 1e-6, 10000.0, 0, 0, NULL, -1, -1, -1, 1, 2, 3, LLM_DTYPE_F32 },
+      TINY, 1, 16, 2048, 1e-6, 10000.0, 0, 0, NULL, -1, -1, -1, 1, 2, 3, LLM_DTYPE_F32, NULL },
     { "llama3-rope", "llama", "llama3 rope scaling with all three frequency bands in use",
-      TINY, 2, 16, 131072, 1e-5, 500000.0, 1, 0, LLAMA3_SCALING, -1, -1, -1, 0, 1, 2, LLM_DTYPE_F32 },
+      TINY, 2, 16, 131072, 1e-5, 500000.0, 1, 0, LLAMA3_SCALING, -1, -1, -1, 0, 1, 2, LLM_DTYPE_F32, NULL },
     { "llama-linear", "llama", "linear rope scaling",
-      TINY, 2, 0, 8192, 1e-5, 10000.0, 0, 0, "{\"factor\": 4.0, \"type\": \"linear\"}", -1, -1, -1, 1, 2, -1, LLM_DTYPE_F32 },
+      TINY, 2, 0, 8192, 1e-5, 10000.0, 0, 0, "{\"factor\": 4.0, \"type\": \"linear\"}", -1, -1, -1, 1, 2, -1, LLM_DTYPE_F32, NULL },
     { "llama-bias", "llama", "attention_bias: q, k, v and o biases",
-      TINY, 2, 0, 2048, 1e-5, 10000.0, 0, 1, NULL, -1, -1, -1, 1, 2, -1, LLM_DTYPE_F32 },
+      TINY, 2, 0, 2048, 1e-5, 10000.0, 0, 1, NULL, -1, -1, -1, 1, 2, -1, LLM_DTYPE_F32, NULL },
     { "mistral", "mistral", "sliding_window 5, shorter than the test sequence",
-      128, 64, 96, 3, 4, 2, 0, 32768, 1e-5, 1000000.0, 0, 0, NULL, 5, -1, -1, 1, 2, -1, LLM_DTYPE_F32 },
+      128, 64, 96, 3, 4, 2, 0, 32768, 1e-5, 1000000.0, 0, 0, NULL, 5, -1, -1, 1, 2, -1, LLM_DTYPE_F32, NULL },
     { "mistral-default-window", "mistral", "no sliding_window key: the config class default (4096)",
-      TINY, 2, 0, 32768, 1e-5, 10000.0, 0, 0, NULL, -1, -1, -1, 1, 2, -1, LLM_DTYPE_F32 },
+      TINY, 2, 0, 32768, 1e-5, 10000.0, 0, 0, NULL, -1, -1, -1, 1, 2, -1, LLM_DTYPE_F32, NULL },
     { "qwen2", "qwen2", "q/k/v biases, tied head",
-      TINY, 2, 0, 32768, 1e-6, 1000000.0, 1, 0, NULL, 32768, 0, 2, 0, 0, -1, LLM_DTYPE_F32 },
+      TINY, 2, 0, 32768, 1e-6, 1000000.0, 1, 0, NULL, 32768, 0, 2, 0, 0, -1, LLM_DTYPE_F32, NULL },
     { "qwen2-swa", "qwen2", "use_sliding_window: layer 0 full, layers 1-2 window 6",
-      128, 64, 96, 3, 4, 2, 0, 32768, 1e-6, 1000000.0, 0, 0, NULL, 6, 1, 1, 0, 0, -1, LLM_DTYPE_F32 },
+      128, 64, 96, 3, 4, 2, 0, 32768, 1e-6, 1000000.0, 0, 0, NULL, 6, 1, 1, 0, 0, -1, LLM_DTYPE_F32, NULL },
     { "qwen3", "qwen3", "q/k RMSNorm, head_dim 24 != hidden/heads",
-      TINY, 2, 24, 40960, 1e-6, 1000000.0, 1, 0, NULL, 0, 0, 2, 0, 1, -1, LLM_DTYPE_F32 },
+      TINY, 2, 24, 40960, 1e-6, 1000000.0, 1, 0, NULL, 0, 0, 2, 0, 1, -1, LLM_DTYPE_F32, NULL },
     { "qwen3-default-head-dim", "qwen3", "no head_dim key: the config class default (128)",
-      96, 32, 64, 2, 2, 1, 0, 40960, 1e-6, 1000000.0, 0, 0, NULL, -1, -1, -1, 0, 1, -1, LLM_DTYPE_F32 },
+      96, 32, 64, 2, 2, 1, 0, 40960, 1e-6, 1000000.0, 0, 0, NULL, -1, -1, -1, 0, 1, -1, LLM_DTYPE_F32, NULL },
+    { "gemma3", "gemma3_text", "sandwich and (1 + w) norms, q/k norm, GELU-tanh, sqrt(hidden) embeddings, local/global theta, window 6",
+      128, 64, 96, 3, 4, 2, 16, 32768, 1e-6, 1000000.0, 1, 0, NULL, 6, -1, -1, 2, 1, -1, LLM_DTYPE_F32,
+      "\"layer_types\": [\"sliding_attention\", \"sliding_attention\", \"full_attention\"],\n"
+      "  \"query_pre_attn_scalar\": 24,\n  \"rope_local_base_freq\": 100.0,\n"
+      "  \"attn_logit_softcapping\": null,\n  \"final_logit_softcapping\": null,\n" },
+    { "gemma3-pattern", "gemma3_text", "no layer_types: sliding_window_pattern 2, default query_pre_attn_scalar, rope_scaling linear",
+      TINY, 2, 16, 32768, 1e-6, 1000000.0, 0, 1, "{\"factor\": 8.0, \"rope_type\": \"linear\"}", 5, -1, -1, 2, 1, -1, LLM_DTYPE_F32,
+      "\"sliding_window_pattern\": 2,\n" },
+    { "gemma2", "gemma2", "soft-capped scores (3) and logits (10), alternate sliding layers (window 5), hidden 48 (sqrt not exact)",
+      128, 48, 96, 3, 4, 2, 16, 8192, 1e-6, 10000.0, 1, 0, NULL, 5, -1, -1, 2, 1, -1, LLM_DTYPE_F32,
+      "\"query_pre_attn_scalar\": 16,\n  \"attn_logit_softcapping\": 3.0,\n  \"final_logit_softcapping\": 10.0,\n" },
+    { "olmo2", "olmo2", "post-norms on attention and MLP outputs, q/k RMSNorm over all heads",
+      TINY, 2, 0, 4096, 1e-6, 500000.0, 0, 0, NULL, -1, -1, -1, 1, 2, -1, LLM_DTYPE_F32, NULL },
+    { "granite", "granite", "embedding, attention, residual multipliers and logits_scaling",
+      TINY, 2, 0, 4096, 1e-5, 10000.0, 1, 0, NULL, -1, -1, -1, 1, 2, -1, LLM_DTYPE_F32,
+      "\"embedding_multiplier\": 12.0,\n  \"attention_multiplier\": 0.125,\n  \"residual_multiplier\": 0.22,\n"
+      "  \"logits_scaling\": 4.0,\n" },
+    { "smollm3", "smollm3", "no_rope_layers: layer 1 without RoPE",
+      128, 64, 96, 3, 4, 2, 0, 65536, 1e-6, 5000000.0, 1, 0, NULL, 0, 0, 3, 1, 2, -1, LLM_DTYPE_F32,
+      "\"no_rope_layers\": [1, 0, 1],\n" },
+    { "smollm3-interval", "smollm3", "no no_rope_layers key: every 2nd layer without RoPE (no_rope_layer_interval 2)",
+      TINY, 2, 0, 65536, 1e-6, 5000000.0, 1, 0, NULL, 0, 0, 2, 1, 2, -1, LLM_DTYPE_F32,
+      "\"no_rope_layer_interval\": 2,\n" },
+    { "phi3", "phi3", "fused qkv_proj and gate_up_proj, partial rotary 0.5, LongRoPE (short factors in use)",
+      TINY, 2, 0, 131072, 1e-5, 10000.0, 1, 0,
+      "{\"long_factor\": [1.5, 4.0, 9.0, 17.0], \"short_factor\": [1.0, 1.25, 2.0, 3.5], \"type\": \"longrope\"}",
+      0, -1, -1, 1, 2, -1, LLM_DTYPE_F32, "\"partial_rotary_factor\": 0.5,\n  \"original_max_position_embeddings\": 4096,\n" },
+    { "qwen2-yarn", "qwen2", "YaRN factor 4 from an original context of 64: the ramp over pairs 0-3",
+      TINY, 2, 0, 256, 1e-6, 10000.0, 0, 0,
+      "{\"factor\": 4.0, \"original_max_position_embeddings\": 64, \"rope_type\": \"yarn\"}", 256, 0, 2, 0, 0, -1, LLM_DTYPE_F32, NULL },
 };
 
 static const spec shapes[] = {
     { "tinyllama-1.1b", "llama", "TinyLlama-1.1B",
-      32000, 2048, 5632, 22, 32, 4, 0, 2048, 1e-5, 10000.0, 0, 0, NULL, -1, -1, -1, 1, 2, -1, LLM_DTYPE_BF16 },
+      32000, 2048, 5632, 22, 32, 4, 0, 2048, 1e-5, 10000.0, 0, 0, NULL, -1, -1, -1, 1, 2, -1, LLM_DTYPE_BF16, NULL },
     { "smollm2-135m", "llama", "SmolLM2-135M",
-      49152, 576, 1536, 30, 9, 3, 0, 8192, 1e-5, 100000.0, 1, 0, NULL, -1, -1, -1, 0, 0, -1, LLM_DTYPE_BF16 },
+      49152, 576, 1536, 30, 9, 3, 0, 8192, 1e-5, 100000.0, 1, 0, NULL, -1, -1, -1, 0, 0, -1, LLM_DTYPE_BF16, NULL },
     { "llama3.2-1b", "llama", "Llama-3.2-1B",
       128256, 2048, 8192, 16, 32, 8, 64, 131072, 1e-5, 500000.0, 1, 0,
       "{\"factor\": 32.0, \"high_freq_factor\": 4.0, \"low_freq_factor\": 1.0, "
       "\"original_max_position_embeddings\": 8192, \"rope_type\": \"llama3\"}",
-      -1, -1, -1, 128000, 128001, -1, LLM_DTYPE_BF16 },
+      -1, -1, -1, 128000, 128001, -1, LLM_DTYPE_BF16, NULL },
     { "qwen2.5-0.5b", "qwen2", "Qwen2.5-0.5B",
       151936, 896, 4864, 24, 14, 2, 0, 32768, 1e-6, 1000000.0, 1, 0, NULL, 32768, 0, 24, 151643, 151643, -1,
-      LLM_DTYPE_BF16 },
+      LLM_DTYPE_BF16, NULL },
+    { "gemma3-1b", "gemma3_text", "Gemma-3-1B",
+      262144, 1152, 6912, 26, 4, 1, 256, 32768, 1e-6, 1000000.0, 1, 0, NULL, 512, -1, -1, 2, 1, 106, LLM_DTYPE_BF16,
+      "\"sliding_window_pattern\": 6,\n  \"query_pre_attn_scalar\": 256,\n  \"rope_local_base_freq\": 10000.0,\n"
+      "  \"attn_logit_softcapping\": null,\n  \"final_logit_softcapping\": null,\n" },
+    { "gemma3-270m", "gemma3_text", "Gemma-3-270M",
+      262144, 640, 2048, 18, 4, 1, 256, 32768, 1e-6, 1000000.0, 1, 0, NULL, 512, -1, -1, 2, 1, 106, LLM_DTYPE_BF16,
+      "\"sliding_window_pattern\": 6,\n  \"query_pre_attn_scalar\": 256,\n  \"rope_local_base_freq\": 10000.0,\n"
+      "  \"attn_logit_softcapping\": null,\n  \"final_logit_softcapping\": null,\n" },
+    { "phi4-mini", "phi3", "Phi-4-mini-instruct",
+      200064, 3072, 8192, 32, 24, 8, 0, 131072, 1e-5, 10000.0, 1, 0,
+      "{\"long_factor\": [1, 1.118320672, 1.250641126, 1.398617824, 1.564103225, 1.74916897, 1.956131817, 2.187582649, "
+      "2.446418898, 2.735880826, 3.059592084, 3.421605075, 3.826451687, 4.279200023, 4.785517845, 5.351743533, "
+      "5.984965424, 6.693110555, 7.485043894, 8.370679318, 9.36110372, 10.4687158, 11.70738129, 13.09260651, "
+      "14.64173252, 16.37415215, 18.31155283, 20.47818807, 22.90118105, 25.61086418, 28.64115884, 32.03, 32.1, "
+      "32.13, 32.23, 32.6, 32.61, 32.64, 32.66, 32.7, 32.71, 32.93, 32.97, 33.28, 33.49, 33.5, 44.16, 47.77], "
+      "\"short_factor\": [1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, "
+      "1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, "
+      "1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0], \"type\": \"longrope\"}",
+      262144, -1, -1, 199999, 200020, 199999, LLM_DTYPE_BF16,
+      "\"partial_rotary_factor\": 0.75,\n  \"original_max_position_embeddings\": 4096,\n" },
+    { "smollm3-3b", "smollm3", "SmolLM3-3B",
+      128256, 2048, 11008, 36, 16, 4, 0, 65536, 1e-6, 5000000.0, 1, 0, NULL, 0, 0, 28, 128000, 128012, -1, LLM_DTYPE_BF16,
+      "\"no_rope_layer_interval\": 4,\n" },
+    { "granite-3.3-2b", "granite", "granite-3.3-2b-instruct",
+      49159, 2048, 8192, 40, 32, 8, 0, 131072, 1e-5, 10000000.0, 1, 0, NULL, -1, -1, -1, 0, 0, -1, LLM_DTYPE_BF16,
+      "\"embedding_multiplier\": 12.0,\n  \"attention_multiplier\": 0.015625,\n  \"residual_multiplier\": 0.22,\n"
+      "  \"logits_scaling\": 8.0,\n" },
 };
 
 /* ---- random numbers ------------------------------------------------------------------- */
@@ -138,23 +196,34 @@ static void add(tensor_list *l, const char *name, int64_t d0, int64_t d1, float 
     t->half_width = (float)(sd * 1.7320508075688772);
 }
 
-static int head_dim_of(const spec *s) { return s->head_dim > 0 ? s->head_dim : !strcmp(s->model_type, "qwen3") ? 128 : s->hidden / s->heads; }
+static int is_gemma(const spec *s) { return !strcmp(s->model_type, "gemma2") || !strcmp(s->model_type, "gemma3_text"); }
+
+static int head_dim_of(const spec *s) {
+    return s->head_dim > 0 ? s->head_dim : !strcmp(s->model_type, "qwen3") ? 128 : is_gemma(s) ? 256 : s->hidden / s->heads;
+}
 
 static void plan_tensors(const spec *s, tensor_list *l) {
     int64_t D = s->hidden, F = s->ff, hd = head_dim_of(s), qd = (int64_t)s->heads * hd, kvd = (int64_t)s->kv_heads * hd;
     float inv_d = (float)(1.0 / sqrt((double)D));
-    int qwen2 = !strcmp(s->model_type, "qwen2"), qwen3 = !strcmp(s->model_type, "qwen3");
+    int qwen2 = !strcmp(s->model_type, "qwen2"), qwen3 = !strcmp(s->model_type, "qwen3") || !strcmp(s->model_type, "gemma3_text");
+    int olmo2 = !strcmp(s->model_type, "olmo2"), phi3 = !strcmp(s->model_type, "phi3"), gemma = is_gemma(s);
+    float norm_center = gemma ? 0.0f : 1.0f; /* Gemma's norms multiply by 1 + w */
     int il;
     char n[96];
     /* Embeddings: the tied head reads them too, where sd 0.5 gives logits of sd 0.5 sqrt(D). */
     add(l, "model.embed_tokens.weight", s->vocab, D, 0.0f, 0.5f);
     for (il = 0; il < s->layers; il++) {
 #define NAME(suffix) (snprintf(n, sizeof n, "model.layers.%d.%s", il, suffix), n)
-        add(l, NAME("input_layernorm.weight"), D, 0, 1.0f, 0.15f);
-        /* q and k elements of sd 2 make q.k / sqrt(head_dim) of sd 4: peaked attention. */
-        add(l, NAME("self_attn.q_proj.weight"), qd, D, 0.0f, 2.0f * inv_d);
-        add(l, NAME("self_attn.k_proj.weight"), kvd, D, 0.0f, 2.0f * inv_d);
-        add(l, NAME("self_attn.v_proj.weight"), kvd, D, 0.0f, inv_d);
+        if (!olmo2) add(l, NAME("input_layernorm.weight"), D, 0, norm_center, 0.15f);
+        /* q and k elements of sd 2 make q.k / sqrt(head_dim) of sd 4: peaked attention. Phi-3
+           holds the three as one matrix, q rows then k then v. */
+        if (phi3) {
+            add(l, NAME("self_attn.qkv_proj.weight"), qd + 2 * kvd, D, 0.0f, 1.5f * inv_d);
+        } else {
+            add(l, NAME("self_attn.q_proj.weight"), qd, D, 0.0f, 2.0f * inv_d);
+            add(l, NAME("self_attn.k_proj.weight"), kvd, D, 0.0f, 2.0f * inv_d);
+            add(l, NAME("self_attn.v_proj.weight"), kvd, D, 0.0f, inv_d);
+        }
         add(l, NAME("self_attn.o_proj.weight"), D, qd, 0.0f, (float)(1.0 / sqrt((double)qd)));
         if (qwen2 || s->attention_bias) {
             add(l, NAME("self_attn.q_proj.bias"), qd, 0, 0.0f, 0.5f);
@@ -163,16 +232,26 @@ static void plan_tensors(const spec *s, tensor_list *l) {
         }
         if (s->attention_bias) add(l, NAME("self_attn.o_proj.bias"), D, 0, 0.0f, 0.5f);
         if (qwen3) { /* normalised q and k: weights near 2 keep the scores at sd ~4 */
-            add(l, NAME("self_attn.q_norm.weight"), hd, 0, 2.0f, 0.3f);
-            add(l, NAME("self_attn.k_norm.weight"), hd, 0, 2.0f, 0.3f);
+            add(l, NAME("self_attn.q_norm.weight"), hd, 0, 2.0f - (1.0f - norm_center), 0.3f);
+            add(l, NAME("self_attn.k_norm.weight"), hd, 0, 2.0f - (1.0f - norm_center), 0.3f);
         }
-        add(l, NAME("post_attention_layernorm.weight"), D, 0, 1.0f, 0.15f);
-        add(l, NAME("mlp.gate_proj.weight"), F, D, 0.0f, 1.5f * inv_d);
-        add(l, NAME("mlp.up_proj.weight"), F, D, 0.0f, 1.5f * inv_d);
+        if (olmo2) { /* over all heads at once */
+            add(l, NAME("self_attn.q_norm.weight"), qd, 0, 2.0f, 0.3f);
+            add(l, NAME("self_attn.k_norm.weight"), kvd, 0, 2.0f, 0.3f);
+        }
+        add(l, NAME("post_attention_layernorm.weight"), D, 0, norm_center, 0.15f);
+        if (gemma) add(l, NAME("pre_feedforward_layernorm.weight"), D, 0, norm_center, 0.15f);
+        if (gemma || olmo2) add(l, NAME("post_feedforward_layernorm.weight"), D, 0, norm_center, 0.15f);
+        if (phi3) {
+            add(l, NAME("mlp.gate_up_proj.weight"), 2 * F, D, 0.0f, 1.5f * inv_d);
+        } else {
+            add(l, NAME("mlp.gate_proj.weight"), F, D, 0.0f, 1.5f * inv_d);
+            add(l, NAME("mlp.up_proj.weight"), F, D, 0.0f, 1.5f * inv_d);
+        }
         add(l, NAME("mlp.down_proj.weight"), D, F, 0.0f, (float)(1.0 / sqrt((double)F)));
 #undef NAME
     }
-    add(l, "model.norm.weight", D, 0, 1.0f, 0.15f);
+    add(l, "model.norm.weight", D, 0, norm_center, 0.15f);
     if (!s->tied) add(l, "lm_head.weight", s->vocab, D, 0.0f, 4.0f * inv_d); /* logits of sd ~4 */
 }
 
@@ -204,15 +283,22 @@ static void write_config(const char *dir, const spec *s) {
     FILE *f;
     snprintf(path, sizeof path, "%s/config.json", dir);
     if (!(f = fopen(path, "w"))) die_io(path);
-    fprintf(f, "{\n  \"architectures\": [\"%sForCausalLM\"],\n", !strcmp(s->model_type, "llama") ? "Llama"
-                                                                : !strcmp(s->model_type, "mistral") ? "Mistral"
-                                                                : !strcmp(s->model_type, "qwen2") ? "Qwen2" : "Qwen3");
+    static const char *const classes[][2] = {
+        { "llama", "Llama" }, { "mistral", "Mistral" }, { "qwen2", "Qwen2" }, { "qwen3", "Qwen3" }, { "gemma2", "Gemma2" },
+        { "gemma3_text", "Gemma3" }, { "phi3", "Phi3" }, { "smollm3", "SmolLM3" }, { "granite", "Granite" }, { "olmo2", "Olmo2" },
+    };
+    const char *cls = "Llama";
+    size_t i;
+    for (i = 0; i < sizeof classes / sizeof classes[0]; i++) if (!strcmp(classes[i][0], s->model_type)) cls = classes[i][1];
+    fprintf(f, "{\n  \"architectures\": [\"%sForCausalLM\"],\n", cls);
     fprintf(f, "  \"model_type\": \"%s\",\n", s->model_type);
     fprintf(f, "  \"vocab_size\": %d,\n  \"hidden_size\": %d,\n  \"intermediate_size\": %d,\n", s->vocab, s->hidden, s->ff);
     fprintf(f, "  \"num_hidden_layers\": %d,\n  \"num_attention_heads\": %d,\n  \"num_key_value_heads\": %d,\n",
             s->layers, s->heads, s->kv_heads);
     if (s->head_dim > 0) fprintf(f, "  \"head_dim\": %d,\n", s->head_dim);
-    fprintf(f, "  \"hidden_act\": \"silu\",\n  \"max_position_embeddings\": %d,\n", s->max_pos);
+    fprintf(f, "  \"%s\",\n  \"max_position_embeddings\": %d,\n",
+            is_gemma(s) ? "hidden_activation\": \"gelu_pytorch_tanh" : "hidden_act\": \"silu", s->max_pos);
+    if (s->extra) fprintf(f, "  %s", s->extra);
     fputs("  \"rms_norm_eps\": ", f); put_number(f, s->eps);
     fputs(",\n  \"rope_theta\": ", f); put_number(f, s->theta);
     fprintf(f, ",\n  \"rope_scaling\": %s,\n", s->rope_scaling ? s->rope_scaling : "null");

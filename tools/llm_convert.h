@@ -1721,15 +1721,17 @@ static int llm__cv_read_layer_rope(llm__cv *cv, const json_value *cfg, llm__cv_h
 /* config.json (and generation_config.json, which may be NULL) -> hparams. */
 static int llm__cv_hparams_from_json(llm__cv *cv, const json_value *cfg, const json_value *gen, llm__cv_hparams *h) {
     const json_value *act;
+    const char *act_key;
     int mlp_bias = 0, attn_bias = 0;
     memset(h, 0, sizeof *h);
     if (cfg->type != JSON_OBJECT) return llm__cv_fail(cv, "config.json: not a JSON object (found %s), so it has no 'model_type'", json_type_name(cfg->type));
     if (llm__cv_read_arch(cv, cfg, h)) return -1;
     /* Gemma's modeling code reads hidden_activation (hidden_act is kept for old configs). */
-    act = h->fam->keys & LLM__CV_KEYS_GEMMA && json_get(cfg, "hidden_activation") ? json_get(cfg, "hidden_activation") : json_get(cfg, "hidden_act");
+    act_key = h->fam->keys & LLM__CV_KEYS_GEMMA && json_get(cfg, "hidden_activation") ? "hidden_activation" : "hidden_act";
+    act = json_get(cfg, act_key);
     if (act && llm__cv_cfg_str_is(act, "gelu_pytorch_tanh")) h->activation = LLM_ACT_GELU_TANH;
     else if (act && !llm__cv_cfg_str_is(act, "silu"))
-        return llm__cv_fail_as(cv, LLM_ERR_UNSUPPORTED, "config.json: hidden activation '%s' is not supported (silu, gelu_pytorch_tanh)", act->type == JSON_STRING ? act->str : "?");
+        return llm__cv_fail_as(cv, LLM_ERR_UNSUPPORTED, "config.json: %s '%s' is not supported (silu, gelu_pytorch_tanh)", act_key, act->type == JSON_STRING ? act->str : "?");
     else if (!act && h->fam->keys & LLM__CV_KEYS_GEMMA) h->activation = LLM_ACT_GELU_TANH; /* the config classes' default */
     if (llm__cv_cfg_int(cv, cfg, "vocab_size", 1, 0, &h->n_vocab) || llm__cv_cfg_int(cv, cfg, "hidden_size", 1, 0, &h->n_embd) ||
         llm__cv_cfg_int(cv, cfg, "intermediate_size", 1, 0, &h->n_ff) || llm__cv_cfg_int(cv, cfg, "num_hidden_layers", 1, 0, &h->n_layer) ||
