@@ -329,11 +329,18 @@ static double yarn_inv_freq(const ref_config *c, int i) {
     return 1.0 / (c->rope_factor * pos_freq) * (1 - e) + 1.0 / pos_freq * e;
 }
 
+/* LongRoPE: Phi3's rotary embedding takes the long factors in a forward call whose sequence
+   (the largest position + 1) passes original_max_position_embeddings. Token by token each
+   position is its own call, so position p uses them when p + 1 > original; a prefix in one
+   call uses them everywhere or nowhere. Positions >= g_long_from use them. */
+static int g_long_from = 1 << 30;
+static int g_long; /* set by rope() for inv_freq() */
+
 /* inv_freq[i] = 1 / theta^(2i/d), then the rope_scaling rule (modeling_rope_utils). */
 static double inv_freq(const ref_config *c, int i) {
     double f = 1.0 / pow(c->theta, (double)(2 * i) / c->rotary_dim);
     if (!strcmp(c->rope_type, "yarn")) return yarn_inv_freq(c, i);
-    if (!strcmp(c->rope_type, "longrope")) return f / c->short_factor[i]; /* the sequences here are shorter than the original context */
+    if (!strcmp(c->rope_type, "longrope")) return f / (g_long ? c->long_factor[i] : c->short_factor[i]);
     if (!strcmp(c->rope_type, "linear")) return f / c->rope_factor;
     if (!strcmp(c->rope_type, "llama3")) {
         double low_wl = c->original_max_pos / c->low_freq_factor, high_wl = c->original_max_pos / c->high_freq_factor;
@@ -353,6 +360,7 @@ static double inv_freq(const ref_config *c, int i) {
 static void rope(double *x, const ref_config *c, int pos, int kind) {
     int d = c->rotary_dim, half = d / 2, i;
     double out[1024], af = kind == 2 ? 1.0 : c->attention_factor;
+    g_long = pos >= g_long_from;
     for (i = 0; i < d; i++) {
         double f = kind == 2 ? 1.0 / pow(c->local_theta, (double)(2 * (i % half)) / d) : inv_freq(c, i % half);
         double angle = pos * f;
@@ -527,6 +535,25 @@ static double diff_prefixes(const llm_model *m, const int32_t *tokens, const dou
     return worst;
 }
 
+/* LongRoPE past the original context: each prefix p evaluated in one call against a reference
+   forward of p tokens that uses the long factors everywhere when p passes the original context. */
+static double diff_longrope_prefixes(const llm_model *m, const ref_config *c, const ref_weights *w, const int32_t *tokens) {
+    llm_ctx *ctx = open_ctx(m, 0, 1, LLM_KV_F32);
+    int vocab = c->vocab, p;
+    double worst = 0, d, *ref = (double *)xcalloc((size_t)SEQ * (size_t)vocab, sizeof(double));
+    for (p = 1; p <= SEQ; p++) {
+        g_long_from = p > c->original_max_pos ? 0 : 1 << 30;
+        ref_forward(c, w, tokens, p, ref);
+        if (llm_ctx_rewind(ctx, 0) != LLM_OK || llm_eval(ctx, tokens, (size_t)p) != LLM_OK) { worst = INFINITY; break; }
+        d = row_diff(llm_logits(ctx), ref + (long)(p - 1) * vocab, vocab);
+        if (!(d <= worst)) worst = d;
+    }
+    g_long_from = 1 << 30;
+    free(ref);
+    llm_ctx_close(ctx);
+    return worst;
+}
+
 /* The last position's logits after evaluating the whole sequence in one call. */
 static void batch_logits(const llm_model *m, const int32_t *tokens, int n_threads, float *out) {
     llm_ctx *c = open_ctx(m, 0, n_threads, LLM_KV_F32);
@@ -547,7 +574,7 @@ static const variant variants[] = {
     { "qwen2", "f32" }, { "qwen2-swa", "f32" }, { "qwen3", "f32" }, { "qwen3-default-head-dim", "f32" },
     { "qwen2", "bf16" }, { "llama-gqa-tied", "f16" }, { "qwen3", "bf16" },
     { "gemma3", "f32" }, { "gemma3-pattern", "f32" }, { "gemma2", "f32" }, { "olmo2", "f32" }, { "granite", "f32" },
-    { "smollm3", "f32" }, { "smollm3-interval", "f32" }, { "phi3", "f32" }, { "qwen2-yarn", "f32" },
+    { "smollm3", "f32" }, { "smollm3-interval", "f32" }, { "phi3", "f32" }, { "phi3-long", "f32" }, { "qwen2-yarn", "f32" },
     { "gemma2", "bf16" }, { "phi3", "bf16" },
 };
 
@@ -576,6 +603,7 @@ static void test_variant(const variant *v, const char *conv_dtype, double *worst
     llm_model *m;
     int32_t tokens[SEQ];
     double *ref, scale = 0, d_tok, d_batch, d_chunk, d_f16kv, top1 = 0;
+    int long_switch;
     float *a, *b;
     size_t i, n;
     uint64_t s = 0x2545F4914F6CDD1DULL;
@@ -599,7 +627,12 @@ static void test_variant(const variant *v, const char *conv_dtype, double *worst
     }
     n = (size_t)SEQ * (size_t)c.vocab;
     ref = (double *)xcalloc(n, sizeof(double));
+    /* a LongRoPE model whose original context the sequence passes: token by token (one call
+       per position) its positions from the original context on take the long factors */
+    long_switch = !strcmp(c.rope_type, "longrope") && c.original_max_pos < SEQ;
+    g_long_from = long_switch ? (int)c.original_max_pos : 1 << 30;
     ref_forward(&c, &w, tokens, SEQ, ref);
+    g_long_from = 1 << 30;
     for (i = 0; i < n; i++) if (fabs(ref[i]) > scale) scale = fabs(ref[i]);
     for (i = 0; i < SEQ; i++) { /* how peaked: the mean top-1 probability */
         double mx = -INFINITY, sum = 0;
@@ -613,8 +646,9 @@ static void test_variant(const variant *v, const char *conv_dtype, double *worst
     a = (float *)xcalloc(n, sizeof(float));
     b = (float *)xcalloc(n, sizeof(float));
     d_tok = diff_token_by_token(m, tokens, ref, 1, LLM_KV_F32, a) / scale;
-    d_batch = diff_prefixes(m, tokens, ref, 0) / scale;
-    d_chunk = diff_prefixes(m, tokens, ref, 7) / scale;
+    d_batch = (long_switch ? diff_longrope_prefixes(m, &c, &w, tokens) : diff_prefixes(m, tokens, ref, 0)) / scale;
+    /* chunks of 7 are calls of their own, each with its own factors: not one reference */
+    d_chunk = long_switch ? d_batch : diff_prefixes(m, tokens, ref, 7) / scale;
     d_f16kv = diff_token_by_token(m, tokens, ref, 1, LLM_KV_F16, NULL) / scale;
     check(d_tok <= TOL && d_batch <= TOL && d_chunk <= TOL,
           "%-34s max |diff| / %.1f (logit scale): %.1e token by token, %.1e batched, %.1e chunks of 7 (tol %.0e; top-1 p %.2f)",
