@@ -6,7 +6,10 @@
    and compare every logit with a double-precision forward pass written here from
    transformers' modeling code. The reference reads config.json and model.safetensors
    itself and shares no code with llm.h's forward pass; for f16/bf16 files it rounds the
-   matrices the way the converter must (tests/refnum.h).
+   matrices the way the converter must (tests/refnum.h). Then every combination of the model
+   switches (block norm placement, q/k norm, activation, (1 + w) norms, with scales, soft-caps,
+   partial rotary, NoPE and local-theta layers among them), in files written directly
+   (tests/tiny_model.h), against the same reference.
 
    Tolerance: llm.h computes in float32 (unit roundoff u = 2^-24 = 6e-8). A dot product of
    n terms accumulated in order is off by at most about n u sum|terms|; with n <= 128 and
@@ -27,6 +30,7 @@
 #define JSON_IMPLEMENTATION
 #include "../tools/json.h"
 #include "refnum.h"
+#include "tiny_model.h"
 #include "check.h"
 
 #include <math.h>
@@ -682,11 +686,109 @@ static void test_variant(const variant *v, const char *conv_dtype, double *worst
     llm_model_close(m);
 }
 
+/* ---- every combination of the switches --------------------------------------------------
+   No family has them all together, and config.json spells only a family's own, so these
+   files are written directly (tests/tiny_model.h) with the switches set; the reference takes
+   the same description and the file's f32 weights. */
+static void ref_weights_of(const llm_model *m, ref_weights *w) {
+    size_t i;
+    long k;
+    w->t = (ref_tensor *)xcalloc(m->n_tensors, sizeof *w->t);
+    w->n = (int)m->n_tensors;
+    for (i = 0; i < m->n_tensors; i++) {
+        const llm_tensor *t = &m->tensors[i];
+        ref_tensor *r = &w->t[i];
+        snprintf(r->name, sizeof r->name, "%s", t->name);
+        r->n_dims = t->n_dims;
+        r->shape[0] = (long)t->shape[0];
+        r->shape[1] = t->n_dims == 2 ? (long)t->shape[1] : 1;
+        r->data = (double *)xcalloc((size_t)(r->shape[0] * r->shape[1]), sizeof(double));
+        for (k = 0; k < r->shape[0] * r->shape[1]; k++) r->data[k] = ((const float *)t->data)[k];
+    }
+}
+
+static void ref_config_of(const tiny_desc *d, ref_config *c) {
+    int l;
+    memset(c, 0, sizeof *c);
+    snprintf(c->model_type, sizeof c->model_type, "tiny");
+    strcpy(c->rope_type, "default");
+    c->vocab = d->n_vocab; c->hidden = d->n_embd; c->ff = d->n_ff; c->layers = d->n_layer;
+    c->heads = d->n_head; c->kv_heads = d->n_head_kv; c->head_dim = d->head_dim;
+    c->eps = 1e-5; c->theta = 10000.0; c->tied = d->tied; c->qk_norm = d->qk_norm; c->bias_qkv = d->bias;
+    c->block = d->block_norms; c->plus_one = d->norm_plus_one; c->gelu = d->activation == LLM_ACT_GELU_TANH;
+    c->embed_scale = d->embd_scale > 0 ? d->embd_scale : 1.0;
+    c->scaling = d->attn_scale > 0 ? d->attn_scale : 1.0 / sqrt((double)d->head_dim);
+    c->residual = d->residual_scale > 0 ? d->residual_scale : 1.0;
+    c->logits_scaling = d->logits_divisor > 0 ? d->logits_divisor : 1.0;
+    c->attn_cap = d->attn_softcap; c->final_cap = d->final_softcap;
+    c->rotary_dim = d->rope_dim ? d->rope_dim : d->head_dim;
+    c->local_theta = d->rope_theta_local; c->attention_factor = 1.0;
+    c->window = (int *)xcalloc((size_t)c->layers, sizeof(int));
+    c->use_rope = (int *)xcalloc((size_t)c->layers, sizeof(int));
+    for (l = 0; l < c->layers; l++) {
+        c->window[l] = d->window;
+        c->use_rope[l] = d->nope_every > 0 && (l + 1) % d->nope_every == 0 ? 0 : d->rope_theta_local > 0 && d->window ? 2 : 1;
+    }
+}
+
+static void test_combinations(double *worst_all) {
+    int k, n_fail = 0, n = 0;
+    double worst = 0;
+    for (k = 0; k < 3 * 3 * 2 * 2; k++) {
+        tiny_desc d = tiny_default();
+        ref_config c;
+        ref_weights w;
+        llm_model *m = NULL;
+        int32_t tokens[SEQ];
+        double *ref, scale = 0, e;
+        size_t size, i;
+        void *file;
+        d.n_layer = 3; d.seed = (uint32_t)k + 11;
+        d.block_norms = k % 3; d.qk_norm = k / 3 % 3; d.activation = k / 9 % 2; d.norm_plus_one = k / 18 % 2;
+        if (k % 2) { d.embd_scale = 3.0; d.attn_scale = 0.2; d.residual_scale = 0.5; d.logits_divisor = 2.0; }
+        if (k % 3 == 0) { d.attn_softcap = 2.0; d.final_softcap = 5.0; }
+        if (k % 4 == 1) d.rope_dim = 4;
+        if (k % 5 == 2) d.nope_every = 2;
+        if (k % 3 != 0) d.window = 5;
+        if (k % 3 == 1) d.rope_theta_local = 50.0;
+        d.bias = k % 7 == 3;
+        if (!(file = tiny_model(&d, &size)) || llm_model_open_memory(&m, file, size, NULL) != LLM_OK) {
+            check(0, "combination %d: the file does not open", k);
+            free(file);
+            continue;
+        }
+        ref_config_of(&d, &c);
+        ref_weights_of(m, &w);
+        for (i = 0; i < SEQ; i++) tokens[i] = (int32_t)((i * 37 + (size_t)k * 11 + 5) % (size_t)d.n_vocab);
+        ref = (double *)xcalloc((size_t)SEQ * (size_t)c.vocab, sizeof(double));
+        ref_forward(&c, &w, tokens, SEQ, ref);
+        for (i = 0; i < (size_t)SEQ * (size_t)c.vocab; i++) if (fabs(ref[i]) > scale) scale = fabs(ref[i]);
+        e = diff_token_by_token(m, tokens, ref, 1, LLM_KV_F32, NULL) / scale;
+        if (!(diff_prefixes(m, tokens, ref, 7) / scale <= e)) e = diff_prefixes(m, tokens, ref, 7) / scale;
+        if (!(e <= TOL)) {
+            n_fail++;
+            check(0, "combination %d (block norms %d, qk norm %d, activation %d, plus one %d, scales %d, caps %d, rope_dim %d, nope %d, "
+                  "window %d, local theta %g): %.1e of the logit scale %.1f", k, d.block_norms, d.qk_norm, d.activation,
+                  d.norm_plus_one, k % 2, k % 3 == 0, d.rope_dim, d.nope_every, d.window, d.rope_theta_local, e, scale);
+        }
+        if (!(e <= worst)) worst = e;
+        n++;
+        free(ref); free(c.window); free(c.use_rope);
+        ref_free_weights(&w);
+        llm_model_close(m);
+        free(file);
+    }
+    check(n_fail == 0, "%d combinations of block norms x q/k norm x activation x (1 + w), with scales, soft-caps, partial rotary, "
+          "NoPE layers, windows and local theta among them: worst %.1e of the logit scale (tol %.0e)", n, worst, TOL);
+    if (worst > *worst_all) *worst_all = worst;
+}
+
 int main(void) {
     static const char *const conv_dtypes[] = { "f32", "f16", "bf16" };
     double worst = 0;
     size_t i, k;
     if (system("mkdir -p " REF_OUT) != 0) return 2;
+    test_combinations(&worst);
     for (i = 0; i < sizeof variants / sizeof variants[0]; i++) {
         if (strcmp(variants[i].src_dtype, "f32") != 0) { test_variant(&variants[i], "as-stored", &worst); continue; }
         for (k = 0; k < 3; k++) test_variant(&variants[i], conv_dtypes[k], &worst);

@@ -20,8 +20,13 @@ typedef struct tiny_desc {
     const char *arch;                 /* llama, mistral, qwen2, qwen3 */
     int n_vocab, n_embd, n_ff, n_layer, n_head, n_head_kv, head_dim, n_ctx;
     llm_dtype dtype;                  /* of the matrices; norms and biases are f32 */
-    int tied, bias, qk_norm, window;  /* bias: q, k, v biases; window: sliding window of every layer */
+    int tied, bias, qk_norm, window;  /* bias: q, k, v biases; qk_norm: an llm_qk_norm; window: sliding window of every layer */
     uint32_t seed;
+    /* the model switches (docs/FORMAT.md); zero is Llama's value */
+    int block_norms, norm_plus_one, activation, rope_dim; /* rope_dim 0: head_dim */
+    int nope_every;                   /* > 0: layers l with (l + 1) % nope_every == 0 have no RoPE */
+    double rope_theta_local;          /* > 0: the layers with a window take this theta */
+    double embd_scale, attn_scale, residual_scale, logits_divisor, attn_softcap, final_softcap; /* 0: not written */
 } tiny_desc;
 
 static tiny_desc tiny_default(void) {
@@ -60,8 +65,9 @@ static int tiny__add(tiny__tensor *t, int *n, const char *name, int64_t d0, int6
 
 static void *tiny_model(const tiny_desc *d, size_t *size) {
     static const char *const proj[] = { "q", "k", "v" };
-    tiny__tensor *t = (tiny__tensor *)calloc((size_t)d->n_layer * 16 + 4, sizeof *t);
-    int n = 0, l, i, q_dim = d->n_head * d->head_dim, kv_dim = d->n_head_kv * d->head_dim, *windows = NULL;
+    tiny__tensor *t = (tiny__tensor *)calloc((size_t)d->n_layer * 20 + 4, sizeof *t);
+    int n = 0, l, i, q_dim = d->n_head * d->head_dim, kv_dim = d->n_head_kv * d->head_dim, *windows = NULL, *ropes = NULL;
+    int full = d->qk_norm == LLM_QK_NORM_FULL, pre = d->block_norms == LLM_BLOCK_PRE;
     llm_builder *b = NULL;
     const void *hdr;
     size_t hdr_size, idx, k;
@@ -72,7 +78,7 @@ static void *tiny_model(const tiny_desc *d, size_t *size) {
     tiny__add(t, &n, "model.embed_tokens.weight", d->n_vocab, d->n_embd, d->dtype);
     for (l = 0; l < d->n_layer; l++) {
 #define TINY_ADD(suffix, d0, d1) snprintf(name, sizeof name, "model.layers.%d.%s", l, suffix); tiny__add(t, &n, name, d0, d1, d->dtype);
-        TINY_ADD("input_layernorm.weight", d->n_embd, 0)
+        if (d->block_norms != LLM_BLOCK_POST) { TINY_ADD("input_layernorm.weight", d->n_embd, 0) }
         TINY_ADD("self_attn.q_proj.weight", q_dim, d->n_embd)
         TINY_ADD("self_attn.k_proj.weight", kv_dim, d->n_embd)
         TINY_ADD("self_attn.v_proj.weight", kv_dim, d->n_embd)
@@ -82,8 +88,13 @@ static void *tiny_model(const tiny_desc *d, size_t *size) {
             snprintf(suffix, sizeof suffix, "self_attn.%s_proj.bias", proj[i]);
             TINY_ADD(suffix, i ? kv_dim : q_dim, 0)
         }
-        if (d->qk_norm) { TINY_ADD("self_attn.q_norm.weight", d->head_dim, 0) TINY_ADD("self_attn.k_norm.weight", d->head_dim, 0) }
+        if (d->qk_norm) {
+            TINY_ADD("self_attn.q_norm.weight", full ? q_dim : d->head_dim, 0)
+            TINY_ADD("self_attn.k_norm.weight", full ? kv_dim : d->head_dim, 0)
+        }
         TINY_ADD("post_attention_layernorm.weight", d->n_embd, 0)
+        if (d->block_norms == LLM_BLOCK_SANDWICH) { TINY_ADD("pre_feedforward_layernorm.weight", d->n_embd, 0) }
+        if (!pre) { TINY_ADD("post_feedforward_layernorm.weight", d->n_embd, 0) }
         TINY_ADD("mlp.gate_proj.weight", d->n_ff, d->n_embd)
         TINY_ADD("mlp.up_proj.weight", d->n_ff, d->n_embd)
         TINY_ADD("mlp.down_proj.weight", d->n_embd, d->n_ff)
@@ -105,6 +116,26 @@ static void *tiny_model(const tiny_desc *d, size_t *size) {
         for (l = 0; l < d->n_layer; l++) windows[l] = d->window;
         if (llm_builder_set_i32_array(b, "llm.sliding_window", windows, (size_t)d->n_layer)) goto done;
     }
+    if (d->nope_every > 0 || d->rope_theta_local > 0) {
+        if (!(ropes = (int *)malloc((size_t)d->n_layer * sizeof *ropes))) goto done;
+        for (l = 0; l < d->n_layer; l++)
+            ropes[l] = d->nope_every > 0 && (l + 1) % d->nope_every == 0 ? LLM_LAYER_ROPE_NONE
+                     : d->rope_theta_local > 0 && d->window ? LLM_LAYER_ROPE_LOCAL : LLM_LAYER_ROPE_GLOBAL;
+        if (llm_builder_set_i32_array(b, LLM_KEY_LAYER_ROPE, ropes, (size_t)d->n_layer) ||
+            (d->rope_theta_local > 0 && llm_builder_set_f64(b, LLM_KEY_ROPE_THETA_LOCAL, d->rope_theta_local)))
+            goto done;
+    }
+    if ((d->block_norms && llm_builder_set_i32(b, LLM_KEY_BLOCK_NORMS, d->block_norms)) ||
+        (d->norm_plus_one && llm_builder_set_i32(b, LLM_KEY_NORM_PLUS_ONE, 1)) ||
+        (d->activation && llm_builder_set_i32(b, LLM_KEY_ACTIVATION, d->activation)) ||
+        (d->rope_dim && llm_builder_set_i32(b, LLM_KEY_ROPE_DIM, d->rope_dim)) ||
+        (d->embd_scale > 0 && llm_builder_set_f64(b, LLM_KEY_EMBD_SCALE, d->embd_scale)) ||
+        (d->attn_scale > 0 && llm_builder_set_f64(b, LLM_KEY_ATTN_SCALE, d->attn_scale)) ||
+        (d->residual_scale > 0 && llm_builder_set_f64(b, LLM_KEY_RESIDUAL_SCALE, d->residual_scale)) ||
+        (d->logits_divisor > 0 && llm_builder_set_f64(b, LLM_KEY_LOGITS_DIVISOR, d->logits_divisor)) ||
+        (d->attn_softcap > 0 && llm_builder_set_f64(b, LLM_KEY_ATTN_SOFTCAP, d->attn_softcap)) ||
+        (d->final_softcap > 0 && llm_builder_set_f64(b, LLM_KEY_FINAL_SOFTCAP, d->final_softcap)))
+        goto done;
     for (i = 0; i < n; i++)
         if (llm_builder_add_tensor(b, t[i].name, t[i].dtype, t[i].n_dims, t[i].shape, &idx)) goto done;
     if (llm_builder_header(b, &hdr, &hdr_size) || !(file = (uint8_t *)calloc(1, (size_t)llm_builder_file_size(b)))) goto done;
@@ -121,6 +152,7 @@ static void *tiny_model(const tiny_desc *d, size_t *size) {
 done:
     llm_builder_destroy(b);
     free(windows);
+    free(ropes);
     free(t);
     return file;
 }

@@ -43,14 +43,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
                     strcmp(src.t[d].name, t->name) == 0)
                     abort();
         }
-        /* the converter's tensor selection, for a 2-layer model of the family the first byte picks */
+        /* the converter's tensor selection, for a 2-layer model of the family (a row of llm__cv_families) the first byte picks */
         if ((p = (llm__cv_plan *)malloc(sizeof *p)) != NULL) {
             memset(&h, 0, sizeof h);
-            h.arch = (llm_arch)(data[0] & 3);
+            h.fam = &llm__cv_families[data[0] % (sizeof llm__cv_families / sizeof llm__cv_families[0])];
+            h.arch = h.fam->arch;
             h.n_layer = 2;
+            h.n_embd = h.n_ff = h.head_dim = 2;
+            h.n_head = h.n_head_kv = 1;
             h.tied = data[1] & 1;
-            h.attn_bias_qkv = h.arch == LLM_ARCH_QWEN2;
-            h.qk_norm = h.arch == LLM_ARCH_QWEN3;
+            h.attn_bias_qkv = h.fam->bias == LLM__CV_BIAS_QKV;
+            h.qk_norm = h.fam->qk_norm;
+            h.block_norms = h.fam->block_norms;
             (void)llm__cv_plan_tensors(&cv, &src, &h, data[1] & 2, (llm_dtype)(data[2] % LLM_DTYPE_COUNT), p);
             free(p);
         }
