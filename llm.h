@@ -3509,6 +3509,7 @@ struct llm_ctx {
     void *scratch;
     float *x, *xb, *q, *k, *v, *att_out, *hb, *hb2, *scores, *logits, *rope;
     float *rope_local;         /* the local layers' angles, when the model has such layers */
+    int32_t rope_long;         /* LongRoPE: this llm_eval call takes the long factors */
     uint8_t *xq;
     size_t xq_stride;
     float *xp;                 /* packed activations (llm__pack_x), when the kernels take them */
@@ -3798,12 +3799,10 @@ static void llm__rope_angles(llm_ctx *c, float *table, const float *inv_freq, fl
     }
 }
 
-/* Once per chunk. LongRoPE takes the long factors when the sequence so far passes the
-   original context, as HF's longrope_frequency_update does for each forward call. */
+/* Once per chunk; LongRoPE's factors as llm_eval chose them for the call. */
 static void llm__rope_table(llm_ctx *c, int n_tok) {
     const llm_model *m = c->model;
-    const float *f = m->rope_inv_freq;
-    if (m->rope_inv_freq_long && c->pos + n_tok > m->info.rope_original_max_pos) f = m->rope_inv_freq_long;
+    const float *f = c->rope_long ? m->rope_inv_freq_long : m->rope_inv_freq;
     llm__rope_angles(c, c->rope, f, m->info.rope_attn_factor, n_tok);
     if (c->rope_local) llm__rope_angles(c, c->rope_local, m->rope_inv_freq_local, 1.0f, n_tok);
 }
@@ -4086,6 +4085,10 @@ LLMDEF llm_result llm_eval(llm_ctx *ctx, const int32_t *tokens, size_t n) {
                      tokens[i], (unsigned long long)i, ctx->model->info.n_vocab);
             return LLM_ERR_BAD_TOKEN;
         }
+    /* LongRoPE takes the long factors in a call whose sequence (its last position + 1) passes
+       the original context, as HF's longrope_frequency_update does for each forward call: one
+       llm_eval is one such call, however many chunks it takes. */
+    ctx->rope_long = ctx->model->rope_inv_freq_long && (int64_t)ctx->pos + (int64_t)n > ctx->model->info.rope_original_max_pos;
     for (i = 0; i < n; i += (size_t)ctx->n_batch) {
         size_t chunk = n - i < (size_t)ctx->n_batch ? n - i : (size_t)ctx->n_batch;
         llm__forward_chunk(ctx, tokens + i, (int)chunk, i + chunk == n);

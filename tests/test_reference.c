@@ -539,10 +539,12 @@ static double diff_prefixes(const llm_model *m, const int32_t *tokens, const dou
     return worst;
 }
 
-/* LongRoPE past the original context: each prefix p evaluated in one call against a reference
-   forward of p tokens that uses the long factors everywhere when p passes the original context. */
-static double diff_longrope_prefixes(const llm_model *m, const ref_config *c, const ref_weights *w, const int32_t *tokens) {
-    llm_ctx *ctx = open_ctx(m, 0, 1, LLM_KV_F32);
+/* LongRoPE past the original context: each prefix p evaluated in one call (in chunks of
+   n_batch) against a reference forward of p tokens that uses the long factors everywhere when
+   p passes the original context. */
+static double diff_longrope_prefixes(const llm_model *m, const ref_config *c, const ref_weights *w, const int32_t *tokens,
+                                     int n_batch) {
+    llm_ctx *ctx = open_ctx(m, n_batch, 1, LLM_KV_F32);
     int vocab = c->vocab, p;
     double worst = 0, d, *ref = (double *)xcalloc((size_t)SEQ * (size_t)vocab, sizeof(double));
     for (p = 1; p <= SEQ; p++) {
@@ -650,9 +652,8 @@ static void test_variant(const variant *v, const char *conv_dtype, double *worst
     a = (float *)xcalloc(n, sizeof(float));
     b = (float *)xcalloc(n, sizeof(float));
     d_tok = diff_token_by_token(m, tokens, ref, 1, LLM_KV_F32, a) / scale;
-    d_batch = (long_switch ? diff_longrope_prefixes(m, &c, &w, tokens) : diff_prefixes(m, tokens, ref, 0)) / scale;
-    /* chunks of 7 are calls of their own, each with its own factors: not one reference */
-    d_chunk = long_switch ? d_batch : diff_prefixes(m, tokens, ref, 7) / scale;
+    d_batch = (long_switch ? diff_longrope_prefixes(m, &c, &w, tokens, 0) : diff_prefixes(m, tokens, ref, 0)) / scale;
+    d_chunk = (long_switch ? diff_longrope_prefixes(m, &c, &w, tokens, 7) : diff_prefixes(m, tokens, ref, 7)) / scale;
     d_f16kv = diff_token_by_token(m, tokens, ref, 1, LLM_KV_F16, NULL) / scale;
     check(d_tok <= TOL && d_batch <= TOL && d_chunk <= TOL,
           "%-34s max |diff| / %.1f (logit scale): %.1e token by token, %.1e batched, %.1e chunks of 7 (tol %.0e; top-1 p %.2f)",
