@@ -42,8 +42,10 @@
    CLI over the writer library tools/llm_convert.h (the builder, the quantizers, llm_convert);
    the format's names and values (LLM_FILE_MAGIC, LLM_KEY_*, LLM_TF_*, ...) are declared here
    for reader and writer alike. Its layout, and that of a saved context state, is in
-   docs/FORMAT.md. Supported families:
-   llama, mistral, qwen2, qwen3.
+   docs/FORMAT.md. Supported families: llama, mistral, qwen2, qwen3, gemma2, gemma3, phi3,
+   smollm3, granite, olmo2. The file describes a family by its switches (norm placement, q/k
+   norm, activation, scales, soft-caps, per-layer RoPE, rope scaling) and the forward pass
+   reads only those.
 
    CONFIG MACROS (define before the implementation include)
        LLM_STATIC        every public function is static
