@@ -305,6 +305,28 @@ static void m_eos_too_many(llm_builder *b) { const int32_t e[9] = { 0 }; llm_bui
 static void m_window_short(llm_builder *b) { const int32_t w[1] = { 4 }; llm_builder_set_i32_array(b, "llm.sliding_window", w, 1); }
 static void m_window_negative(llm_builder *b) { const int32_t w[2] = { 4, -4 }; llm_builder_set_i32_array(b, "llm.sliding_window", w, 2); }
 static void m_qk_norm(llm_builder *b) { llm_builder_set_i32(b, "llm.qk_norm", 1); }
+static void m_qk_norm_full(llm_builder *b) { llm_builder_set_i32(b, "llm.qk_norm", LLM_QK_NORM_FULL); }
+static void m_qk_norm_3(llm_builder *b) { llm_builder_set_i32(b, "llm.qk_norm", 3); }
+static void m_block_norms_3(llm_builder *b) { llm_builder_set_i32(b, LLM_KEY_BLOCK_NORMS, 3); }
+static void m_sandwich(llm_builder *b) { llm_builder_set_i32(b, LLM_KEY_BLOCK_NORMS, LLM_BLOCK_SANDWICH); }
+static void m_activation_2(llm_builder *b) { llm_builder_set_i32(b, LLM_KEY_ACTIVATION, 2); }
+static void m_rope_dim_odd(llm_builder *b) { llm_builder_set_i32(b, LLM_KEY_ROPE_DIM, 3); }
+static void m_rope_dim_big(llm_builder *b) { llm_builder_set_i32(b, LLM_KEY_ROPE_DIM, 6); }
+static void m_softcap_negative(llm_builder *b) { llm_builder_set_f64(b, LLM_KEY_ATTN_SOFTCAP, -1.0); }
+static void m_logits_divisor_0(llm_builder *b) { llm_builder_set_f64(b, LLM_KEY_LOGITS_DIVISOR, 0.0); }
+static void m_layer_rope_3(llm_builder *b) { const int32_t r[2] = { 1, 3 }; llm_builder_set_i32_array(b, LLM_KEY_LAYER_ROPE, r, 2); }
+static void m_layer_rope_short(llm_builder *b) { const int32_t r[1] = { 1 }; llm_builder_set_i32_array(b, LLM_KEY_LAYER_ROPE, r, 1); }
+static void m_longrope_no_factors(llm_builder *b) {
+    llm_builder_set_i32(b, "llm.rope_scaling", LLM_ROPE_LONGROPE);
+    llm_builder_set_i32(b, "llm.rope_original_max_position_embeddings", 16);
+}
+static void m_longrope_zero_factor(llm_builder *b) {
+    const float f[2] = { 1.0f, 0.0f };
+    m_longrope_no_factors(b);
+    llm_builder_set_blob(b, LLM_KEY_ROPE_SHORT, f, sizeof f);
+    llm_builder_set_blob(b, LLM_KEY_ROPE_LONG, f, sizeof f);
+}
+static void m_yarn_no_orig(llm_builder *b) { llm_builder_set_i32(b, "llm.rope_scaling", LLM_ROPE_YARN); llm_builder_set_f64(b, "llm.rope_factor", 4.0); }
 
 typedef struct file_case {
     const char *name;
@@ -373,6 +395,20 @@ static const file_case file_cases[] = {
     { "missing tensor", { NULL, "model.layers.1.mlp.up_proj.weight", NULL, NULL, NULL }, NULL, LLM_ERR_BAD_FILE, "missing tensor 'model.layers.1.mlp.up_proj.weight'" },
     { "missing lm_head", { NULL, "lm_head.weight", NULL, NULL, NULL }, NULL, LLM_ERR_BAD_FILE, "missing tensor 'lm_head.weight'" },
     { "qk_norm without q_norm tensors", { NULL, NULL, NULL, NULL, m_qk_norm }, NULL, LLM_ERR_BAD_FILE, "self_attn.q_norm.weight" },
+    { "full-width qk_norm without its tensors", { NULL, NULL, NULL, NULL, m_qk_norm_full }, NULL, LLM_ERR_BAD_FILE, "self_attn.q_norm.weight" },
+    { "qk_norm 3", { NULL, NULL, NULL, NULL, m_qk_norm_3 }, NULL, LLM_ERR_UNSUPPORTED, "q/k norm kind 3" },
+    { "block norm placement 3", { NULL, NULL, NULL, NULL, m_block_norms_3 }, NULL, LLM_ERR_UNSUPPORTED, "block norm placement 3" },
+    { "sandwich norms without their tensors", { NULL, NULL, NULL, NULL, m_sandwich }, NULL, LLM_ERR_BAD_FILE, "post_feedforward_layernorm" },
+    { "activation 2", { NULL, NULL, NULL, NULL, m_activation_2 }, NULL, LLM_ERR_UNSUPPORTED, "activation 2" },
+    { "odd rope_dim", { NULL, NULL, NULL, NULL, m_rope_dim_odd }, NULL, LLM_ERR_BAD_FILE, "rope_dim 3" },
+    { "rope_dim past head_dim", { NULL, NULL, NULL, NULL, m_rope_dim_big }, NULL, LLM_ERR_BAD_FILE, "rope_dim 6" },
+    { "negative soft-cap", { NULL, NULL, NULL, NULL, m_softcap_negative }, NULL, LLM_ERR_BAD_FILE, "soft-cap" },
+    { "logits divisor 0", { NULL, NULL, NULL, NULL, m_logits_divisor_0 }, NULL, LLM_ERR_BAD_FILE, "logits" },
+    { "layer rope kind 3", { NULL, NULL, NULL, NULL, m_layer_rope_3 }, NULL, LLM_ERR_BAD_FILE, "layer 1: unknown rope kind 3" },
+    { "layer rope for 1 of 2 layers", { NULL, NULL, NULL, NULL, m_layer_rope_short }, NULL, LLM_ERR_BAD_FILE, "llm.layer_rope" },
+    { "longrope without factors", { NULL, NULL, NULL, NULL, m_longrope_no_factors }, NULL, LLM_ERR_BAD_FILE, "llm.rope_short_factor" },
+    { "longrope factor 0", { NULL, NULL, NULL, NULL, m_longrope_zero_factor }, NULL, LLM_ERR_BAD_FILE, "factor 1 is not a positive number" },
+    { "yarn without the original context", { NULL, NULL, NULL, NULL, m_yarn_no_orig }, NULL, LLM_ERR_BAD_FILE, "yarn" },
     { "wrong shape of a matrix", { NULL, NULL, "model.layers.0.self_attn.k_proj.weight", NULL, NULL }, NULL, LLM_ERR_BAD_FILE, "has shape [5, 8], expected [4, 8]" },
     { "wrong shape of a norm", { NULL, NULL, "model.norm.weight", NULL, NULL }, NULL, LLM_ERR_BAD_FILE, "has shape [9], expected [8]" },
     { "wrong shape of the embeddings", { NULL, NULL, "model.embed_tokens.weight", NULL, NULL }, NULL, LLM_ERR_BAD_FILE, "model.embed_tokens.weight" },
