@@ -1396,7 +1396,8 @@ enum { LLM__CV_KEYS_GEMMA = 1,   /* query_pre_attn_scalar, soft-capping, hidden_
        LLM__CV_KEYS_LOCAL = 8,   /* rope_local_base_freq on the sliding layers */
        LLM__CV_KEYS_PARTIAL = 16,/* partial_rotary_factor */
        LLM__CV_FUSED = 32,       /* qkv_proj and gate_up_proj, split by the converter */
-       LLM__CV_EMBD_SQRT = 64 }; /* embeddings times sqrt(hidden_size) in the weights' dtype */
+       LLM__CV_EMBD_SQRT = 64,   /* embeddings times sqrt(hidden_size) in the weights' dtype */
+       LLM__CV_ORIG_CTX = 128 }; /* the class has original_max_position_embeddings (Phi3Config: 4096) */
 
 typedef struct llm__cv_family {
     const char *model_type;
@@ -1418,7 +1419,7 @@ static const llm__cv_family llm__cv_families[] = {
     { "gemma3_text", LLM_ARCH_GEMMA3, 131072, 256, LLM__CV_BIAS_ALL, LLM__CV_WIN_TYPES, 4096, 6, LLM_BLOCK_SANDWICH,
       LLM_QK_NORM_HEAD, 1, LLM__CV_KEYS_GEMMA | LLM__CV_KEYS_LOCAL | LLM__CV_EMBD_SQRT, 256, 0, 0 },
     { "phi3", LLM_ARCH_PHI3, 4096, 0, LLM__CV_BIAS_NONE, LLM__CV_WIN_ALL, 0, 0, LLM_BLOCK_PRE, 0, 0,
-      LLM__CV_KEYS_PARTIAL | LLM__CV_FUSED, 0, 0, 0 },
+      LLM__CV_KEYS_PARTIAL | LLM__CV_FUSED | LLM__CV_ORIG_CTX, 0, 0, 0 },
     { "smollm3", LLM_ARCH_SMOLLM3, 32768, 0, LLM__CV_BIAS_ALL, LLM__CV_WIN_QWEN, 0, 0, LLM_BLOCK_PRE, 0, 0, LLM__CV_KEYS_NOPE, 0, 0, 0 },
     { "granite", LLM_ARCH_GRANITE, 2048, 0, LLM__CV_BIAS_ALL, LLM__CV_WIN_NONE, 0, 0, LLM_BLOCK_PRE, 0, 0, LLM__CV_KEYS_GRANITE, 0, 0, 0 },
     { "olmo2", LLM_ARCH_OLMO2, 2048, 0, LLM__CV_BIAS_ALL, LLM__CV_WIN_NONE, 0, 0, LLM_BLOCK_POST, LLM_QK_NORM_FULL, 0, 0, 0, 0, 0 },
@@ -1537,13 +1538,15 @@ static int llm__cv_read_factors(llm__cv *cv, const json_value *rs, const char *k
    or sqrt(1 + ln(s) / ln(original)) with s = max_position_embeddings / original. */
 static int llm__cv_read_longrope(llm__cv *cv, const json_value *cfg, const json_value *rs, llm__cv_hparams *h) {
     double af = 0, factor = 0;
-    int has_orig = json_get(cfg, "original_max_position_embeddings") != NULL;
+    /* HF tests hasattr(config, "original_max_position_embeddings"): true for a class that
+       defines it, whatever config.json says */
+    int has_orig = h->fam->keys & LLM__CV_ORIG_CTX || json_get(cfg, "original_max_position_embeddings") != NULL;
     h->rope_scaling = LLM_ROPE_LONGROPE;
     if (h->rope_dim / 2 > (int)(sizeof h->rope_short / sizeof h->rope_short[0])) return llm__cv_fail(cv, "config.json: too many rotary dimensions for longrope");
     if (llm__cv_read_factors(cv, rs, "short_factor", h->rope_dim / 2, h->rope_short) ||
         llm__cv_read_factors(cv, rs, "long_factor", h->rope_dim / 2, h->rope_long) ||
         llm__cv_cfg_num(cv, rs, "attention_factor", 0.0, &af) || llm__cv_cfg_num(cv, rs, "factor", 1.0, &factor) ||
-        llm__cv_cfg_int(cv, cfg, "original_max_position_embeddings", 0, h->n_ctx_train, &h->rope_orig))
+        llm__cv_cfg_int(cv, cfg, "original_max_position_embeddings", 0, h->fam->keys & LLM__CV_ORIG_CTX ? 4096 : h->n_ctx_train, &h->rope_orig))
         return -1;
     if (h->rope_orig < 1) return llm__cv_fail(cv, "config.json: longrope needs original_max_position_embeddings >= 1");
     if (has_orig) factor = (double)h->n_ctx_train / h->rope_orig;
