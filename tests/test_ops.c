@@ -219,7 +219,7 @@ static void test_inv_freq(const char *what, int head_dim, double theta, llm_rope
     double worst = 0;
     int i, bands[3] = { 0, 0, 0 };
     memset(&m, 0, sizeof m);
-    m.head_dim = head_dim; m.rope_theta = theta; m.rope_scaling = type; m.rope_factor = factor;
+    m.head_dim = head_dim; m.rope_dim = head_dim; m.rope_theta = theta; m.rope_scaling = type; m.rope_factor = factor;
     m.rope_low_freq_factor = low; m.rope_high_freq_factor = high; m.rope_original_max_pos = orig;
     llm__rope_inv_freq(got, &m);
     for (i = 0; i < head_dim / 2; i++) {
