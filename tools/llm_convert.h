@@ -1490,6 +1490,9 @@ static int llm__cv_read_arch(llm__cv *cv, const json_value *cfg, llm__cv_hparams
             h->n_ctx_train = h->fam->default_ctx; /* the transformers config class default */
             return 0;
         }
+    if (strcmp(mt->str, "gemma3") == 0) /* the text model of a multimodal checkpoint is not read */
+        return llm__cv_fail_as(cv, LLM_ERR_UNSUPPORTED, "config.json: model_type 'gemma3' (Gemma3ForConditionalGeneration, text and vision) "
+                               "is not supported: convert a text-only checkpoint (model_type gemma3_text)");
     names[0] = 0;
     for (i = 0; i < sizeof llm__cv_families / sizeof llm__cv_families[0]; i++)
         n += (size_t)snprintf(names + n, n < sizeof names ? sizeof names - n : 0, "%s%s", i ? ", " : "", llm__cv_families[i].model_type);
