@@ -1538,7 +1538,7 @@ static int llm__cv_read_factors(llm__cv *cv, const json_value *rs, const char *k
 
 /* transformers _compute_longrope_parameters (Phi-3): the short and long factors, the original
    context (config.json's original_max_position_embeddings), and the attention factor: given,
-   or sqrt(1 + ln(s) / ln(original)) with s = max_position_embeddings / original. */
+   or sqrt(1 + ln(s) / ln(original)) with s the factor, else max_position_embeddings / original. */
 static int llm__cv_read_longrope(llm__cv *cv, const json_value *cfg, const json_value *rs, llm__cv_hparams *h) {
     double af = 0, factor = 0;
     /* HF tests hasattr(config, "original_max_position_embeddings"): true for a class that
@@ -1552,7 +1552,7 @@ static int llm__cv_read_longrope(llm__cv *cv, const json_value *cfg, const json_
         llm__cv_cfg_int(cv, cfg, "original_max_position_embeddings", 0, h->fam->keys & LLM__CV_ORIG_CTX ? 4096 : h->n_ctx_train, &h->rope_orig))
         return -1;
     if (h->rope_orig < 1) return llm__cv_fail(cv, "config.json: longrope needs original_max_position_embeddings >= 1");
-    if (has_orig) factor = (double)h->n_ctx_train / h->rope_orig;
+    if (has_orig && !json_get(rs, "factor")) factor = (double)h->n_ctx_train / h->rope_orig; /* transformers 5: an explicit factor wins */
     h->rope_attn_factor = af > 0 ? af : factor <= 1.0 ? 1.0 : sqrt(1.0 + log(factor) / log((double)h->rope_orig));
     return 0;
 }
