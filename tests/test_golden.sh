@@ -1,6 +1,7 @@
 #!/bin/sh
 # External checks against ../shared/testdata: stories260K (greedy ids from llama2.c, logits
-# within 2e-4 for f32 and bf16) and the llama3/qwen2 minis (logits from llama.cpp). The KV
+# within 2e-4 for f32 and bf16), the llama3/qwen2 minis (logits from llama.cpp), and the minis
+# of the other families (llama.cpp's logits within 1e-4, its argmax at every position). The KV
 # cache is f32 here: the bound is about the model arithmetic (f16 keys move logits by ~3e-2).
 set -e
 b=${BUILD:-build}
