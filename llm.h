@@ -273,11 +273,13 @@ typedef struct llm_model_desc {
     int vocab_only;          /* read metadata and tokenizer only; tensors are not needed */
 } llm_model_desc;
 
-typedef enum llm_arch { LLM_ARCH_LLAMA = 0, LLM_ARCH_MISTRAL = 1, LLM_ARCH_QWEN2 = 2, LLM_ARCH_QWEN3 = 3 } llm_arch;
+typedef enum llm_arch { LLM_ARCH_LLAMA = 0, LLM_ARCH_MISTRAL = 1, LLM_ARCH_QWEN2 = 2, LLM_ARCH_QWEN3 = 3,
+                       LLM_ARCH_MIXTRAL = 4, LLM_ARCH_QWEN3_MOE = 5, LLM_ARCH_QWEN2_MOE = 6 } llm_arch;
 
 typedef enum llm_rope_scaling { LLM_ROPE_NONE = 0, LLM_ROPE_LINEAR = 1, LLM_ROPE_LLAMA3 = 2 } llm_rope_scaling;
 
 #define LLM_MAX_LAYERS 1024
+#define LLM_MAX_EXPERTS 1024
 #define LLM_MAX_STOP_IDS 8
 
 /* Everything read from config.json and generation_config.json. */
@@ -298,6 +300,14 @@ typedef struct llm_model_info {
     int32_t stop_ids[LLM_MAX_STOP_IDS]; /* eos ids of generation_config.json */
     int64_t n_params;
     size_t weight_bytes;         /* bytes of all tensors */
+    /* Mixture of experts (all 0 for a dense model): a sparse layer's feed-forward is the
+       sum of the n_expert_used experts its router chooses per token, weighted by their
+       softmax probabilities (renormalised over the chosen when expert_norm_topk), plus a
+       shared expert gated by a sigmoid when n_ff_shared > 0. */
+    int32_t n_expert, n_expert_used, n_ff_expert, expert_norm_topk, n_ff_shared;
+    int32_t n_layer_sparse;      /* layers with experts; the others have the dense MLP */
+    int64_t expert_params;       /* weights of all routed experts */
+    size_t expert_bytes;         /* and their bytes: a token reads n_expert_used / n_expert of them */
 } llm_model_info;
 
 typedef struct llm_tensor {
@@ -633,7 +643,7 @@ LLMDEF const char *llm_generation_error(const llm_generation *g); /* "" when non
 enum { LLM_META_I32 = 1, LLM_META_F64 = 2, LLM_META_STRING = 3, LLM_META_I32_ARRAY = 4, LLM_META_BLOB = 5 };
 
 /* Metadata keys: the file itself. */
-#define LLM_KEY_ARCH              "general.architecture"   /* string: llama, mistral, qwen2, qwen3 */
+#define LLM_KEY_ARCH              "general.architecture"   /* string: llama, mistral, qwen2, qwen3, mixtral, qwen3_moe, qwen2_moe */
 #define LLM_KEY_VOCAB_ONLY        "general.vocab_only"     /* i32: 1, a tokenizer without tensors */
 /* The model's hyper-parameters (config.json) and token ids. */
 #define LLM_KEY_N_VOCAB           "llm.vocab_size"
@@ -656,6 +666,13 @@ enum { LLM_META_I32 = 1, LLM_META_F64 = 2, LLM_META_STRING = 3, LLM_META_I32_ARR
 #define LLM_KEY_SLIDING_WINDOW    "llm.sliding_window"                        /* i32 array, per layer */
 #define LLM_KEY_BOS_ID            "llm.bos_token_id"
 #define LLM_KEY_EOS_IDS           "llm.eos_token_ids"                         /* i32 array */
+/* Mixtures of experts; absent in a dense model. */
+#define LLM_KEY_N_EXPERT          "llm.expert_count"                          /* routed experts of a sparse layer */
+#define LLM_KEY_N_EXPERT_USED     "llm.expert_used_count"                     /* chosen per token (top-k) */
+#define LLM_KEY_EXPERT_FF         "llm.expert_intermediate_size"              /* each expert's width */
+#define LLM_KEY_EXPERT_NORM_TOPK  "llm.expert_norm_topk_prob"                 /* 1: renormalise the chosen */
+#define LLM_KEY_SHARED_EXPERT_FF  "llm.shared_expert_intermediate_size"       /* 0: no shared expert */
+#define LLM_KEY_EXPERT_LAYERS     "llm.expert_layers"                         /* i32 array, per layer: 1 sparse */
 /* The tokenizer (tokenizer.json). */
 #define LLM_KEY_TOK_TOKENS        "tokenizer.tokens"                          /* blob */
 #define LLM_KEY_TOK_OFFSETS       "tokenizer.token_offsets"                   /* i32 array */
@@ -2710,10 +2727,19 @@ typedef struct llm__meta {
     uint64_t size;
 } llm__meta;
 
+/* One gated MLP of a mixture: down(silu(gate x) * up x). */
+typedef struct llm__expert {
+    const llm_tensor *gate, *up, *down;
+} llm__expert;
+
 typedef struct llm__layer {
     const llm_tensor *attn_norm, *wq, *wk, *wv, *wo, *bq, *bk, *bv, *bo, *q_norm, *k_norm;
     const llm_tensor *ffn_norm, *w_gate, *w_up, *w_down;
     int32_t window; /* sliding-window size, 0 for full attention */
+    /* a sparse layer: experts non-NULL (n_expert of them), w_gate/w_up/w_down NULL */
+    const llm_tensor *router, *shared_gate; /* [n_expert, n_embd]; [1, n_embd] with a shared expert */
+    const llm__expert *experts;
+    llm__expert shared;                    /* gate NULL: none */
 } llm__layer;
 
 struct llm__tokenizer;
@@ -2737,6 +2763,7 @@ struct llm_model {
     size_t n_tensors;
     const llm_tensor *tok_embd, *norm, *output;
     llm__layer *layers;
+    llm__expert *experts; /* every sparse layer's, n_expert each */
     float *rope_inv_freq;
     struct llm__tokenizer *tok; /* NULL: no tokenizer */
 };
@@ -2945,7 +2972,7 @@ LLMDEF const llm_tensor *llm_model_tensor(const llm_model *model, const char *na
 }
 
 /* ---- llm: model --------------------------------------------------------------------------- */
-static const char *const llm__arch_names[] = { "llama", "mistral", "qwen2", "qwen3" };
+static const char *const llm__arch_names[] = { "llama", "mistral", "qwen2", "qwen3", "mixtral", "qwen3_moe", "qwen2_moe" };
 
 static llm_result llm__read_info(llm_model *m, char *err, size_t es) {
     llm_model_info *h = &m->info;
@@ -3026,6 +3053,47 @@ static llm_result llm__check_info(const llm_model_info *h, char *err, size_t es)
     return LLM_OK;
 }
 
+/* The mixture-of-experts keys; a file without llm.expert_count is dense, and one with it
+   has them all in range. */
+static llm_result llm__read_moe_info(llm_model *m, char *err, size_t es) {
+    llm_model_info *h = &m->info;
+    const llm__meta *lay = llm__meta_find(m, LLM_KEY_EXPERT_LAYERS);
+    llm_result r;
+    int il;
+    if ((r = llm__meta_i32(m, LLM_KEY_N_EXPERT, 0, &h->n_expert, err, es))) return r;
+    if (h->n_expert == 0) {
+        if (lay || llm__meta_find(m, LLM_KEY_N_EXPERT_USED) || llm__meta_find(m, LLM_KEY_EXPERT_FF))
+            return llm__fail(err, es, LLM_ERR_BAD_FILE, "metadata: expert keys without '%s'", LLM_KEY_N_EXPERT);
+        return LLM_OK;
+    }
+    if ((r = llm__meta_i32(m, LLM_KEY_N_EXPERT_USED, 1, &h->n_expert_used, err, es)) ||
+        (r = llm__meta_i32(m, LLM_KEY_EXPERT_FF, 1, &h->n_ff_expert, err, es)) ||
+        (r = llm__meta_i32(m, LLM_KEY_EXPERT_NORM_TOPK, 0, &h->expert_norm_topk, err, es)) ||
+        (r = llm__meta_i32(m, LLM_KEY_SHARED_EXPERT_FF, 0, &h->n_ff_shared, err, es)))
+        return r;
+    if (h->n_expert < 1 || h->n_expert > LLM_MAX_EXPERTS)
+        return llm__fail(err, es, LLM_ERR_BAD_FILE, "expert_count %d is out of range [1, %d]", h->n_expert, LLM_MAX_EXPERTS);
+    if (h->n_expert_used < 1 || h->n_expert_used > h->n_expert)
+        return llm__fail(err, es, LLM_ERR_BAD_FILE, "expert_used_count %d is not in [1, expert_count %d]", h->n_expert_used, h->n_expert);
+    if (h->n_ff_expert < 1 || h->n_ff_expert > (1 << 22) || h->n_ff_shared < 0 || h->n_ff_shared > (1 << 22))
+        return llm__fail(err, es, LLM_ERR_BAD_FILE, "expert intermediate size %d or shared expert size %d is out of range",
+                         h->n_ff_expert, h->n_ff_shared);
+    if ((unsigned)h->expert_norm_topk > 1) return llm__fail(err, es, LLM_ERR_BAD_FILE, "expert_norm_topk_prob must be 0 or 1");
+    if (lay && (lay->type != LLM_META_I32_ARRAY || lay->size != (uint64_t)h->n_layer * 4))
+        return llm__fail(err, es, LLM_ERR_BAD_FILE, "metadata: '%s' must hold one i32 per layer", LLM_KEY_EXPERT_LAYERS);
+    for (il = 0; il < h->n_layer; il++) {
+        uint32_t v = lay ? llm__rd32(lay->data + 4 * (size_t)il) : 1;
+        if (v > 1) return llm__fail(err, es, LLM_ERR_BAD_FILE, "metadata: '%s'[%d] is %u, not 0 or 1", LLM_KEY_EXPERT_LAYERS, il, v);
+        h->n_layer_sparse += (int32_t)v;
+    }
+    return LLM_OK;
+}
+
+static int llm__layer_is_sparse(const llm_model *m, int il) {
+    const llm__meta *lay = llm__meta_find(m, LLM_KEY_EXPERT_LAYERS);
+    return m->info.n_expert > 0 && (!lay || llm__rd32(lay->data + 4 * (size_t)il) != 0);
+}
+
 /* Norm weights and biases are small, and one NaN or infinity in them turns every logit into
    NaN, so they are checked at open (HF would load them and compute NaN). Weight matrices are
    not scanned: that would read the whole file. */
@@ -3058,6 +3126,35 @@ static llm_result llm__bind(llm_model *m, const llm_tensor **out, const char *na
     return LLM_OK;
 }
 
+/* A sparse layer's router, routed experts and shared expert (names as Qwen-MoE's). */
+static llm_result llm__bind_experts(llm_model *m, int il, char *err, size_t es) {
+    const llm_model_info *h = &m->info;
+    llm__layer *L = &m->layers[il];
+    llm__expert *E = m->experts + (size_t)il * (size_t)h->n_expert;
+    int64_t D = h->n_embd, F = h->n_ff_expert, S = h->n_ff_shared;
+    char n[128];
+    llm_result r;
+    int e;
+#define LLM__BIND_MOE(field, d0, d1, ...) \
+    snprintf(n, sizeof n, __VA_ARGS__); \
+    if ((r = llm__bind(m, &field, n, d0, d1, 0, err, es)) != LLM_OK) return r;
+    LLM__BIND_MOE(L->router, h->n_expert, D, "model.layers.%d.mlp.gate.weight", il)
+    for (e = 0; e < h->n_expert; e++) {
+        LLM__BIND_MOE(E[e].gate, F, D, "model.layers.%d.mlp.experts.%d.gate_proj.weight", il, e)
+        LLM__BIND_MOE(E[e].up, F, D, "model.layers.%d.mlp.experts.%d.up_proj.weight", il, e)
+        LLM__BIND_MOE(E[e].down, D, F, "model.layers.%d.mlp.experts.%d.down_proj.weight", il, e)
+    }
+    if (S > 0) {
+        LLM__BIND_MOE(L->shared.gate, S, D, "model.layers.%d.mlp.shared_expert.gate_proj.weight", il)
+        LLM__BIND_MOE(L->shared.up, S, D, "model.layers.%d.mlp.shared_expert.up_proj.weight", il)
+        LLM__BIND_MOE(L->shared.down, D, S, "model.layers.%d.mlp.shared_expert.down_proj.weight", il)
+        LLM__BIND_MOE(L->shared_gate, 1, D, "model.layers.%d.mlp.shared_expert_gate.weight", il)
+    }
+#undef LLM__BIND_MOE
+    L->experts = E;
+    return LLM_OK;
+}
+
 static llm_result llm__bind_layer(llm_model *m, int il, char *err, size_t es) {
     const llm_model_info *h = &m->info;
     llm__layer *L = &m->layers[il];
@@ -3079,11 +3176,28 @@ static llm_result llm__bind_layer(llm_model *m, int il, char *err, size_t es) {
     LLM__BIND(q_norm, "self_attn.q_norm.weight", h->head_dim, 0, !h->qk_norm)
     LLM__BIND(k_norm, "self_attn.k_norm.weight", h->head_dim, 0, !h->qk_norm)
     LLM__BIND(ffn_norm, "post_attention_layernorm.weight", h->n_embd, 0, 0)
+    if (llm__layer_is_sparse(m, il)) return llm__bind_experts(m, il, err, es);
     LLM__BIND(w_gate, "mlp.gate_proj.weight", h->n_ff, h->n_embd, 0)
     LLM__BIND(w_up, "mlp.up_proj.weight", h->n_ff, h->n_embd, 0)
     LLM__BIND(w_down, "mlp.down_proj.weight", h->n_embd, h->n_ff, 0)
 #undef LLM__BIND
     return LLM_OK;
+}
+
+/* The routed experts' share of the weights, of which a token reads n_expert_used / n_expert. */
+static void llm__count_experts(llm_model *m) {
+    llm_model_info *h = &m->info;
+    int il, e, j;
+    h->expert_params = 0;
+    h->expert_bytes = 0;
+    for (il = 0; il < h->n_layer; il++)
+        for (e = 0; m->layers[il].experts && e < h->n_expert; e++)
+            for (j = 0; j < 3; j++) {
+                const llm__expert *x = &m->layers[il].experts[e];
+                const llm_tensor *t = j == 0 ? x->gate : j == 1 ? x->up : x->down;
+                h->expert_params += t->shape[0] * t->shape[1];
+                h->expert_bytes += t->size;
+            }
 }
 
 static llm_result llm__bind_model(llm_model *m, char *err, size_t es) {
@@ -3101,7 +3215,8 @@ static llm_result llm__bind_model(llm_model *m, char *err, size_t es) {
         return llm__fail(err, es, LLM_ERR_BAD_FILE, "metadata: 'llm.sliding_window' must hold one i32 per layer");
     m->layers = (llm__layer *)llm__calloc(&m->alloc, (size_t)h->n_layer, sizeof *m->layers);
     m->rope_inv_freq = (float *)llm__calloc(&m->alloc, (size_t)h->head_dim / 2, sizeof(float));
-    if (!m->layers || !m->rope_inv_freq) return llm__fail(err, es, LLM_ERR_OUT_OF_MEMORY, "out of memory");
+    if (h->n_expert > 0) m->experts = (llm__expert *)llm__calloc(&m->alloc, (size_t)h->n_layer * (size_t)h->n_expert, sizeof *m->experts);
+    if (!m->layers || !m->rope_inv_freq || (h->n_expert > 0 && !m->experts)) return llm__fail(err, es, LLM_ERR_OUT_OF_MEMORY, "out of memory");
     for (il = 0; il < h->n_layer; il++) {
         if ((r = llm__bind_layer(m, il, err, es)) != LLM_OK) return r;
         m->layers[il].window = win ? (int32_t)llm__rd32(win->data + 4 * (size_t)il) : 0;
@@ -3117,6 +3232,7 @@ static llm_result llm__bind_model(llm_model *m, char *err, size_t es) {
         m->info.n_params += c;
         m->info.weight_bytes += m->tensors[i].size;
     }
+    llm__count_experts(m);
     return LLM_OK;
 }
 
@@ -3164,7 +3280,7 @@ static llm_result llm__model_load(llm_model *m, char *err, size_t es) {
         if (m->info.n_vocab <= 0 && m->tok) m->info.n_vocab = llm_tokenizer_info_get(m)->n_tokens;
         return LLM_OK;
     }
-    if ((r = llm__read_info(m, err, es)) || (r = llm__check_info(&m->info, err, es)) ||
+    if ((r = llm__read_info(m, err, es)) || (r = llm__check_info(&m->info, err, es)) || (r = llm__read_moe_info(m, err, es)) ||
         (r = llm__bind_model(m, err, es)) || (r = llm__tok_load(m, err, es)))
         return r;
     return LLM_OK;
@@ -3178,6 +3294,7 @@ static void llm__model_free(llm_model *m) {
     llm__free(&a, m->tensors);
     llm__free(&a, m->names);
     llm__free(&a, m->layers);
+    llm__free(&a, m->experts);
     llm__free(&a, m->rope_inv_freq);
     llm__tok_free(m);
 #if !defined(LLM_NO_STDIO)
@@ -3245,6 +3362,25 @@ LLMDEF void llm_model_close(llm_model *model) { llm__model_free(model); }
 LLMDEF const llm_model_info *llm_model_info_get(const llm_model *model) { return model ? &model->info : NULL; }
 
 /* ---- llm: context ------------------------------------------------------------------------- */
+/* The expert feed-forward's scratch (llm__moe_scratch), for n_batch tokens and
+   n_expert_used experts each; every row index below is a (token, expert) pair. */
+typedef struct llm__moe_bufs {
+    float *logits, *prob;      /* router logits [n_batch][n_expert]; one token's softmax */
+    int32_t *sel;              /* [n_batch][n_expert_used] the chosen experts, by weight */
+    float *wt;                 /* their weights */
+    int32_t *count, *first;    /* pairs per expert, and where its rows start */
+    int32_t *active;           /* the experts with pairs, ascending */
+    int32_t n_active;
+    int32_t *rows;             /* the token of each pair, grouped by expert */
+    float *row_wt;             /* its routing weight */
+    float *gx, *gh, *gh2, *gy; /* gathered inputs, gate and up activations, expert outputs */
+    float *acc;                /* [n_batch][n_embd] the weighted sum */
+    float *sh, *sh2, *sy, *sg; /* the shared expert's activations, output and gate logit */
+    uint8_t *xq;               /* gathered inputs quantized, c->xq_stride a row */
+    float *xp;                 /* and packed (16-bit weights), when the kernels pack */
+    llm__mm *mm;               /* 2 per expert: gate and up, or down */
+} llm__moe_bufs;
+
 struct llm_ctx {
     const llm_model *model;
     llm_allocator alloc;
@@ -3262,6 +3398,7 @@ struct llm_ctx {
     uint8_t *xq;
     size_t xq_stride;
     float *xp;                 /* packed activations (llm__pack_x), when the kernels take them */
+    llm__moe_bufs moe;         /* models with experts */
     int32_t *tokens;           /* the ids at positions [0, pos) */
     void *sample_scratch;      /* llm_sample_scratch_bytes(n_vocab) */
     int32_t logits_all;        /* logits holds n_batch rows, else 1 */
@@ -3299,6 +3436,39 @@ static uint64_t llm__part(uint64_t *total, uint64_t n, uint64_t size) {
     return at;
 }
 
+/* The expert feed-forward's part of the scratch block: its size, and with a base, its
+   buffers pointed into it. 0 for a dense model. */
+static uint64_t llm__moe_scratch(llm_ctx *c, size_t B, uint8_t *base) {
+    const llm_model_info *h = &c->model->info;
+    llm__moe_bufs *M = &c->moe;
+    uint64_t t = 0, E = (uint64_t)h->n_expert, BK = (uint64_t)B * (uint64_t)h->n_expert_used, D = 4 * (uint64_t)h->n_embd;
+    uint64_t F = 4 * (uint64_t)h->n_ff_expert, S = 4 * (uint64_t)h->n_ff_shared, max_in = D > F ? D : F;
+    uint64_t o_logits, o_prob, o_sel, o_wt, o_count, o_first, o_active, o_rows, o_rw, o_gx, o_gh, o_gh2, o_gy, o_acc;
+    uint64_t o_sh, o_sh2, o_sy, o_sg, o_xq, o_xp, o_mm;
+    int packs = c->kern->x_tile && llm__model_has_w16(c->model);
+    if (E == 0) return 0;
+    o_logits = llm__part(&t, B, 4 * E); o_prob = llm__part(&t, 1, 4 * E);
+    o_sel = llm__part(&t, BK, 4); o_wt = llm__part(&t, BK, 4);
+    o_count = llm__part(&t, E, 4); o_first = llm__part(&t, E + 1, 4); o_active = llm__part(&t, E, 4);
+    o_rows = llm__part(&t, BK, 4); o_rw = llm__part(&t, BK, 4);
+    o_gx = llm__part(&t, BK, D); o_gh = llm__part(&t, BK, F); o_gh2 = llm__part(&t, BK, F); o_gy = llm__part(&t, BK, D);
+    o_acc = llm__part(&t, B, D);
+    o_sh = llm__part(&t, B, S); o_sh2 = llm__part(&t, B, S); o_sy = llm__part(&t, S ? B : 0, D); o_sg = llm__part(&t, S ? B : 0, 4);
+    o_xq = llm__part(&t, BK, c->xq_stride); o_xp = llm__part(&t, packs ? BK : 0, max_in);
+    o_mm = llm__part(&t, 2 * E, sizeof(llm__mm));
+    if (!base) return t;
+    M->logits = (float *)(base + o_logits); M->prob = (float *)(base + o_prob);
+    M->sel = (int32_t *)(base + o_sel); M->wt = (float *)(base + o_wt);
+    M->count = (int32_t *)(base + o_count); M->first = (int32_t *)(base + o_first); M->active = (int32_t *)(base + o_active);
+    M->rows = (int32_t *)(base + o_rows); M->row_wt = (float *)(base + o_rw);
+    M->gx = (float *)(base + o_gx); M->gh = (float *)(base + o_gh); M->gh2 = (float *)(base + o_gh2); M->gy = (float *)(base + o_gy);
+    M->acc = (float *)(base + o_acc);
+    M->sh = (float *)(base + o_sh); M->sh2 = (float *)(base + o_sh2); M->sy = (float *)(base + o_sy); M->sg = (float *)(base + o_sg);
+    M->xq = base + o_xq; M->xp = packs ? (float *)(base + o_xp) : NULL;
+    M->mm = (llm__mm *)(base + o_mm);
+    return t;
+}
+
 /* The forward pass's scratch buffers come from one block and start on 64-byte boundaries, so
    the rows of outputs that different threads write (groups of 16 floats) do not share cache
    lines. Returns the bytes the block takes (2^62 or more when it is too big); with a base,
@@ -3315,6 +3485,7 @@ static uint64_t llm__ctx_scratch(llm_ctx *c, size_t B, size_t max_in, uint8_t *b
     uint64_t o_rope = llm__part(&total, B, 4 * (uint64_t)h->head_dim), o_xq = llm__part(&total, B, c->xq_stride);
     int packs = c->kern->x_tile && llm__model_has_w16(c->model);
     uint64_t o_xp = llm__part(&total, packs ? B : 0, 4 * (uint64_t)max_in);
+    uint64_t o_moe = llm__part(&total, 1, llm__moe_scratch(c, B, NULL));
     uint64_t o_scores = llm__part(&total, (uint64_t)h->n_head, 4 * (uint64_t)c->n_ctx);
     *filled = o_scores;
     if (!base) return total;
@@ -3324,6 +3495,7 @@ static uint64_t llm__ctx_scratch(llm_ctx *c, size_t B, size_t max_in, uint8_t *b
     c->scores = (float *)(base + o_scores); c->logits = (float *)(base + o_logits); c->rope = (float *)(base + o_rope);
     c->xq = base + o_xq;
     c->xp = packs ? (float *)(base + o_xp) : NULL;
+    llm__moe_scratch(c, B, base + o_moe);
     return total;
 }
 
@@ -3420,6 +3592,8 @@ LLMDEF llm_result llm_ctx_open(llm_ctx **out, const llm_model *model, const llm_
     c->kern = llm__kernels_get(d.kernels);
     max_in = (size_t)(h->n_ff > h->n_embd ? h->n_ff : h->n_embd);
     if ((size_t)h->n_head * (size_t)h->head_dim > max_in) max_in = (size_t)h->n_head * (size_t)h->head_dim;
+    if ((size_t)h->n_ff_expert > max_in) max_in = (size_t)h->n_ff_expert;
+    if ((size_t)h->n_ff_shared > max_in) max_in = (size_t)h->n_ff_shared;
     c->xq_stride = llm__xq_stride((int)max_in);
     need = llm__ctx_sizes(c, max_in, &scratch, &filled);
     phys = llm__physical_memory();
@@ -3697,6 +3871,186 @@ static void llm__swiglu_ffn(llm_ctx *c, const llm__layer *L, int n_tok) {
     llm__run(c, llm__swiglu_chunk, &job, (job.mm[0].n_out + job.chunk_rows - 1) / job.chunk_rows, work);
 }
 
+/* ---- mixture of experts ----
+   A sparse layer's feed-forward, as transformers' MoE blocks (MixtralSparseMoeBlock,
+   Qwen3MoeSparseMoeBlock, Qwen2MoeSparseMoeBlock) compute it: router logits, the chosen
+   experts of each token, then the chunk's (token, expert) pairs grouped by expert, so that
+   an expert's weights are read once per chunk and never when no token chose it. */
+
+/* One token's choice: softmax over every expert in float32, the k most probable (equal
+   ones by lower index, torch.topk's order under deterministic algorithms; a NaN counts as
+   the largest, as torch sorts it), and with norm their weights divided by their sum. */
+static void llm__moe_route(const float *logits, int n_expert, int k, int norm, float *p, int32_t *sel, float *wt) {
+    float sum = 0.0f;
+    int j, e;
+    memcpy(p, logits, (size_t)n_expert * sizeof *p);
+    llm__softmax(p, n_expert);
+    for (j = 0; j < k; j++) {
+        int best = -1;
+        for (e = 0; e < n_expert; e++) {
+            if (p[e] == -1.0f) continue; /* taken: probabilities are never negative */
+            if (best < 0 || p[e] > p[best] || (p[e] != p[e] && p[best] == p[best])) best = e;
+        }
+        sel[j] = best;
+        wt[j] = p[best];
+        p[best] = -1.0f;
+    }
+    for (j = 0; j < k && norm; j++) sum += wt[j];
+    for (j = 0; j < k && norm; j++) wt[j] /= sum;
+}
+
+/* Groups the chunk's pairs by expert (ascending, and by token within one): expert e's rows
+   are [first[e], first[e] + count[e]), each with its token, weight and gathered input. */
+static void llm__moe_group(llm_ctx *c, int n_tok) {
+    const llm_model_info *h = &c->model->info;
+    llm__moe_bufs *M = &c->moe;
+    int E = h->n_expert, k = h->n_expert_used, D = h->n_embd, t, j, e;
+    memset(M->count, 0, (size_t)E * sizeof *M->count);
+    for (t = 0; t < n_tok * k; t++) M->count[M->sel[t]]++;
+    M->first[0] = 0;
+    M->n_active = 0;
+    for (e = 0; e < E; e++) {
+        M->first[e + 1] = M->first[e] + M->count[e];
+        if (M->count[e]) M->active[M->n_active++] = e;
+        M->count[e] = 0;
+    }
+    for (t = 0; t < n_tok; t++)
+        for (j = 0; j < k; j++) {
+            int32_t x = M->sel[t * k + j], i = M->first[x] + M->count[x]++;
+            M->rows[i] = t;
+            M->row_wt[i] = M->wt[t * k + j];
+            memcpy(M->gx + (size_t)i * D, c->xb + (size_t)t * D, (size_t)D * sizeof(float));
+        }
+}
+
+/* m over n rows of x ([n][n_in], already gathered) into out, its activations quantized into
+   xq and packed into xp as the weights of w and w2 (which may be NULL) want them. */
+static double llm__moe_mm(llm_ctx *c, llm__mm *m, const llm_tensor *w, const llm_tensor *w2, const float *x, int n,
+                          int n_in, uint8_t *xq, float *xp, float *out, float *out2) {
+    int quant = llm__is_quant(w->dtype) || (w2 && llm__is_quant(w2->dtype));
+    int w16 = llm__is_w16(w->dtype) || (w2 && llm__is_w16(w2->dtype));
+    const float *packed = llm__prepare_x(c->kern, x, n, n_in, quant, w16, xq, c->xq_stride, xp);
+    int j;
+    for (j = 0; j < (w2 ? 2 : 1); j++) {
+        m[j].w = j ? w2 : w; m[j].x = x; m[j].xq = xq; m[j].xq_stride = c->xq_stride; m[j].xp = packed;
+        m[j].out = j ? out2 : out; m[j].n_tok = n; m[j].n_in = n_in; m[j].n_out = (int)m[j].w->shape[0];
+    }
+    return (double)m[0].n_out * n_in * n * (w2 ? 2 : 1);
+}
+
+/* The active experts' products, chunks of rows of one expert at a time: gate and up with
+   silu(gate) * up (mm[2a], mm[2a + 1] of active expert a), or down (mm[a]). */
+typedef struct llm__moe_job {
+    const llm__kernels *kern;
+    const llm__mm *mm;
+    int per_expert, chunk_rows, up;
+} llm__moe_job;
+
+static void llm__moe_chunk(void *arg, int chunk) {
+    const llm__moe_job *job = (const llm__moe_job *)arg;
+    int a = chunk / job->per_expert, r0 = (chunk % job->per_expert) * job->chunk_rows, r1;
+    if (job->up) {
+        llm__swiglu_job s;
+        s.kern = job->kern;
+        s.mm[0] = job->mm[2 * a];
+        s.mm[1] = job->mm[2 * a + 1];
+        s.chunk_rows = job->chunk_rows;
+        llm__swiglu_chunk(&s, chunk % job->per_expert);
+        return;
+    }
+    r1 = r0 + job->chunk_rows < job->mm[a].n_out ? r0 + job->chunk_rows : job->mm[a].n_out;
+    job->kern->mm[job->mm[a].w->dtype](&job->mm[a], r0, r1);
+}
+
+/* gy = down(silu(gate gx) * up gx) for every active expert's rows; both passes split each
+   expert's rows among the threads, so one token's few experts keep every core busy. */
+static void llm__moe_experts(llm_ctx *c, const llm__layer *L, int n_tok) {
+    const llm_model_info *h = &c->model->info;
+    llm__moe_bufs *M = &c->moe;
+    size_t D = (size_t)h->n_embd, F = (size_t)h->n_ff_expert;
+    llm__moe_job job;
+    double work = 0.0;
+    int a;
+    job.kern = c->kern;
+    job.mm = M->mm;
+    job.chunk_rows = (n_tok == 1 ? 8 : 2) * LLM__QG;
+    for (a = 0; a < M->n_active; a++) {
+        const llm__expert *x = &L->experts[M->active[a]];
+        size_t f = (size_t)M->first[M->active[a]];
+        int n = M->first[M->active[a] + 1] - M->first[M->active[a]];
+        work += llm__moe_mm(c, &M->mm[2 * a], x->gate, x->up, M->gx + f * D, n, (int)D, M->xq + f * c->xq_stride,
+                            M->xp ? M->xp + f * D : NULL, M->gh + f * F, M->gh2 + f * F);
+    }
+    job.up = 1;
+    job.per_expert = ((int)F + job.chunk_rows - 1) / job.chunk_rows;
+    llm__run(c, llm__moe_chunk, &job, M->n_active * job.per_expert, work);
+    work = 0.0;
+    for (a = 0; a < M->n_active; a++) {
+        const llm__expert *x = &L->experts[M->active[a]];
+        size_t f = (size_t)M->first[M->active[a]];
+        int n = M->first[M->active[a] + 1] - M->first[M->active[a]];
+        work += llm__moe_mm(c, &M->mm[a], x->down, NULL, M->gh + f * F, n, (int)F, M->xq + f * c->xq_stride,
+                            M->xp ? M->xp + f * F : NULL, M->gy + f * D, NULL);
+    }
+    job.up = 0;
+    job.per_expert = ((int)D + job.chunk_rows - 1) / job.chunk_rows;
+    llm__run(c, llm__moe_chunk, &job, M->n_active * job.per_expert, work);
+}
+
+/* Qwen2-MoE's shared expert: sy = down(silu(gate xb) * up xb), sg = shared_expert_gate xb. */
+static void llm__moe_shared(llm_ctx *c, const llm__layer *L, int n_tok) {
+    const llm_model_info *h = &c->model->info;
+    llm__swiglu_job job;
+    const llm_tensor *w[2];
+    float *out[2];
+    double work;
+    w[0] = L->shared.gate; w[1] = L->shared.up;
+    out[0] = c->moe.sh; out[1] = c->moe.sh2;
+    job.kern = c->kern;
+    job.chunk_rows = llm__mm_setup(c, job.mm, 2, w, out, c->xb, n_tok, h->n_embd, &work);
+    llm__run(c, llm__swiglu_chunk, &job, (job.mm[0].n_out + job.chunk_rows - 1) / job.chunk_rows, work);
+    llm__matmul1(c, c->moe.sh, n_tok, h->n_ff_shared, L->shared.down, c->moe.sy, NULL);
+    llm__matmul1(c, c->xb, n_tok, h->n_embd, L->shared_gate, c->moe.sg, NULL);
+}
+
+/* x += the weighted expert outputs of each token, summed in ascending expert order from
+   zero as HF's index_add_ loop does, plus sigmoid(sg) * sy with a shared expert. */
+static void llm__moe_combine(llm_ctx *c, const llm__layer *L, int n_tok) {
+    llm__moe_bufs *M = &c->moe;
+    size_t D = (size_t)c->model->info.n_embd, d;
+    int a, i, t;
+    memset(M->acc, 0, (size_t)n_tok * D * sizeof(float));
+    for (a = 0; a < M->n_active; a++)
+        for (i = M->first[M->active[a]]; i < M->first[M->active[a] + 1]; i++) {
+            float *acc = M->acc + (size_t)M->rows[i] * D, w = M->row_wt[i];
+            const float *y = M->gy + (size_t)i * D;
+            for (d = 0; d < D; d++) acc[d] += y[d] * w;
+        }
+    for (t = 0; t < n_tok; t++) {
+        float *acc = M->acc + (size_t)t * D, *x = c->x + (size_t)t * D;
+        if (L->shared.gate) {
+            float g = 1.0f / (1.0f + expf(-M->sg[t]));
+            for (d = 0; d < D; d++) acc[d] += g * M->sy[(size_t)t * D + d];
+        }
+        for (d = 0; d < D; d++) x[d] += acc[d];
+    }
+}
+
+/* x += moe(xb) for a sparse layer. */
+static void llm__moe_ffn(llm_ctx *c, const llm__layer *L, int n_tok) {
+    const llm_model_info *h = &c->model->info;
+    llm__moe_bufs *M = &c->moe;
+    int t, k = h->n_expert_used;
+    llm__matmul1(c, c->xb, n_tok, h->n_embd, L->router, M->logits, NULL);
+    for (t = 0; t < n_tok; t++)
+        llm__moe_route(M->logits + (size_t)t * h->n_expert, h->n_expert, k, h->expert_norm_topk, M->prob, M->sel + t * k,
+                       M->wt + t * k);
+    llm__moe_group(c, n_tok);
+    llm__moe_experts(c, L, n_tok);
+    if (L->shared.gate) llm__moe_shared(c, L, n_tok);
+    llm__moe_combine(c, L, n_tok);
+}
+
 /* One pre-norm block over n_tok tokens: x += attn(norm(x)); x += ffn(norm(x)). */
 static void llm__block(llm_ctx *c, int layer, int n_tok) {
     const llm_model_info *h = &c->model->info;
@@ -3715,6 +4069,10 @@ static void llm__block(llm_ctx *c, int layer, int n_tok) {
     llm__matmuls(c, c->att_out, n_tok, q_dim, 1, &L->wo, &L->bo, &c->xb, c->x);
     for (b = 0; b < n_tok; b++)
         llm__rmsnorm(c->xb + (size_t)b * D, c->x + (size_t)b * D, (const float *)L->ffn_norm->data, D, h->rms_eps);
+    if (L->experts) {
+        llm__moe_ffn(c, L, n_tok);
+        return;
+    }
     llm__swiglu_ffn(c, L, n_tok);
     llm__matmul1(c, c->hb, n_tok, h->n_ff, L->w_down, c->xb, c->x);
 }
