@@ -47,3 +47,20 @@ $b/convert $m $out/llama3-v5.llm >/dev/null
 $b/generate --kv-type f32 -m $out/llama3-v5.llm -n 0 --ids-file $data/llama3-mini-golden/ids.txt --dump-logits $out/llama3-v5.f32 >/dev/null 2>&1
 printf "llama3-mini, rope_parameters spelling: "
 $b/tests/tool_compare $out/llama3-v5.f32 $data/llama3-mini-golden/logits.f32 2e-4 128256 $data/llama3-mini-golden/vocab_ids.txt
+
+# Mixtures of experts (llama.cpp's logits): the whole prompt in one batch and token by token
+# (-b 1: one token's experts only), within 1e-4 with the argmax of every position; two
+# threads give bitwise the logits of one.
+for m in qwen3moe mixtral; do
+  gd=$data/$m-mini-golden
+  $b/convert $data/$m-mini-hf $out/$m.llm >/dev/null
+  for bs in 64 1; do
+    $b/generate --kv-type f32 -b $bs -t 1 -m $out/$m.llm -n 0 --ids-file $gd/ids.txt --dump-logits $out/$m-b$bs.f32 >/dev/null 2>&1
+    printf "%s-mini, %s: " $m "$([ $bs = 1 ] && echo token by token || echo one batch)"
+    $b/tests/tool_compare $out/$m-b$bs.f32 $gd/logits.f32 1e-4 32000 $gd/vocab_ids.txt
+    printf "%s-mini: " $m; $b/tests/tool_top1 $out/$m-b$bs.f32 32000 $gd/top20.txt
+  done
+  $b/generate --kv-type f32 -b 1 -t 2 -m $out/$m.llm -n 0 --ids-file $gd/ids.txt --dump-logits $out/$m-t2.f32 >/dev/null 2>&1
+  cmp -s $out/$m-b1.f32 $out/$m-t2.f32 || { echo "$m-mini: 2 threads change the logits"; exit 1; }
+  echo "$m-mini: 2 threads give bitwise the logits of 1"
+done
