@@ -54,6 +54,9 @@ typedef struct ref_config {
     char rope_type[32];
     double rope_factor, low_freq_factor, high_freq_factor, original_max_pos;
     int *window; /* per layer; 0: full attention */
+    /* mixtures of experts (experts 0: dense) */
+    int experts, used, moe_ff, norm_topk, shared_ff, mixtral_names;
+    int *sparse; /* per layer */
 } ref_config;
 
 static const json_value *get(const json_value *o, const char *key) {
@@ -69,6 +72,36 @@ static double num(const json_value *o, const char *key, double dflt) {
 static int flag(const json_value *o, const char *key) {
     const json_value *v = get(o, key);
     return v && v->type == JSON_TRUE;
+}
+
+/* MixtralConfig, Qwen3MoeConfig and Qwen2MoeConfig: the experts and which layers have them
+   (Qwen: not in mlp_only_layers and (layer + 1) % decoder_sparse_step == 0), and the
+   attention they share with Mistral, Qwen3 and Qwen2. */
+static void ref_read_moe_config(const json_value *j, ref_config *c) {
+    int mixtral = !strcmp(c->model_type, "mixtral"), q3 = !strcmp(c->model_type, "qwen3_moe"), q2 = !strcmp(c->model_type, "qwen2_moe");
+    const json_value *dense = get(j, "mlp_only_layers"), *sw = json_get(j, "sliding_window");
+    int step = (int)num(j, "decoder_sparse_step", 1), i;
+    size_t k;
+    c->sparse = (int *)xcalloc((size_t)c->layers, sizeof(int));
+    if (!mixtral && !q3 && !q2) return;
+    c->experts = (int)num(j, mixtral ? "num_local_experts" : "num_experts", mixtral ? 8 : q2 ? 60 : 128);
+    c->used = (int)num(j, "num_experts_per_tok", mixtral ? 2 : q2 ? 4 : 8);
+    c->moe_ff = mixtral ? c->ff : (int)num(j, "moe_intermediate_size", q2 ? 1408 : 768);
+    c->norm_topk = mixtral || flag(j, "norm_topk_prob");
+    c->shared_ff = q2 ? (int)num(j, "shared_expert_intermediate_size", 5632) : 0;
+    c->mixtral_names = mixtral;
+    for (i = 0; i < c->layers; i++) c->sparse[i] = mixtral || (i + 1) % step == 0;
+    for (k = 0; dense && k < dense->len; k++) c->sparse[(int)dense->items[k].number] = 0;
+    if (mixtral) { /* MistralConfig's window, but MixtralConfig defaults it to None */
+        c->bias_qkv = c->bias_o = 0;
+        for (i = 0; i < c->layers; i++) c->window[i] = sw && sw->type != JSON_NULL ? (int)sw->number : 0;
+    }
+    if (q3) { c->qk_norm = 1; c->head_dim = (int)num(j, "head_dim", c->hidden / c->heads); }
+    if (q2) { c->bias_qkv = !get(j, "qkv_bias") || flag(j, "qkv_bias"); c->bias_o = 0; }
+    if (q2 || q3) { /* Qwen2's sliding-window rule */
+        int w = !sw ? 4096 : sw->type == JSON_NULL ? 0 : (int)sw->number, first = (int)num(j, "max_window_layers", 28);
+        for (i = 0; i < c->layers; i++) c->window[i] = flag(j, "use_sliding_window") && i >= first ? w : 0;
+    }
 }
 
 /* The numbers transformers' config classes (LlamaConfig, MistralConfig, Qwen2Config,
@@ -114,6 +147,7 @@ static void ref_read_config(const char *dir, ref_config *c) {
     if (is_qwen) first_window_layer = (int)num(j, "max_window_layers", 28);
     c->window = (int *)xcalloc((size_t)c->layers, sizeof(int));
     for (i = 0; i < c->layers; i++) c->window[i] = i >= first_window_layer ? window : 0;
+    ref_read_moe_config(j, c);
     json_free(j);
 }
 
@@ -264,6 +298,61 @@ static void rope(double *x, const ref_config *c, int pos) {
 
 static double silu(double x) { return x / (1.0 + exp(-x)); }
 
+/* One expert (or the shared one): y[D] = down(silu(gate(x)) * up(x)), from weights named
+   PREFIX.{gate,up,down}_proj.weight (Mixtral: w1, w3, w2). */
+static void expert(const ref_config *c, const ref_weights *w, const char *prefix, int F, const double *x, double *y) {
+    char name[160];
+    double *g = (double *)xcalloc((size_t)F, sizeof(double)), *u = (double *)xcalloc((size_t)F, sizeof(double));
+    int k;
+    snprintf(name, sizeof name, "%s.%s.weight", prefix, c->mixtral_names ? "w1" : "gate_proj");
+    linear(g, W(w, name, 0), NULL, x, F, c->hidden);
+    snprintf(name, sizeof name, "%s.%s.weight", prefix, c->mixtral_names ? "w3" : "up_proj");
+    linear(u, W(w, name, 0), NULL, x, F, c->hidden);
+    for (k = 0; k < F; k++) g[k] = silu(g[k]) * u[k];
+    snprintf(name, sizeof name, "%s.%s.weight", prefix, c->mixtral_names ? "w2" : "down_proj");
+    linear(y, W(w, name, 0), NULL, g, c->hidden, F);
+    free(g); free(u);
+}
+
+/* MixtralSparseMoeBlock / Qwen3MoeSparseMoeBlock / Qwen2MoeSparseMoeBlock on one token:
+   p = softmax(gate(x)), the used largest p (torch.topk; equal ones by lower index), divided
+   by their sum when norm_topk_prob, out = sum p_e expert_e(x) (+ sigmoid(shared_expert_gate(x))
+   shared_expert(x)). */
+static void moe(const ref_config *c, const ref_weights *w, int l, const double *x, double *out) {
+    const char *block = c->mixtral_names ? "block_sparse_moe" : "mlp";
+    char name[160];
+    double *p = (double *)xcalloc((size_t)c->experts, sizeof(double)), *y = (double *)xcalloc((size_t)c->hidden, sizeof(double));
+    double mx = -INFINITY, sum = 0, chosen = 0, wt[64];
+    int e, j, k, sel[64], taken[1024] = { 0 };
+    snprintf(name, sizeof name, "model.layers.%d.%s.gate.weight", l, block);
+    linear(p, W(w, name, 0), NULL, x, c->experts, c->hidden);
+    for (e = 0; e < c->experts; e++) if (p[e] > mx) mx = p[e];
+    for (e = 0; e < c->experts; e++) { p[e] = exp(p[e] - mx); sum += p[e]; }
+    for (e = 0; e < c->experts; e++) p[e] /= sum;
+    for (j = 0; j < c->used; j++) {
+        int best = -1;
+        for (e = 0; e < c->experts; e++) if (!taken[e] && (best < 0 || p[e] > p[best])) best = e;
+        taken[best] = 1;
+        sel[j] = best;
+        wt[j] = p[best];
+        chosen += p[best];
+    }
+    memset(out, 0, (size_t)c->hidden * sizeof *out);
+    for (j = 0; j < c->used; j++) {
+        snprintf(name, sizeof name, "model.layers.%d.%s.experts.%d", l, block, sel[j]);
+        expert(c, w, name, c->moe_ff, x, y);
+        for (k = 0; k < c->hidden; k++) out[k] += (c->norm_topk ? wt[j] / chosen : wt[j]) * y[k];
+    }
+    if (c->shared_ff) {
+        double gate;
+        snprintf(name, sizeof name, "model.layers.%d.mlp.shared_expert", l);
+        expert(c, w, name, c->shared_ff, x, y);
+        linear(&gate, W(w, "model.layers.%d.mlp.shared_expert_gate.weight", l), NULL, x, 1, c->hidden);
+        for (k = 0; k < c->hidden; k++) out[k] += y[k] / (1.0 + exp(-gate));
+    }
+    free(p); free(y);
+}
+
 /* logits[n][vocab] for tokens[0..n), every position, computed from scratch. */
 static void ref_forward(const ref_config *c, const ref_weights *w, const int32_t *tokens, int n, double *logits) {
     int D = c->hidden, hd = c->head_dim, QD = c->heads * hd, KVD = c->kv_heads * hd, F = c->ff;
@@ -321,6 +410,11 @@ static void ref_forward(const ref_config *c, const ref_weights *w, const int32_t
             for (k = 0; k < D; k++) xi[k] += o[k];
             /* MLP on the post-attention-normalised hidden states: down(silu(gate(x)) * up(x)) */
             rms_norm(h1, xi, W(w, "model.layers.%d.post_attention_layernorm.weight", l), D, c->eps);
+            if (c->sparse[l]) {
+                moe(c, w, l, h1, o);
+                for (k = 0; k < D; k++) xi[k] += o[k];
+                continue;
+            }
             linear(g, W(w, "model.layers.%d.mlp.gate_proj.weight", l), NULL, h1, F, D);
             linear(u, W(w, "model.layers.%d.mlp.up_proj.weight", l), NULL, h1, F, D);
             for (k = 0; k < F; k++) g[k] = silu(g[k]) * u[k];
@@ -417,6 +511,7 @@ static const variant variants[] = {
     { "llama-linear", "f32" }, { "llama-bias", "f32" }, { "mistral", "f32" }, { "mistral-default-window", "f32" },
     { "qwen2", "f32" }, { "qwen2-swa", "f32" }, { "qwen3", "f32" }, { "qwen3-default-head-dim", "f32" },
     { "qwen2", "bf16" }, { "llama-gqa-tied", "f16" }, { "qwen3", "bf16" },
+    { "mixtral", "f32" }, { "qwen3-moe", "f32" }, { "qwen3-moe-step2", "f32" }, { "qwen2-moe", "f32" }, { "qwen3-moe", "bf16" },
 };
 
 /* The model's hyper-parameters as llm.h read them, against the reference's reading. */
@@ -425,9 +520,11 @@ static void check_config(const char *label, const llm_model *m, const ref_config
     int i, ok = h->n_vocab == c->vocab && h->n_embd == c->hidden && h->n_ff == c->ff && h->n_layer == c->layers &&
                 h->n_head == c->heads && h->n_head_kv == c->kv_heads && h->head_dim == c->head_dim &&
                 h->tied_embeddings == c->tied && h->qk_norm == c->qk_norm && fabs(h->rms_eps - c->eps) <= 1e-6 * c->eps;
-    for (i = 0; i < c->layers; i++) ok &= m->layers[i].window == c->window[i];
+    for (i = 0; i < c->layers; i++) ok &= m->layers[i].window == c->window[i] && (m->layers[i].experts != NULL) == c->sparse[i];
+    ok &= h->n_expert == c->experts && h->n_expert_used == c->used && h->n_ff_expert == c->moe_ff &&
+          h->expert_norm_topk == c->norm_topk && h->n_ff_shared == c->shared_ff;
     ok &= (m->layers[0].bq != NULL) == c->bias_qkv && (m->layers[0].bo != NULL) == c->bias_o;
-    check(ok, "%-34s hyper-parameters, biases and per-layer windows as transformers reads config.json (window[last] %d)",
+    check(ok, "%-34s hyper-parameters, biases, per-layer windows and experts as transformers reads config.json (window[last] %d)",
           label, c->window[c->layers - 1]);
 }
 
@@ -488,7 +585,7 @@ static void test_variant(const variant *v, const char *conv_dtype, double *worst
        for every f32 file, and token by token for two variants (threads are slow to test on
        a busy machine). */
     if (!strcmp(conv_dtype, "f32")) {
-        int each = !strcmp(v->name, "mistral") || !strcmp(v->name, "qwen3");
+        int each = !strcmp(v->name, "mistral") || !strcmp(v->name, "qwen3") || !strcmp(v->name, "qwen2-moe");
         float *one = (float *)xcalloc((size_t)c.vocab * 2, sizeof(float)), *two = one + c.vocab;
         batch_logits(m, tokens, 1, one);
         batch_logits(m, tokens, 2, two);
@@ -503,7 +600,7 @@ static void test_variant(const variant *v, const char *conv_dtype, double *worst
               "%-34s llm_ctx_kv_bytes = 2 x layers x kv heads x head_dim x n_ctx x 4", label);
         llm_ctx_close(ctx);
     }
-    free(a); free(b); free(ref); free(c.window);
+    free(a); free(b); free(ref); free(c.window); free(c.sparse);
     ref_free_weights(&w);
     llm_model_close(m);
 }

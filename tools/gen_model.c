@@ -13,7 +13,8 @@
 
    The weight scales make attention far from uniform (q.k / sqrt(head_dim) has a standard
    deviation of about 4) and the logits peaked, so that mistakes in RoPE, masks or the
-   GQA head mapping change the output visibly. */
+   GQA head mapping change the output visibly. The router's logits have a standard deviation
+   of about 1.5, so that tokens spread over the experts and their weights differ. */
 #define _POSIX_C_SOURCE 200809L
 #define LLM_IMPLEMENTATION
 #include "../llm.h"
@@ -74,6 +75,14 @@ static const spec variants[] = {
       TINY, 2, 24, 40960, 1e-6, 1000000.0, 1, 0, NULL, 0, 0, 2, 0, 1, -1, LLM_DTYPE_F32 },
     { "qwen3-default-head-dim", "qwen3", "no head_dim key: the config class default (128)",
       96, 32, 64, 2, 2, 1, 0, 40960, 1e-6, 1000000.0, 0, 0, NULL, -1, -1, -1, 0, 1, -1, LLM_DTYPE_F32 },
+    { "mixtral", "mixtral", "8 experts, 2 per token, Mixtral's tensor names",
+      TINY, 2, 16, 32768, 1e-5, 1000000.0, 0, 0, NULL, 0, -1, -1, 1, 2, -1, LLM_DTYPE_F32 },
+    { "qwen3-moe", "qwen3_moe", "8 experts, 2 per token, norm_topk_prob, layer 1 dense (mlp_only_layers)",
+      128, 64, 96, 3, 4, 2, 16, 40960, 1e-6, 1000000.0, 0, 0, NULL, -1, 0, 3, 0, 1, -1, LLM_DTYPE_F32 },
+    { "qwen3-moe-step2", "qwen3_moe", "6 experts, 3 per token, no renormalisation, decoder_sparse_step 2",
+      TINY, 2, 0, 40960, 1e-6, 1000000.0, 1, 0, NULL, -1, -1, -1, 0, 1, -1, LLM_DTYPE_F32 },
+    { "qwen2-moe", "qwen2_moe", "4 experts, 2 per token, a shared expert with its sigmoid gate, q/k/v biases",
+      TINY, 2, 0, 32768, 1e-6, 1000000.0, 0, 0, NULL, 32768, 0, 2, 0, 0, -1, LLM_DTYPE_F32 },
 };
 
 static const spec shapes[] = {
@@ -89,7 +98,52 @@ static const spec shapes[] = {
     { "qwen2.5-0.5b", "qwen2", "Qwen2.5-0.5B",
       151936, 896, 4864, 24, 14, 2, 0, 32768, 1e-6, 1000000.0, 1, 0, NULL, 32768, 0, 24, 151643, 151643, -1,
       LLM_DTYPE_BF16 },
+    /* OLMoE's attention normalises q and k over their full width; this shape has its sizes
+       with Qwen3-MoE's per-head norms, which cost the same. */
+    { "olmoe-1b-7b", "qwen3_moe", "OLMoE-1B-7B's dimensions: 64 experts, 8 per token (7B weights, 1.3B active)",
+      50304, 2048, 1024, 16, 16, 16, 128, 4096, 1e-5, 10000.0, 0, 0, NULL, -1, -1, -1, 50279, 50279, -1, LLM_DTYPE_BF16 },
+    { "qwen3-30b-a3b", "qwen3_moe", "Qwen3-30B-A3B: 128 experts, 8 per token (30B weights, 3B active)",
+      151936, 2048, 6144, 48, 32, 4, 128, 40960, 1e-6, 1000000.0, 0, 0, NULL, -1, 0, 48, 151643, 151645, -1, LLM_DTYPE_BF16 },
 };
+
+/* The mixture of experts of a variant or shape, by its name: experts, chosen per token,
+   each expert's width (Mixtral's is intermediate_size), norm_topk_prob, the shared expert's
+   width, decoder_sparse_step and mlp_only_layers (a JSON list or NULL). */
+typedef struct moe_spec {
+    const char *name;
+    int experts, used, moe_ff, norm_topk, shared_ff, sparse_step;
+    const char *mlp_only;
+} moe_spec;
+
+static const moe_spec moe_specs[] = {
+    { "mixtral", 8, 2, 0, 1, 0, 1, NULL },
+    { "qwen3-moe", 8, 2, 32, 1, 0, 1, "[1]" },
+    { "qwen3-moe-step2", 6, 3, 48, 0, 0, 2, NULL },
+    { "qwen2-moe", 4, 2, 32, 0, 48, 1, NULL },
+    { "olmoe-1b-7b", 64, 8, 1024, 0, 0, 1, NULL },
+    { "qwen3-30b-a3b", 128, 8, 768, 1, 0, 1, NULL },
+};
+
+static const moe_spec *moe_of(const spec *s) {
+    size_t i;
+    for (i = 0; i < sizeof moe_specs / sizeof moe_specs[0]; i++) if (!strcmp(moe_specs[i].name, s->name)) return &moe_specs[i];
+    return NULL;
+}
+
+/* Whether layer il has experts, as Qwen3MoeDecoderLayer decides (Mixtral: every layer). */
+static int moe_layer(const moe_spec *m, int il) {
+    char n[16];
+    if (!m) return 0;
+    snprintf(n, sizeof n, "%d", il);
+    if (m->mlp_only) {
+        const char *p = m->mlp_only;
+        while ((p = strstr(p, n)) != NULL) {
+            if ((p[-1] == '[' || p[-1] == ' ' || p[-1] == ',') && (p[strlen(n)] == ']' || p[strlen(n)] == ',')) return 0;
+            p++;
+        }
+    }
+    return (il + 1) % m->sparse_step == 0;
+}
 
 /* ---- random numbers ------------------------------------------------------------------- */
 /* splitmix64's output function over a counter: integer-only, so the stream is the same
@@ -140,10 +194,39 @@ static void add(tensor_list *l, const char *name, int64_t d0, int64_t d1, float 
 
 static int head_dim_of(const spec *s) { return s->head_dim > 0 ? s->head_dim : !strcmp(s->model_type, "qwen3") ? 128 : s->hidden / s->heads; }
 
+/* A sparse layer's router, experts and shared expert, in the family's names. */
+static void add_experts(tensor_list *l, const spec *s, const moe_spec *m, int il) {
+    int mixtral = !strcmp(s->model_type, "mixtral"), e, F = m->moe_ff ? m->moe_ff : s->ff, S = m->shared_ff;
+    const char *block = mixtral ? "block_sparse_moe" : "mlp";
+    float inv_d = (float)(1.0 / sqrt((double)s->hidden));
+    char n[128];
+    snprintf(n, sizeof n, "model.layers.%d.%s.gate.weight", il, block);
+    add(l, n, m->experts, s->hidden, 0.0f, 1.5f * inv_d);
+    for (e = 0; e < m->experts; e++) {
+        snprintf(n, sizeof n, "model.layers.%d.%s.experts.%d.%s.weight", il, block, e, mixtral ? "w1" : "gate_proj");
+        add(l, n, F, s->hidden, 0.0f, 1.5f * inv_d);
+        snprintf(n, sizeof n, "model.layers.%d.%s.experts.%d.%s.weight", il, block, e, mixtral ? "w3" : "up_proj");
+        add(l, n, F, s->hidden, 0.0f, 1.5f * inv_d);
+        snprintf(n, sizeof n, "model.layers.%d.%s.experts.%d.%s.weight", il, block, e, mixtral ? "w2" : "down_proj");
+        add(l, n, s->hidden, F, 0.0f, (float)(1.0 / sqrt((double)F)));
+    }
+    if (S == 0) return;
+    snprintf(n, sizeof n, "model.layers.%d.mlp.shared_expert.gate_proj.weight", il);
+    add(l, n, S, s->hidden, 0.0f, 1.5f * inv_d);
+    snprintf(n, sizeof n, "model.layers.%d.mlp.shared_expert.up_proj.weight", il);
+    add(l, n, S, s->hidden, 0.0f, 1.5f * inv_d);
+    snprintf(n, sizeof n, "model.layers.%d.mlp.shared_expert.down_proj.weight", il);
+    add(l, n, s->hidden, S, 0.0f, (float)(1.0 / sqrt((double)S)));
+    snprintf(n, sizeof n, "model.layers.%d.mlp.shared_expert_gate.weight", il);
+    add(l, n, 1, s->hidden, 0.0f, inv_d);
+}
+
 static void plan_tensors(const spec *s, tensor_list *l) {
     int64_t D = s->hidden, F = s->ff, hd = head_dim_of(s), qd = (int64_t)s->heads * hd, kvd = (int64_t)s->kv_heads * hd;
     float inv_d = (float)(1.0 / sqrt((double)D));
-    int qwen2 = !strcmp(s->model_type, "qwen2"), qwen3 = !strcmp(s->model_type, "qwen3");
+    int qwen2 = !strcmp(s->model_type, "qwen2") || !strcmp(s->model_type, "qwen2_moe");
+    int qwen3 = !strcmp(s->model_type, "qwen3") || !strcmp(s->model_type, "qwen3_moe");
+    const moe_spec *moe = moe_of(s);
     int il;
     char n[96];
     /* Embeddings: the tied head reads them too, where sd 0.5 gives logits of sd 0.5 sqrt(D). */
@@ -167,6 +250,10 @@ static void plan_tensors(const spec *s, tensor_list *l) {
             add(l, NAME("self_attn.k_norm.weight"), hd, 0, 2.0f, 0.3f);
         }
         add(l, NAME("post_attention_layernorm.weight"), D, 0, 1.0f, 0.15f);
+        if (moe_layer(moe, il)) {
+            add_experts(l, s, moe, il);
+            continue;
+        }
         add(l, NAME("mlp.gate_proj.weight"), F, D, 0.0f, 1.5f * inv_d);
         add(l, NAME("mlp.up_proj.weight"), F, D, 0.0f, 1.5f * inv_d);
         add(l, NAME("mlp.down_proj.weight"), D, F, 0.0f, (float)(1.0 / sqrt((double)F)));
@@ -199,12 +286,33 @@ static void put_number(FILE *f, double v) {
     fputs(buf, f);
 }
 
+/* The transformers class of a mixture-of-experts model_type, NULL for the others. */
+static const char *moe_class(const spec *s) {
+    return !strcmp(s->model_type, "mixtral") ? "Mixtral" : !strcmp(s->model_type, "qwen3_moe") ? "Qwen3Moe"
+         : !strcmp(s->model_type, "qwen2_moe") ? "Qwen2Moe" : NULL;
+}
+
+/* The config.json keys of the mixture, in the family's spelling. */
+static void write_moe_config(FILE *f, const spec *s) {
+    const moe_spec *m = moe_of(s);
+    if (!m) return;
+    if (!strcmp(s->model_type, "mixtral")) {
+        fprintf(f, "  \"num_local_experts\": %d,\n  \"num_experts_per_tok\": %d,\n", m->experts, m->used);
+        return;
+    }
+    fprintf(f, "  \"num_experts\": %d,\n  \"num_experts_per_tok\": %d,\n  \"moe_intermediate_size\": %d,\n", m->experts, m->used,
+            m->moe_ff);
+    fprintf(f, "  \"norm_topk_prob\": %s,\n  \"decoder_sparse_step\": %d,\n", m->norm_topk ? "true" : "false", m->sparse_step);
+    if (m->mlp_only) fprintf(f, "  \"mlp_only_layers\": %s,\n", m->mlp_only);
+    if (m->shared_ff) fprintf(f, "  \"shared_expert_intermediate_size\": %d,\n", m->shared_ff);
+}
+
 static void write_config(const char *dir, const spec *s) {
     char path[4096];
     FILE *f;
     snprintf(path, sizeof path, "%s/config.json", dir);
     if (!(f = fopen(path, "w"))) die_io(path);
-    fprintf(f, "{\n  \"architectures\": [\"%sForCausalLM\"],\n", !strcmp(s->model_type, "llama") ? "Llama"
+    fprintf(f, "{\n  \"architectures\": [\"%sForCausalLM\"],\n", moe_class(s) ? moe_class(s) : !strcmp(s->model_type, "llama") ? "Llama"
                                                                 : !strcmp(s->model_type, "mistral") ? "Mistral"
                                                                 : !strcmp(s->model_type, "qwen2") ? "Qwen2" : "Qwen3");
     fprintf(f, "  \"model_type\": \"%s\",\n", s->model_type);
@@ -222,6 +330,7 @@ static void write_config(const char *dir, const spec *s) {
     else if (s->sliding_window == 0) fputs("  \"sliding_window\": null,\n", f);
     if (s->use_sliding_window >= 0) fprintf(f, "  \"use_sliding_window\": %s,\n", s->use_sliding_window ? "true" : "false");
     if (s->max_window_layers >= 0) fprintf(f, "  \"max_window_layers\": %d,\n", s->max_window_layers);
+    write_moe_config(f, s);
     fprintf(f, "  \"bos_token_id\": %d,\n  \"eos_token_id\": %d,\n", s->bos, s->eos);
     fprintf(f, "  \"tie_word_embeddings\": %s,\n  \"torch_dtype\": \"%s\"\n}\n", s->tied ? "true" : "false",
             s->dtype == LLM_DTYPE_F32 ? "float32" : s->dtype == LLM_DTYPE_F16 ? "float16" : "bfloat16");
