@@ -2761,6 +2761,7 @@ struct llm_model {
     llm_tensor *tensors;
     char *names;      /* NUL-terminated copies of the tensor names */
     size_t n_tensors;
+    const llm_tensor **by_name; /* the tensors sorted by name, for lookups (a mixture has thousands) */
     const llm_tensor *tok_embd, *norm, *output;
     llm__layer *layers;
     llm__expert *experts; /* every sparse layer's, n_expert each */
@@ -2899,10 +2900,32 @@ static llm_result llm__parse_meta(llm_model *m, uint64_t off, uint64_t size, cha
     return LLM_OK;
 }
 
+static int llm__tensor_name_cmp(const void *a, const void *b) {
+    const llm_tensor *x = *(const llm_tensor *const *)a, *y = *(const llm_tensor *const *)b;
+    int c = strcmp(x->name, y->name);
+    return c ? c : x < y ? -1 : x > y;
+}
+
+/* The name index, sorted once at open; two entries of one name are refused, as a lookup would
+   only ever find one of them. */
+static llm_result llm__index_tensors(llm_model *m, char *err, size_t es) {
+    size_t i;
+    m->by_name = (const llm_tensor **)llm__calloc(&m->alloc, m->n_tensors ? m->n_tensors : 1, sizeof *m->by_name);
+    if (!m->by_name) return llm__fail(err, es, LLM_ERR_OUT_OF_MEMORY, "out of memory");
+    for (i = 0; i < m->n_tensors; i++) m->by_name[i] = &m->tensors[i];
+    qsort(m->by_name, m->n_tensors, sizeof *m->by_name, llm__tensor_name_cmp);
+    for (i = 1; i < m->n_tensors; i++)
+        if (strcmp(m->by_name[i - 1]->name, m->by_name[i]->name) == 0)
+            return llm__fail(err, es, LLM_ERR_BAD_FILE, "tensor '%s' is in the tensor table twice (entries %llu and %llu)",
+                             m->by_name[i]->name, (unsigned long long)(m->by_name[i - 1] - m->tensors),
+                             (unsigned long long)(m->by_name[i] - m->tensors));
+    return LLM_OK;
+}
+
 static llm_result llm__parse_tensors(llm_model *m, uint64_t off, uint64_t size, uint64_t n, uint64_t data_off,
                                      char *err, size_t es) {
     llm__reader r;
-    uint64_t i, k, prev_end = 0;
+    uint64_t i, prev_end = 0;
     char *names;
     size_t names_cap = (size_t)size; /* every name is stored in the table, so this bounds their total */
     r.p = m->data; r.pos = off; r.end = off + size; r.bad = 0;
@@ -2922,10 +2945,6 @@ static llm_result llm__parse_tensors(llm_model *m, uint64_t off, uint64_t size, 
         names[name_len] = 0;
         t->name = names;
         names += name_len + 1;
-        for (k = 0; k < i; k++) /* llm_model_tensor would only ever find the first */
-            if (strcmp(m->tensors[k].name, t->name) == 0)
-                return llm__fail(err, es, LLM_ERR_BAD_FILE, "tensor '%s' is in the tensor table twice (entries %llu and %llu)",
-                                 t->name, (unsigned long long)k, (unsigned long long)i);
         dtype = llm__take32(&r);
         nd = llm__take32(&r);
         if (r.bad || nd < 1 || nd > 4)
@@ -2960,14 +2979,20 @@ static llm_result llm__parse_tensors(llm_model *m, uint64_t off, uint64_t size, 
         t->data = m->data + data_off + toff;
         t->size = (size_t)tsize;
     }
-    return LLM_OK;
+    return llm__index_tensors(m, err, es);
 }
 
 LLMDEF const llm_tensor *llm_model_tensor(const llm_model *model, const char *name) {
-    size_t i;
-    if (!model || !name) return NULL;
-    for (i = 0; i < model->n_tensors; i++)
-        if (strcmp(model->tensors[i].name, name) == 0) return &model->tensors[i];
+    size_t lo = 0, hi;
+    if (!model || !name || !model->by_name) return NULL;
+    hi = model->n_tensors;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        int c = strcmp(model->by_name[mid]->name, name);
+        if (c == 0) return model->by_name[mid];
+        if (c < 0) lo = mid + 1;
+        else hi = mid;
+    }
     return NULL;
 }
 
@@ -3292,6 +3317,7 @@ static void llm__model_free(llm_model *m) {
     a = m->alloc;
     llm__free(&a, m->meta);
     llm__free(&a, m->tensors);
+    llm__free(&a, m->by_name);
     llm__free(&a, m->names);
     llm__free(&a, m->layers);
     llm__free(&a, m->experts);
