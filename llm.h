@@ -43,7 +43,7 @@
    the format's names and values (LLM_FILE_MAGIC, LLM_KEY_*, LLM_TF_*, ...) are declared here
    for reader and writer alike. Its layout, and that of a saved context state, is in
    docs/FORMAT.md. Supported families:
-   llama, mistral, qwen2, qwen3.
+   llama, mistral, qwen2, qwen3; the mixtures of experts mixtral, qwen3_moe, qwen2_moe.
 
    CONFIG MACROS (define before the implementation include)
        LLM_STATIC        every public function is static
