@@ -43,9 +43,9 @@
    the format's names and values (LLM_FILE_MAGIC, LLM_KEY_*, LLM_TF_*, ...) are declared here
    for reader and writer alike. Its layout, and that of a saved context state, is in
    docs/FORMAT.md. Supported families: llama, mistral, qwen2, qwen3, gemma2, gemma3, phi3,
-   smollm3, granite, olmo2. The file describes a family by its switches (norm placement, q/k
-   norm, activation, scales, soft-caps, per-layer RoPE, rope scaling) and the forward pass
-   reads only those.
+   smollm3, granite, olmo2, and the mixtures of experts mixtral, qwen3_moe, qwen2_moe. The
+   file describes a family by its switches (norm placement, q/k norm, activation, scales,
+   soft-caps, per-layer RoPE, rope scaling, experts) and the forward pass reads only those.
 
    CONFIG MACROS (define before the implementation include)
        LLM_STATIC        every public function is static
@@ -280,7 +280,7 @@ typedef struct llm_model_desc {
 typedef enum llm_arch {
     LLM_ARCH_LLAMA = 0, LLM_ARCH_MISTRAL = 1, LLM_ARCH_QWEN2 = 2, LLM_ARCH_QWEN3 = 3,
     LLM_ARCH_GEMMA2 = 4, LLM_ARCH_GEMMA3 = 5, LLM_ARCH_PHI3 = 6, LLM_ARCH_SMOLLM3 = 7, LLM_ARCH_GRANITE = 8,
-    LLM_ARCH_OLMO2 = 9
+    LLM_ARCH_OLMO2 = 9, LLM_ARCH_MIXTRAL = 10, LLM_ARCH_QWEN3_MOE = 11, LLM_ARCH_QWEN2_MOE = 12
 } llm_arch;
 
 typedef enum llm_rope_scaling {
@@ -303,6 +303,7 @@ typedef enum llm_activation { LLM_ACT_SILU = 0, LLM_ACT_GELU_TANH = 1 } llm_acti
 enum { LLM_LAYER_ROPE_NONE = 0, LLM_LAYER_ROPE_GLOBAL = 1, LLM_LAYER_ROPE_LOCAL = 2 };
 
 #define LLM_MAX_LAYERS 1024
+#define LLM_MAX_EXPERTS 1024
 #define LLM_MAX_STOP_IDS 8
 
 /* Everything read from config.json and generation_config.json. */
@@ -338,6 +339,14 @@ typedef struct llm_model_info {
     float rope_attn_factor;      /* cos and sin are multiplied by this (YaRN, LongRoPE) */
     float rope_beta_fast, rope_beta_slow; /* YaRN's ramp bounds, in rotations */
     int32_t rope_truncate;       /* YaRN: the ramp bounds are rounded to whole dimensions */
+    /* Mixture of experts (all 0 for a dense model): a sparse layer's feed-forward is the
+       sum of the n_expert_used experts its router chooses per token, weighted by their
+       softmax probabilities (renormalised over the chosen when expert_norm_topk), plus a
+       shared expert gated by a sigmoid when n_ff_shared > 0. */
+    int32_t n_expert, n_expert_used, n_ff_expert, expert_norm_topk, n_ff_shared;
+    int32_t n_layer_sparse;      /* layers with experts; the others have the dense MLP */
+    int64_t expert_params;       /* weights of all routed experts */
+    size_t expert_bytes;         /* and their bytes: a token reads n_expert_used / n_expert of them */
 } llm_model_info;
 
 typedef struct llm_tensor {
@@ -673,7 +682,7 @@ LLMDEF const char *llm_generation_error(const llm_generation *g); /* "" when non
 enum { LLM_META_I32 = 1, LLM_META_F64 = 2, LLM_META_STRING = 3, LLM_META_I32_ARRAY = 4, LLM_META_BLOB = 5 };
 
 /* Metadata keys: the file itself. */
-#define LLM_KEY_ARCH              "general.architecture"   /* string: llama, mistral, qwen2, qwen3, gemma2, ... */
+#define LLM_KEY_ARCH              "general.architecture"   /* string: llama, mistral, qwen2, qwen3, gemma2, ..., mixtral, ... */
 #define LLM_KEY_VOCAB_ONLY        "general.vocab_only"     /* i32: 1, a tokenizer without tensors */
 /* The model's hyper-parameters (config.json) and token ids. */
 #define LLM_KEY_N_VOCAB           "llm.vocab_size"
@@ -714,6 +723,13 @@ enum { LLM_META_I32 = 1, LLM_META_F64 = 2, LLM_META_STRING = 3, LLM_META_I32_ARR
 #define LLM_KEY_ROPE_LONG         "llm.rope_long_factor"                      /* blob, rope_dim / 2 f32 */
 #define LLM_KEY_BOS_ID            "llm.bos_token_id"
 #define LLM_KEY_EOS_IDS           "llm.eos_token_ids"                         /* i32 array */
+/* Mixtures of experts; absent in a dense model. */
+#define LLM_KEY_N_EXPERT          "llm.expert_count"                          /* routed experts of a sparse layer */
+#define LLM_KEY_N_EXPERT_USED     "llm.expert_used_count"                     /* chosen per token (top-k) */
+#define LLM_KEY_EXPERT_FF         "llm.expert_intermediate_size"              /* each expert's width */
+#define LLM_KEY_EXPERT_NORM_TOPK  "llm.expert_norm_topk_prob"                 /* 1: renormalise the chosen */
+#define LLM_KEY_SHARED_EXPERT_FF  "llm.shared_expert_intermediate_size"       /* 0: no shared expert */
+#define LLM_KEY_EXPERT_LAYERS     "llm.expert_layers"                         /* i32 array, per layer: 1 sparse */
 /* The tokenizer (tokenizer.json). */
 #define LLM_KEY_TOK_TOKENS        "tokenizer.tokens"                          /* blob */
 #define LLM_KEY_TOK_OFFSETS       "tokenizer.token_offsets"                   /* i32 array */
@@ -2844,12 +2860,21 @@ typedef struct llm__meta {
     uint64_t size;
 } llm__meta;
 
+/* One gated MLP of a mixture: down(silu(gate x) * up x). */
+typedef struct llm__expert {
+    const llm_tensor *gate, *up, *down;
+} llm__expert;
+
 typedef struct llm__layer {
     const llm_tensor *attn_norm, *wq, *wk, *wv, *wo, *bq, *bk, *bv, *bo, *q_norm, *k_norm;
     const llm_tensor *ffn_norm, *w_gate, *w_up, *w_down;
     const llm_tensor *post_attn_norm, *post_ffn_norm; /* on the block outputs (POST, SANDWICH) */
     int32_t window; /* sliding-window size, 0 for full attention */
     int32_t rope;   /* LLM_LAYER_ROPE_* */
+    /* a sparse layer: experts non-NULL (n_expert of them), w_gate/w_up/w_down NULL */
+    const llm_tensor *router, *shared_gate; /* [n_expert, n_embd]; [1, n_embd] with a shared expert */
+    const llm__expert *experts;
+    llm__expert shared;                    /* gate NULL: none */
 } llm__layer;
 
 struct llm__tokenizer;
@@ -2871,8 +2896,10 @@ struct llm_model {
     llm_tensor *tensors;
     char *names;      /* NUL-terminated copies of the tensor names */
     size_t n_tensors;
+    const llm_tensor **by_name; /* the tensors sorted by name, for lookups (a mixture has thousands) */
     const llm_tensor *tok_embd, *norm, *output;
     llm__layer *layers;
+    llm__expert *experts;       /* every sparse layer's, n_expert each */
     float *rope_inv_freq;       /* rope_dim / 2 frequencies of the model's RoPE */
     float *rope_inv_freq_long;  /* LongRoPE's long factors, past the original context; else NULL */
     float *rope_inv_freq_local; /* of LLM_LAYER_ROPE_LOCAL layers; else NULL */
@@ -3010,10 +3037,32 @@ static llm_result llm__parse_meta(llm_model *m, uint64_t off, uint64_t size, cha
     return LLM_OK;
 }
 
+static int llm__tensor_name_cmp(const void *a, const void *b) {
+    const llm_tensor *x = *(const llm_tensor *const *)a, *y = *(const llm_tensor *const *)b;
+    int c = strcmp(x->name, y->name);
+    return c ? c : x < y ? -1 : x > y;
+}
+
+/* The name index, sorted once at open; two entries of one name are refused, as a lookup would
+   only ever find one of them. */
+static llm_result llm__index_tensors(llm_model *m, char *err, size_t es) {
+    size_t i;
+    m->by_name = (const llm_tensor **)llm__calloc(&m->alloc, m->n_tensors ? m->n_tensors : 1, sizeof *m->by_name);
+    if (!m->by_name) return llm__fail(err, es, LLM_ERR_OUT_OF_MEMORY, "out of memory");
+    for (i = 0; i < m->n_tensors; i++) m->by_name[i] = &m->tensors[i];
+    qsort(m->by_name, m->n_tensors, sizeof *m->by_name, llm__tensor_name_cmp);
+    for (i = 1; i < m->n_tensors; i++)
+        if (strcmp(m->by_name[i - 1]->name, m->by_name[i]->name) == 0)
+            return llm__fail(err, es, LLM_ERR_BAD_FILE, "tensor '%s' is in the tensor table twice (entries %llu and %llu)",
+                             m->by_name[i]->name, (unsigned long long)(m->by_name[i - 1] - m->tensors),
+                             (unsigned long long)(m->by_name[i] - m->tensors));
+    return LLM_OK;
+}
+
 static llm_result llm__parse_tensors(llm_model *m, uint64_t off, uint64_t size, uint64_t n, uint64_t data_off,
                                      char *err, size_t es) {
     llm__reader r;
-    uint64_t i, k, prev_end = 0;
+    uint64_t i, prev_end = 0;
     char *names;
     size_t names_cap = (size_t)size; /* every name is stored in the table, so this bounds their total */
     r.p = m->data; r.pos = off; r.end = off + size; r.bad = 0;
@@ -3033,10 +3082,6 @@ static llm_result llm__parse_tensors(llm_model *m, uint64_t off, uint64_t size, 
         names[name_len] = 0;
         t->name = names;
         names += name_len + 1;
-        for (k = 0; k < i; k++) /* llm_model_tensor would only ever find the first */
-            if (strcmp(m->tensors[k].name, t->name) == 0)
-                return llm__fail(err, es, LLM_ERR_BAD_FILE, "tensor '%s' is in the tensor table twice (entries %llu and %llu)",
-                                 t->name, (unsigned long long)k, (unsigned long long)i);
         dtype = llm__take32(&r);
         nd = llm__take32(&r);
         if (r.bad || nd < 1 || nd > 4)
@@ -3071,20 +3116,26 @@ static llm_result llm__parse_tensors(llm_model *m, uint64_t off, uint64_t size, 
         t->data = m->data + data_off + toff;
         t->size = (size_t)tsize;
     }
-    return LLM_OK;
+    return llm__index_tensors(m, err, es);
 }
 
 LLMDEF const llm_tensor *llm_model_tensor(const llm_model *model, const char *name) {
-    size_t i;
-    if (!model || !name) return NULL;
-    for (i = 0; i < model->n_tensors; i++)
-        if (strcmp(model->tensors[i].name, name) == 0) return &model->tensors[i];
+    size_t lo = 0, hi;
+    if (!model || !name || !model->by_name) return NULL;
+    hi = model->n_tensors;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        int c = strcmp(model->by_name[mid]->name, name);
+        if (c == 0) return model->by_name[mid];
+        if (c < 0) lo = mid + 1;
+        else hi = mid;
+    }
     return NULL;
 }
 
 /* ---- llm: model --------------------------------------------------------------------------- */
 static const char *const llm__arch_names[] = { "llama", "mistral", "qwen2", "qwen3", "gemma2", "gemma3", "phi3",
-                                               "smollm3", "granite", "olmo2" };
+                                               "smollm3", "granite", "olmo2", "mixtral", "qwen3_moe", "qwen2_moe" };
 
 /* An optional f64 key into a float, dflt when absent. */
 static llm_result llm__meta_float(const llm_model *m, const char *key, double dflt, float *out, char *err, size_t es) {
@@ -3224,6 +3275,47 @@ static llm_result llm__check_info(const llm_model_info *h, char *err, size_t es)
     return LLM_OK;
 }
 
+/* The mixture-of-experts keys; a file without llm.expert_count is dense, and one with it
+   has them all in range. */
+static llm_result llm__read_moe_info(llm_model *m, char *err, size_t es) {
+    llm_model_info *h = &m->info;
+    const llm__meta *lay = llm__meta_find(m, LLM_KEY_EXPERT_LAYERS);
+    llm_result r;
+    int il;
+    if ((r = llm__meta_i32(m, LLM_KEY_N_EXPERT, 0, &h->n_expert, err, es))) return r;
+    if (h->n_expert == 0) {
+        if (lay || llm__meta_find(m, LLM_KEY_N_EXPERT_USED) || llm__meta_find(m, LLM_KEY_EXPERT_FF))
+            return llm__fail(err, es, LLM_ERR_BAD_FILE, "metadata: expert keys without '%s'", LLM_KEY_N_EXPERT);
+        return LLM_OK;
+    }
+    if ((r = llm__meta_i32(m, LLM_KEY_N_EXPERT_USED, 1, &h->n_expert_used, err, es)) ||
+        (r = llm__meta_i32(m, LLM_KEY_EXPERT_FF, 1, &h->n_ff_expert, err, es)) ||
+        (r = llm__meta_i32(m, LLM_KEY_EXPERT_NORM_TOPK, 0, &h->expert_norm_topk, err, es)) ||
+        (r = llm__meta_i32(m, LLM_KEY_SHARED_EXPERT_FF, 0, &h->n_ff_shared, err, es)))
+        return r;
+    if (h->n_expert < 1 || h->n_expert > LLM_MAX_EXPERTS)
+        return llm__fail(err, es, LLM_ERR_BAD_FILE, "expert_count %d is out of range [1, %d]", h->n_expert, LLM_MAX_EXPERTS);
+    if (h->n_expert_used < 1 || h->n_expert_used > h->n_expert)
+        return llm__fail(err, es, LLM_ERR_BAD_FILE, "expert_used_count %d is not in [1, expert_count %d]", h->n_expert_used, h->n_expert);
+    if (h->n_ff_expert < 1 || h->n_ff_expert > (1 << 22) || h->n_ff_shared < 0 || h->n_ff_shared > (1 << 22))
+        return llm__fail(err, es, LLM_ERR_BAD_FILE, "expert intermediate size %d or shared expert size %d is out of range",
+                         h->n_ff_expert, h->n_ff_shared);
+    if ((unsigned)h->expert_norm_topk > 1) return llm__fail(err, es, LLM_ERR_BAD_FILE, "expert_norm_topk_prob must be 0 or 1");
+    if (lay && (lay->type != LLM_META_I32_ARRAY || lay->size != (uint64_t)h->n_layer * 4))
+        return llm__fail(err, es, LLM_ERR_BAD_FILE, "metadata: '%s' must hold one i32 per layer", LLM_KEY_EXPERT_LAYERS);
+    for (il = 0; il < h->n_layer; il++) {
+        uint32_t v = lay ? llm__rd32(lay->data + 4 * (size_t)il) : 1;
+        if (v > 1) return llm__fail(err, es, LLM_ERR_BAD_FILE, "metadata: '%s'[%d] is %u, not 0 or 1", LLM_KEY_EXPERT_LAYERS, il, v);
+        h->n_layer_sparse += (int32_t)v;
+    }
+    return LLM_OK;
+}
+
+static int llm__layer_is_sparse(const llm_model *m, int il) {
+    const llm__meta *lay = llm__meta_find(m, LLM_KEY_EXPERT_LAYERS);
+    return m->info.n_expert > 0 && (!lay || llm__rd32(lay->data + 4 * (size_t)il) != 0);
+}
+
 /* Norm weights and biases are small, and one NaN or infinity in them turns every logit into
    NaN, so they are checked at open (HF would load them and compute NaN). Weight matrices are
    not scanned: that would read the whole file. */
@@ -3256,6 +3348,35 @@ static llm_result llm__bind(llm_model *m, const llm_tensor **out, const char *na
     return LLM_OK;
 }
 
+/* A sparse layer's router, routed experts and shared expert (names as Qwen-MoE's). */
+static llm_result llm__bind_experts(llm_model *m, int il, char *err, size_t es) {
+    const llm_model_info *h = &m->info;
+    llm__layer *L = &m->layers[il];
+    llm__expert *E = m->experts + (size_t)il * (size_t)h->n_expert;
+    int64_t D = h->n_embd, F = h->n_ff_expert, S = h->n_ff_shared;
+    char n[128];
+    llm_result r;
+    int e;
+#define LLM__BIND_MOE(field, d0, d1, ...) \
+    snprintf(n, sizeof n, __VA_ARGS__); \
+    if ((r = llm__bind(m, &field, n, d0, d1, 0, err, es)) != LLM_OK) return r;
+    LLM__BIND_MOE(L->router, h->n_expert, D, "model.layers.%d.mlp.gate.weight", il)
+    for (e = 0; e < h->n_expert; e++) {
+        LLM__BIND_MOE(E[e].gate, F, D, "model.layers.%d.mlp.experts.%d.gate_proj.weight", il, e)
+        LLM__BIND_MOE(E[e].up, F, D, "model.layers.%d.mlp.experts.%d.up_proj.weight", il, e)
+        LLM__BIND_MOE(E[e].down, D, F, "model.layers.%d.mlp.experts.%d.down_proj.weight", il, e)
+    }
+    if (S > 0) {
+        LLM__BIND_MOE(L->shared.gate, S, D, "model.layers.%d.mlp.shared_expert.gate_proj.weight", il)
+        LLM__BIND_MOE(L->shared.up, S, D, "model.layers.%d.mlp.shared_expert.up_proj.weight", il)
+        LLM__BIND_MOE(L->shared.down, D, S, "model.layers.%d.mlp.shared_expert.down_proj.weight", il)
+        LLM__BIND_MOE(L->shared_gate, 1, D, "model.layers.%d.mlp.shared_expert_gate.weight", il)
+    }
+#undef LLM__BIND_MOE
+    L->experts = E;
+    return LLM_OK;
+}
+
 static llm_result llm__bind_layer(llm_model *m, int il, char *err, size_t es) {
     const llm_model_info *h = &m->info;
     llm__layer *L = &m->layers[il];
@@ -3283,6 +3404,7 @@ static llm_result llm__bind_layer(llm_model *m, int il, char *err, size_t es) {
     LLM__BIND(q_norm, "self_attn.q_norm.weight", full ? q_dim : h->head_dim, 0, !h->qk_norm)
     LLM__BIND(k_norm, "self_attn.k_norm.weight", full ? kv_dim : h->head_dim, 0, !h->qk_norm)
     if (pre) { LLM__BIND(ffn_norm, "post_attention_layernorm.weight", h->n_embd, 0, 0) }
+    if (llm__layer_is_sparse(m, il)) return llm__bind_experts(m, il, err, es);
     LLM__BIND(w_gate, "mlp.gate_proj.weight", h->n_ff, h->n_embd, 0)
     LLM__BIND(w_up, "mlp.up_proj.weight", h->n_ff, h->n_embd, 0)
     LLM__BIND(w_down, "mlp.down_proj.weight", h->n_embd, h->n_ff, 0)
@@ -3335,6 +3457,22 @@ static llm_result llm__rope_setup(llm_model *m, char *err, size_t es) {
     return LLM_OK;
 }
 
+/* The routed experts' share of the weights, of which a token reads n_expert_used / n_expert. */
+static void llm__count_experts(llm_model *m) {
+    llm_model_info *h = &m->info;
+    int il, e, j;
+    h->expert_params = 0;
+    h->expert_bytes = 0;
+    for (il = 0; il < h->n_layer; il++)
+        for (e = 0; m->layers[il].experts && e < h->n_expert; e++)
+            for (j = 0; j < 3; j++) {
+                const llm__expert *x = &m->layers[il].experts[e];
+                const llm_tensor *t = j == 0 ? x->gate : j == 1 ? x->up : x->down;
+                h->expert_params += t->shape[0] * t->shape[1];
+                h->expert_bytes += t->size;
+            }
+}
+
 static llm_result llm__bind_model(llm_model *m, char *err, size_t es) {
     const llm_model_info *h = &m->info;
     const llm__meta *win = llm__meta_find(m, LLM_KEY_SLIDING_WINDOW), *ropes = NULL;
@@ -3350,7 +3488,8 @@ static llm_result llm__bind_model(llm_model *m, char *err, size_t es) {
         return llm__fail(err, es, LLM_ERR_BAD_FILE, "metadata: 'llm.sliding_window' must hold one i32 per layer");
     if ((r = llm__layer_array(m, LLM_KEY_LAYER_ROPE, &ropes, err, es))) return r;
     m->layers = (llm__layer *)llm__calloc(&m->alloc, (size_t)h->n_layer, sizeof *m->layers);
-    if (!m->layers) return llm__fail(err, es, LLM_ERR_OUT_OF_MEMORY, "out of memory");
+    if (h->n_expert > 0) m->experts = (llm__expert *)llm__calloc(&m->alloc, (size_t)h->n_layer * (size_t)h->n_expert, sizeof *m->experts);
+    if (!m->layers || (h->n_expert > 0 && !m->experts)) return llm__fail(err, es, LLM_ERR_OUT_OF_MEMORY, "out of memory");
     for (il = 0; il < h->n_layer; il++) {
         if ((r = llm__bind_layer(m, il, err, es)) != LLM_OK) return r;
         m->layers[il].window = win ? (int32_t)llm__rd32(win->data + 4 * (size_t)il) : 0;
@@ -3368,6 +3507,7 @@ static llm_result llm__bind_model(llm_model *m, char *err, size_t es) {
         m->info.n_params += c;
         m->info.weight_bytes += m->tensors[i].size;
     }
+    llm__count_experts(m);
     return LLM_OK;
 }
 
@@ -3415,7 +3555,7 @@ static llm_result llm__model_load(llm_model *m, char *err, size_t es) {
         if (m->info.n_vocab <= 0 && m->tok) m->info.n_vocab = llm_tokenizer_info_get(m)->n_tokens;
         return LLM_OK;
     }
-    if ((r = llm__read_info(m, err, es)) || (r = llm__check_info(&m->info, err, es)) ||
+    if ((r = llm__read_info(m, err, es)) || (r = llm__check_info(&m->info, err, es)) || (r = llm__read_moe_info(m, err, es)) ||
         (r = llm__bind_model(m, err, es)) || (r = llm__tok_load(m, err, es)))
         return r;
     return LLM_OK;
@@ -3427,8 +3567,10 @@ static void llm__model_free(llm_model *m) {
     a = m->alloc;
     llm__free(&a, m->meta);
     llm__free(&a, m->tensors);
+    llm__free(&a, m->by_name);
     llm__free(&a, m->names);
     llm__free(&a, m->layers);
+    llm__free(&a, m->experts);
     llm__free(&a, m->rope_inv_freq);
     llm__tok_free(m);
 #if !defined(LLM_NO_STDIO)
@@ -3496,6 +3638,25 @@ LLMDEF void llm_model_close(llm_model *model) { llm__model_free(model); }
 LLMDEF const llm_model_info *llm_model_info_get(const llm_model *model) { return model ? &model->info : NULL; }
 
 /* ---- llm: context ------------------------------------------------------------------------- */
+/* The expert feed-forward's scratch (llm__moe_scratch), for n_batch tokens and
+   n_expert_used experts each; every row index below is a (token, expert) pair. */
+typedef struct llm__moe_bufs {
+    float *logits, *prob;      /* router logits [n_batch][n_expert]; one token's softmax */
+    int32_t *sel;              /* [n_batch][n_expert_used] the chosen experts, by weight */
+    float *wt;                 /* their weights */
+    int32_t *count, *first;    /* pairs per expert, and where its rows start */
+    int32_t *active;           /* the experts with pairs, ascending */
+    int32_t n_active;
+    int32_t *rows;             /* the token of each pair, grouped by expert */
+    float *row_wt;             /* its routing weight */
+    float *gx, *gh, *gh2, *gy; /* gathered inputs, gate and up activations, expert outputs */
+    float *acc;                /* [n_batch][n_embd] the weighted sum */
+    float *sh, *sh2, *sy, *sg; /* the shared expert's activations, output and gate logit */
+    uint8_t *xq;               /* gathered inputs quantized, c->xq_stride a row */
+    float *xp;                 /* and packed (16-bit weights), when the kernels pack */
+    llm__mm *mm;               /* 2 per expert: gate and up, or down */
+} llm__moe_bufs;
+
 struct llm_ctx {
     const llm_model *model;
     llm_allocator alloc;
@@ -3515,6 +3676,7 @@ struct llm_ctx {
     uint8_t *xq;
     size_t xq_stride;
     float *xp;                 /* packed activations (llm__pack_x), when the kernels take them */
+    llm__moe_bufs moe;         /* models with experts */
     int32_t *tokens;           /* the ids at positions [0, pos) */
     void *sample_scratch;      /* llm_sample_scratch_bytes(n_vocab) */
     int32_t logits_all;        /* logits holds n_batch rows, else 1 */
@@ -3552,6 +3714,39 @@ static uint64_t llm__part(uint64_t *total, uint64_t n, uint64_t size) {
     return at;
 }
 
+/* The expert feed-forward's part of the scratch block: its size, and with a base, its
+   buffers pointed into it. 0 for a dense model. */
+static uint64_t llm__moe_scratch(llm_ctx *c, size_t B, uint8_t *base) {
+    const llm_model_info *h = &c->model->info;
+    llm__moe_bufs *M = &c->moe;
+    uint64_t t = 0, E = (uint64_t)h->n_expert, BK = (uint64_t)B * (uint64_t)h->n_expert_used, D = 4 * (uint64_t)h->n_embd;
+    uint64_t F = 4 * (uint64_t)h->n_ff_expert, S = 4 * (uint64_t)h->n_ff_shared, max_in = D > F ? D : F;
+    uint64_t o_logits, o_prob, o_sel, o_wt, o_count, o_first, o_active, o_rows, o_rw, o_gx, o_gh, o_gh2, o_gy, o_acc;
+    uint64_t o_sh, o_sh2, o_sy, o_sg, o_xq, o_xp, o_mm;
+    int packs = c->kern->x_tile && llm__model_has_w16(c->model);
+    if (E == 0) return 0;
+    o_logits = llm__part(&t, B, 4 * E); o_prob = llm__part(&t, 1, 4 * E);
+    o_sel = llm__part(&t, BK, 4); o_wt = llm__part(&t, BK, 4);
+    o_count = llm__part(&t, E, 4); o_first = llm__part(&t, E + 1, 4); o_active = llm__part(&t, E, 4);
+    o_rows = llm__part(&t, BK, 4); o_rw = llm__part(&t, BK, 4);
+    o_gx = llm__part(&t, BK, D); o_gh = llm__part(&t, BK, F); o_gh2 = llm__part(&t, BK, F); o_gy = llm__part(&t, BK, D);
+    o_acc = llm__part(&t, B, D);
+    o_sh = llm__part(&t, B, S); o_sh2 = llm__part(&t, B, S); o_sy = llm__part(&t, S ? B : 0, D); o_sg = llm__part(&t, S ? B : 0, 4);
+    o_xq = llm__part(&t, BK, c->xq_stride); o_xp = llm__part(&t, packs ? BK : 0, max_in);
+    o_mm = llm__part(&t, 2 * E, sizeof(llm__mm));
+    if (!base) return t;
+    M->logits = (float *)(base + o_logits); M->prob = (float *)(base + o_prob);
+    M->sel = (int32_t *)(base + o_sel); M->wt = (float *)(base + o_wt);
+    M->count = (int32_t *)(base + o_count); M->first = (int32_t *)(base + o_first); M->active = (int32_t *)(base + o_active);
+    M->rows = (int32_t *)(base + o_rows); M->row_wt = (float *)(base + o_rw);
+    M->gx = (float *)(base + o_gx); M->gh = (float *)(base + o_gh); M->gh2 = (float *)(base + o_gh2); M->gy = (float *)(base + o_gy);
+    M->acc = (float *)(base + o_acc);
+    M->sh = (float *)(base + o_sh); M->sh2 = (float *)(base + o_sh2); M->sy = (float *)(base + o_sy); M->sg = (float *)(base + o_sg);
+    M->xq = base + o_xq; M->xp = packs ? (float *)(base + o_xp) : NULL;
+    M->mm = (llm__mm *)(base + o_mm);
+    return t;
+}
+
 /* The forward pass's scratch buffers come from one block and start on 64-byte boundaries, so
    the rows of outputs that different threads write (groups of 16 floats) do not share cache
    lines. Returns the bytes the block takes (2^62 or more when it is too big); with a base,
@@ -3568,6 +3763,7 @@ static uint64_t llm__ctx_scratch(llm_ctx *c, size_t B, size_t max_in, uint8_t *b
     uint64_t o_rope = llm__part(&total, B, 4 * (uint64_t)h->head_dim * (c->model->rope_inv_freq_local ? 2 : 1)), o_xq = llm__part(&total, B, c->xq_stride);
     int packs = c->kern->x_tile && llm__model_has_w16(c->model);
     uint64_t o_xp = llm__part(&total, packs ? B : 0, 4 * (uint64_t)max_in);
+    uint64_t o_moe = llm__part(&total, 1, llm__moe_scratch(c, B, NULL));
     uint64_t o_scores = llm__part(&total, (uint64_t)h->n_head, 4 * (uint64_t)c->n_ctx);
     *filled = o_scores;
     if (!base) return total;
@@ -3578,6 +3774,7 @@ static uint64_t llm__ctx_scratch(llm_ctx *c, size_t B, size_t max_in, uint8_t *b
     c->rope_local = c->model->rope_inv_freq_local ? c->rope + B * (size_t)h->head_dim : NULL;
     c->xq = base + o_xq;
     c->xp = packs ? (float *)(base + o_xp) : NULL;
+    llm__moe_scratch(c, B, base + o_moe);
     return total;
 }
 
@@ -3674,6 +3871,8 @@ LLMDEF llm_result llm_ctx_open(llm_ctx **out, const llm_model *model, const llm_
     c->kern = llm__kernels_get(d.kernels);
     max_in = (size_t)(h->n_ff > h->n_embd ? h->n_ff : h->n_embd);
     if ((size_t)h->n_head * (size_t)h->head_dim > max_in) max_in = (size_t)h->n_head * (size_t)h->head_dim;
+    if ((size_t)h->n_ff_expert > max_in) max_in = (size_t)h->n_ff_expert;
+    if ((size_t)h->n_ff_shared > max_in) max_in = (size_t)h->n_ff_shared;
     c->xq_stride = llm__xq_stride((int)max_in);
     need = llm__ctx_sizes(c, max_in, &scratch, &filled);
     phys = llm__physical_memory();
@@ -3978,11 +4177,201 @@ static void llm__swiglu_ffn(llm_ctx *c, const llm__layer *L, const float *in, in
     llm__run(c, llm__swiglu_chunk, &job, (job.mm[0].n_out + job.chunk_rows - 1) / job.chunk_rows, work);
 }
 
+/* ---- mixture of experts ----
+   A sparse layer's feed-forward, as transformers' MoE blocks (MixtralSparseMoeBlock,
+   Qwen3MoeSparseMoeBlock, Qwen2MoeSparseMoeBlock) compute it: router logits, the chosen
+   experts of each token, then the chunk's (token, expert) pairs grouped by expert, so that
+   an expert's weights are read once per chunk and never when no token chose it. */
+
+/* One token's choice: softmax over every expert in float32, the k most probable (equal
+   ones by lower index, torch.topk's order under deterministic algorithms; a NaN counts as
+   the largest, as torch sorts it), and with norm their weights divided by their sum. */
+static void llm__moe_route(const float *logits, int n_expert, int k, int norm, float *p, int32_t *sel, float *wt) {
+    float sum = 0.0f;
+    int j, e;
+    memcpy(p, logits, (size_t)n_expert * sizeof *p);
+    llm__softmax(p, n_expert);
+    for (j = 0; j < k; j++) {
+        int best = -1;
+        for (e = 0; e < n_expert; e++) {
+            if (p[e] == -1.0f) continue; /* taken: probabilities are never negative */
+            if (best < 0 || p[e] > p[best] || (p[e] != p[e] && p[best] == p[best])) best = e;
+        }
+        sel[j] = best;
+        wt[j] = p[best];
+        p[best] = -1.0f;
+    }
+    for (j = 0; j < k && norm; j++) sum += wt[j];
+    for (j = 0; j < k && norm; j++) wt[j] /= sum;
+}
+
+/* Groups the chunk's pairs by expert (ascending, and by token within one): expert e's rows
+   are [first[e], first[e] + count[e]), each with its token, weight and gathered input. */
+static void llm__moe_group(llm_ctx *c, const float *in, int n_tok) {
+    const llm_model_info *h = &c->model->info;
+    llm__moe_bufs *M = &c->moe;
+    int E = h->n_expert, k = h->n_expert_used, D = h->n_embd, t, j, e;
+    memset(M->count, 0, (size_t)E * sizeof *M->count);
+    for (t = 0; t < n_tok * k; t++) M->count[M->sel[t]]++;
+    M->first[0] = 0;
+    M->n_active = 0;
+    for (e = 0; e < E; e++) {
+        M->first[e + 1] = M->first[e] + M->count[e];
+        if (M->count[e]) M->active[M->n_active++] = e;
+        M->count[e] = 0;
+    }
+    for (t = 0; t < n_tok; t++)
+        for (j = 0; j < k; j++) {
+            int32_t x = M->sel[t * k + j], i = M->first[x] + M->count[x]++;
+            M->rows[i] = t;
+            M->row_wt[i] = M->wt[t * k + j];
+            memcpy(M->gx + (size_t)i * D, in + (size_t)t * D, (size_t)D * sizeof(float));
+        }
+}
+
+/* m over n rows of x ([n][n_in], already gathered) into out, its activations quantized into
+   xq and packed into xp as the weights of w and w2 (which may be NULL) want them. */
+static double llm__moe_mm(llm_ctx *c, llm__mm *m, const llm_tensor *w, const llm_tensor *w2, const float *x, int n,
+                          int n_in, uint8_t *xq, float *xp, float *out, float *out2) {
+    int quant = llm__is_quant(w->dtype) || (w2 && llm__is_quant(w2->dtype));
+    int w16 = llm__is_w16(w->dtype) || (w2 && llm__is_w16(w2->dtype));
+    const float *packed = llm__prepare_x(c->kern, x, n, n_in, quant, w16, xq, c->xq_stride, xp);
+    int j;
+    for (j = 0; j < (w2 ? 2 : 1); j++) {
+        m[j].w = j ? w2 : w; m[j].x = x; m[j].xq = xq; m[j].xq_stride = c->xq_stride; m[j].xp = packed;
+        m[j].out = j ? out2 : out; m[j].n_tok = n; m[j].n_in = n_in; m[j].n_out = (int)m[j].w->shape[0];
+    }
+    return (double)m[0].n_out * n_in * n * (w2 ? 2 : 1);
+}
+
+/* The active experts' products, chunks of rows of one expert at a time: gate and up with
+   act(gate) * up (mm[2a], mm[2a + 1] of active expert a), or down (mm[a]). */
+typedef struct llm__moe_job {
+    const llm__kernels *kern;
+    const llm__mm *mm;
+    int per_expert, chunk_rows, up;
+    llm_activation act;
+} llm__moe_job;
+
+static void llm__moe_chunk(void *arg, int chunk) {
+    const llm__moe_job *job = (const llm__moe_job *)arg;
+    int a = chunk / job->per_expert, r0 = (chunk % job->per_expert) * job->chunk_rows, r1;
+    if (job->up) {
+        llm__swiglu_job s;
+        s.kern = job->kern;
+        s.mm[0] = job->mm[2 * a];
+        s.mm[1] = job->mm[2 * a + 1];
+        s.chunk_rows = job->chunk_rows;
+        s.act = job->act;
+        llm__swiglu_chunk(&s, chunk % job->per_expert);
+        return;
+    }
+    r1 = r0 + job->chunk_rows < job->mm[a].n_out ? r0 + job->chunk_rows : job->mm[a].n_out;
+    job->kern->mm[job->mm[a].w->dtype](&job->mm[a], r0, r1);
+}
+
+/* gy = down(act(gate gx) * up gx) for every active expert's rows; both passes split each
+   expert's rows among the threads, so one token's few experts keep every core busy. */
+static void llm__moe_experts(llm_ctx *c, const llm__layer *L, int n_tok) {
+    const llm_model_info *h = &c->model->info;
+    llm__moe_bufs *M = &c->moe;
+    size_t D = (size_t)h->n_embd, F = (size_t)h->n_ff_expert;
+    llm__moe_job job;
+    double work = 0.0;
+    int a;
+    job.kern = c->kern;
+    job.mm = M->mm;
+    job.act = h->activation;
+    job.chunk_rows = (n_tok == 1 ? 8 : 2) * LLM__QG;
+    for (a = 0; a < M->n_active; a++) {
+        const llm__expert *x = &L->experts[M->active[a]];
+        size_t f = (size_t)M->first[M->active[a]];
+        int n = M->first[M->active[a] + 1] - M->first[M->active[a]];
+        work += llm__moe_mm(c, &M->mm[2 * a], x->gate, x->up, M->gx + f * D, n, (int)D, M->xq + f * c->xq_stride,
+                            M->xp ? M->xp + f * D : NULL, M->gh + f * F, M->gh2 + f * F);
+    }
+    job.up = 1;
+    job.per_expert = ((int)F + job.chunk_rows - 1) / job.chunk_rows;
+    llm__run(c, llm__moe_chunk, &job, M->n_active * job.per_expert, work);
+    work = 0.0;
+    for (a = 0; a < M->n_active; a++) {
+        const llm__expert *x = &L->experts[M->active[a]];
+        size_t f = (size_t)M->first[M->active[a]];
+        int n = M->first[M->active[a] + 1] - M->first[M->active[a]];
+        work += llm__moe_mm(c, &M->mm[a], x->down, NULL, M->gh + f * F, n, (int)F, M->xq + f * c->xq_stride,
+                            M->xp ? M->xp + f * F : NULL, M->gy + f * D, NULL);
+    }
+    job.up = 0;
+    job.per_expert = ((int)D + job.chunk_rows - 1) / job.chunk_rows;
+    llm__run(c, llm__moe_chunk, &job, M->n_active * job.per_expert, work);
+}
+
+/* Qwen2-MoE's shared expert: sy = down(act(gate in) * up in), sg = shared_expert_gate in. */
+static void llm__moe_shared(llm_ctx *c, const llm__layer *L, const float *in, int n_tok) {
+    const llm_model_info *h = &c->model->info;
+    llm__swiglu_job job;
+    const llm_tensor *w[2];
+    float *out[2];
+    double work;
+    w[0] = L->shared.gate; w[1] = L->shared.up;
+    out[0] = c->moe.sh; out[1] = c->moe.sh2;
+    job.kern = c->kern;
+    job.act = h->activation;
+    job.chunk_rows = llm__mm_setup(c, job.mm, 2, w, out, in, n_tok, h->n_embd, &work);
+    llm__run(c, llm__swiglu_chunk, &job, (job.mm[0].n_out + job.chunk_rows - 1) / job.chunk_rows, work);
+    llm__matmul1(c, c->moe.sh, n_tok, h->n_ff_shared, L->shared.down, c->moe.sy, NULL);
+    llm__matmul1(c, in, n_tok, h->n_embd, L->shared_gate, c->moe.sg, NULL);
+}
+
+/* out = the weighted expert outputs of each token, summed in ascending expert order from
+   zero as HF's index_add_ loop does, plus sigmoid(sg) * sy with a shared expert; added into
+   residual instead when residual is given. */
+static void llm__moe_combine(llm_ctx *c, const llm__layer *L, int n_tok, float *out, float *residual) {
+    llm__moe_bufs *M = &c->moe;
+    size_t D = (size_t)c->model->info.n_embd, d;
+    int a, i, t;
+    memset(M->acc, 0, (size_t)n_tok * D * sizeof(float));
+    for (a = 0; a < M->n_active; a++)
+        for (i = M->first[M->active[a]]; i < M->first[M->active[a] + 1]; i++) {
+            float *acc = M->acc + (size_t)M->rows[i] * D, w = M->row_wt[i];
+            const float *y = M->gy + (size_t)i * D;
+            for (d = 0; d < D; d++) acc[d] += y[d] * w;
+        }
+    for (t = 0; t < n_tok; t++) {
+        float *acc = M->acc + (size_t)t * D, *o = (residual ? residual : out) + (size_t)t * D;
+        if (L->shared.gate) {
+            float g = 1.0f / (1.0f + expf(-M->sg[t]));
+            for (d = 0; d < D; d++) acc[d] += g * M->sy[(size_t)t * D + d];
+        }
+        if (residual) for (d = 0; d < D; d++) o[d] += acc[d];
+        else memcpy(o, acc, D * sizeof(float));
+    }
+}
+
+/* out = moe(in) for a sparse layer, or residual += moe(in). */
+static void llm__moe_ffn(llm_ctx *c, const llm__layer *L, const float *in, int n_tok, float *out, float *residual) {
+    const llm_model_info *h = &c->model->info;
+    llm__moe_bufs *M = &c->moe;
+    int t, k = h->n_expert_used;
+    llm__matmul1(c, in, n_tok, h->n_embd, L->router, M->logits, NULL);
+    for (t = 0; t < n_tok; t++)
+        llm__moe_route(M->logits + (size_t)t * h->n_expert, h->n_expert, k, h->expert_norm_topk, M->prob, M->sel + t * k,
+                       M->wt + t * k);
+    llm__moe_group(c, in, n_tok);
+    llm__moe_experts(c, L, n_tok);
+    if (L->shared.gate) llm__moe_shared(c, L, in, n_tok);
+    llm__moe_combine(c, L, n_tok, out, residual);
+}
+
 /* The feed-forward network of a layer on in ([n_tok][n_embd]): out = down(act(gate in) *
-   (up in)), added into residual instead when residual is given. The one place a layer's FFN
-   is computed. */
+   (up in)), or the experts' sum in a sparse layer, added into residual instead when
+   residual is given. The one place a layer's FFN is computed. */
 static void llm__ffn(llm_ctx *c, int layer, const float *in, int n_tok, float *out, float *residual) {
     const llm__layer *L = &c->model->layers[layer];
+    if (L->experts) {
+        llm__moe_ffn(c, L, in, n_tok, out, residual);
+        return;
+    }
     llm__swiglu_ffn(c, L, in, n_tok);
     llm__matmul1(c, c->hb, n_tok, c->model->info.n_ff, L->w_down, out, residual);
 }

@@ -424,14 +424,29 @@ static void stop_busy(int n, busy_pid *pids) {
 #endif
 
 /* ---- model ---------------------------------------------------------------------------- */
+/* The share of the routed experts' weights a token does not read (0 for a dense model). */
+static double unchosen_experts(const llm_model_info *h) {
+    return h->n_expert > 0 ? 1.0 - (double)h->n_expert_used / (double)h->n_expert : 0.0;
+}
+
 /* Bytes of weights one generated token reads: all tensors but the embedding table, of which
-   one row (unless the table is also the output matrix). */
+   one row (unless the table is also the output matrix), and of a mixture's routed experts
+   only the n_expert_used it chooses in each sparse layer (the active bytes). */
 static double bytes_per_token(const llm_model *m) {
     const llm_model_info *h = llm_model_info_get(m);
     const llm_tensor *e = llm_model_tensor(m, "model.embed_tokens.weight");
     double b = (double)h->weight_bytes;
     if (e && !h->tied_embeddings) b -= (double)e->size * (1.0 - 1.0 / (double)h->n_vocab);
-    return b;
+    return b - (double)h->expert_bytes * unchosen_experts(h);
+}
+
+/* The type of the feed-forward weights, which are most of the model: layer 0's MLP, or its
+   first expert in a mixture. */
+static llm_dtype weight_type(const llm_model *m) {
+    const llm_tensor *t = llm_model_tensor(m, "model.layers.0.mlp.up_proj.weight");
+    if (!t) t = llm_model_tensor(m, "model.layers.0.mlp.experts.0.up_proj.weight");
+    if (!t) t = llm_model_tensor(m, "model.layers.0.self_attn.q_proj.weight");
+    return t->dtype;
 }
 
 /* Weights one prompt token multiplies: all but the embedding table (a row lookup) and an
@@ -441,7 +456,7 @@ static double weights_per_prompt_token(const llm_model *m) {
     double n = (double)llm_model_info_get(m)->n_params;
     if (e) n -= (double)e->shape[0] * (double)e->shape[1];
     if (o) n -= (double)o->shape[0] * (double)o->shape[1];
-    return n;
+    return n - (double)llm_model_info_get(m)->expert_params * unchosen_experts(llm_model_info_get(m));
 }
 
 static long rss_kb(const char *field) {
@@ -530,7 +545,7 @@ int main(int argc, char **argv) {
     d.n_batch = n_prompt;
     if (!(c = open_context("bench", m, &d))) { stop_busy(busy, busy_pids); llm_model_close(m); return 1; }
     if (!do_membw && !do_peak) print_build();
-    wdt = llm_model_tensor(m, "model.layers.0.mlp.up_proj.weight")->dtype;
+    wdt = weight_type(m);
     if (do_peak) pk = peak_choose(wdt == LLM_DTYPE_Q8_0 || wdt == LLM_DTYPE_Q4_0 ? PEAK_INT8 : PEAK_FMA);
     toks = (int32_t *)malloc((size_t)(n_prompt + n_gen) * sizeof *toks);
     pp = (double *)malloc((size_t)reps * sizeof *pp);
@@ -588,6 +603,9 @@ int main(int argc, char **argv) {
         } else if (do_peak) printf(" (peak not measured: %s)", pk.name);
         printf("\n");
     }
+    if (h->n_expert > 0)
+        printf("mixture of experts: %d of %d experts per token in %d of %d layers; active bytes per token %.1f MB of %.1f MB of weights\n",
+               h->n_expert_used, h->n_expert, h->n_layer_sparse, h->n_layer, bpt / 1e6, h->weight_bytes / 1e6);
     printf("generation streams %.1f MB of weights per token: %.1f GB/s", bpt / 1e6, bpt * tg_med / 1e9);
     if (do_membw) {
         double bw_lo = bw[0], bw_hi = bw[0];

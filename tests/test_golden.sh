@@ -1,8 +1,8 @@
 #!/bin/sh
 # External checks against ../shared/testdata: stories260K (greedy ids from llama2.c, logits
 # within 2e-4 for f32 and bf16), the llama3/qwen2 minis (logits from llama.cpp), and the minis
-# of the other families (llama.cpp's logits within 1e-4, its argmax at every position). The KV
-# cache is f32 here: the bound is about the model arithmetic (f16 keys move logits by ~3e-2).
+# of the other families and of the mixtures of experts (llama.cpp's logits within 1e-4, its
+# argmax at every position). The KV cache is f32 here: the bound is about the model arithmetic (f16 keys move logits by ~3e-2).
 set -e
 b=${BUILD:-build}
 data=../shared/testdata
@@ -61,4 +61,21 @@ for m in gemma3 gemma2 phi3 smollm3 granite olmo2 yarn; do
   $b/convert $data/$m-mini-hf $out/$m.llm >/dev/null
   $b/generate --kv-type f32 -m $out/$m.llm -n 0 --ids-file $gd/ids.txt --dump-logits $out/$m.f32 >/dev/null 2>&1
   printf "%s-mini: " $m; $b/tests/tool_compare $out/$m.f32 $gd/logits.f32 1e-4 32000 $gd/vocab_ids.txt $gd/top20.txt
+done
+
+# Mixtures of experts (llama.cpp's logits): the whole prompt in one batch and token by token
+# (-b 1: one token's experts only), within 1e-4 with the argmax of every position; two
+# threads give bitwise the logits of one.
+for m in qwen3moe mixtral; do
+  gd=$data/$m-mini-golden
+  $b/convert $data/$m-mini-hf $out/$m.llm >/dev/null
+  for bs in 64 1; do
+    $b/generate --kv-type f32 -b $bs -t 1 -m $out/$m.llm -n 0 --ids-file $gd/ids.txt --dump-logits $out/$m-b$bs.f32 >/dev/null 2>&1
+    printf "%s-mini, %s: " $m "$([ $bs = 1 ] && echo token by token || echo one batch)"
+    $b/tests/tool_compare $out/$m-b$bs.f32 $gd/logits.f32 1e-4 32000 $gd/vocab_ids.txt
+    printf "%s-mini: " $m; $b/tests/tool_top1 $out/$m-b$bs.f32 32000 $gd/top20.txt
+  done
+  $b/generate --kv-type f32 -b 1 -t 2 -m $out/$m.llm -n 0 --ids-file $gd/ids.txt --dump-logits $out/$m-t2.f32 >/dev/null 2>&1
+  cmp -s $out/$m-b1.f32 $out/$m-t2.f32 || { echo "$m-mini: 2 threads change the logits"; exit 1; }
+  echo "$m-mini: 2 threads give bitwise the logits of 1"
 done

@@ -67,6 +67,9 @@ typedef struct ref_config {
     int *use_rope;          /* per layer: 0 none (SmolLM3), 1 the model's, 2 Gemma3's local */
     double local_theta, attention_factor, beta_fast, beta_slow;
     double short_factor[64], long_factor[64];
+    /* mixtures of experts (experts 0: dense) */
+    int experts, used, moe_ff, norm_topk, shared_ff, mixtral_names;
+    int *sparse; /* per layer */
 } ref_config;
 
 static const json_value *get(const json_value *o, const char *key) {
@@ -142,6 +145,36 @@ static void ref_read_layers(const json_value *j, ref_config *c, int window, int 
     }
 }
 
+/* MixtralConfig, Qwen3MoeConfig and Qwen2MoeConfig: the experts and which layers have them
+   (Qwen: not in mlp_only_layers and (layer + 1) % decoder_sparse_step == 0), and the
+   attention they share with Mistral, Qwen3 and Qwen2. */
+static void ref_read_moe_config(const json_value *j, ref_config *c) {
+    int mixtral = !strcmp(c->model_type, "mixtral"), q3 = !strcmp(c->model_type, "qwen3_moe"), q2 = !strcmp(c->model_type, "qwen2_moe");
+    const json_value *dense = get(j, "mlp_only_layers"), *sw = json_get(j, "sliding_window");
+    int step = (int)num(j, "decoder_sparse_step", 1), i;
+    size_t k;
+    c->sparse = (int *)xcalloc((size_t)c->layers, sizeof(int));
+    if (!mixtral && !q3 && !q2) return;
+    c->experts = (int)num(j, mixtral ? "num_local_experts" : "num_experts", mixtral ? 8 : q2 ? 60 : 128);
+    c->used = (int)num(j, "num_experts_per_tok", mixtral ? 2 : q2 ? 4 : 8);
+    c->moe_ff = mixtral ? c->ff : (int)num(j, "moe_intermediate_size", q2 ? 1408 : 768);
+    c->norm_topk = mixtral || flag(j, "norm_topk_prob");
+    c->shared_ff = q2 ? (int)num(j, "shared_expert_intermediate_size", 5632) : 0;
+    c->mixtral_names = mixtral;
+    for (i = 0; i < c->layers; i++) c->sparse[i] = mixtral || (i + 1) % step == 0;
+    for (k = 0; dense && k < dense->len; k++) c->sparse[(int)dense->items[k].number] = 0;
+    if (mixtral) { /* MistralConfig's window, but MixtralConfig defaults it to None */
+        c->bias_qkv = c->bias_o = 0;
+        for (i = 0; i < c->layers; i++) c->window[i] = sw && sw->type != JSON_NULL ? (int)sw->number : 0;
+    }
+    if (q3) { c->qk_norm = 1; c->head_dim = (int)num(j, "head_dim", c->hidden / c->heads); }
+    if (q2) { c->bias_qkv = !get(j, "qkv_bias") || flag(j, "qkv_bias"); c->bias_o = 0; }
+    if (q2 || q3) { /* Qwen2's sliding-window rule */
+        int w = !sw ? 4096 : sw->type == JSON_NULL ? 0 : (int)sw->number, first = (int)num(j, "max_window_layers", 28);
+        for (i = 0; i < c->layers; i++) c->window[i] = flag(j, "use_sliding_window") && i >= first ? w : 0;
+    }
+}
+
 /* The numbers transformers' config classes (LlamaConfig, MistralConfig, Qwen2Config,
    Qwen3Config) and attention modules derive from config.json, defaults included. */
 static void ref_read_config(const char *dir, ref_config *c) {
@@ -195,6 +228,7 @@ static void ref_read_config(const char *dir, ref_config *c) {
     c->window = (int *)xcalloc((size_t)c->layers, sizeof(int));
     for (i = 0; i < c->layers; i++) c->window[i] = i >= first_window_layer ? window : 0;
     ref_read_layers(j, c, window, gemma, gemma3);
+    ref_read_moe_config(j, c);
     json_free(j);
 }
 
@@ -379,6 +413,61 @@ static double gelu_tanh(double x) { return 0.5 * x * (1 + tanh(sqrt(2 / 3.141592
 
 static double silu(double x) { return x / (1.0 + exp(-x)); }
 
+/* One expert (or the shared one): y[D] = down(silu(gate(x)) * up(x)), from weights named
+   PREFIX.{gate,up,down}_proj.weight (Mixtral: w1, w3, w2). */
+static void expert(const ref_config *c, const ref_weights *w, const char *prefix, int F, const double *x, double *y) {
+    char name[160];
+    double *g = (double *)xcalloc((size_t)F, sizeof(double)), *u = (double *)xcalloc((size_t)F, sizeof(double));
+    int k;
+    snprintf(name, sizeof name, "%s.%s.weight", prefix, c->mixtral_names ? "w1" : "gate_proj");
+    linear(g, W(w, name, 0), NULL, x, F, c->hidden);
+    snprintf(name, sizeof name, "%s.%s.weight", prefix, c->mixtral_names ? "w3" : "up_proj");
+    linear(u, W(w, name, 0), NULL, x, F, c->hidden);
+    for (k = 0; k < F; k++) g[k] = silu(g[k]) * u[k];
+    snprintf(name, sizeof name, "%s.%s.weight", prefix, c->mixtral_names ? "w2" : "down_proj");
+    linear(y, W(w, name, 0), NULL, g, c->hidden, F);
+    free(g); free(u);
+}
+
+/* MixtralSparseMoeBlock / Qwen3MoeSparseMoeBlock / Qwen2MoeSparseMoeBlock on one token:
+   p = softmax(gate(x)), the used largest p (torch.topk; equal ones by lower index), divided
+   by their sum when norm_topk_prob, out = sum p_e expert_e(x) (+ sigmoid(shared_expert_gate(x))
+   shared_expert(x)). */
+static void moe(const ref_config *c, const ref_weights *w, int l, const double *x, double *out) {
+    const char *block = c->mixtral_names ? "block_sparse_moe" : "mlp";
+    char name[160];
+    double *p = (double *)xcalloc((size_t)c->experts, sizeof(double)), *y = (double *)xcalloc((size_t)c->hidden, sizeof(double));
+    double mx = -INFINITY, sum = 0, chosen = 0, wt[64];
+    int e, j, k, sel[64], taken[1024] = { 0 };
+    snprintf(name, sizeof name, "model.layers.%d.%s.gate.weight", l, block);
+    linear(p, W(w, name, 0), NULL, x, c->experts, c->hidden);
+    for (e = 0; e < c->experts; e++) if (p[e] > mx) mx = p[e];
+    for (e = 0; e < c->experts; e++) { p[e] = exp(p[e] - mx); sum += p[e]; }
+    for (e = 0; e < c->experts; e++) p[e] /= sum;
+    for (j = 0; j < c->used; j++) {
+        int best = -1;
+        for (e = 0; e < c->experts; e++) if (!taken[e] && (best < 0 || p[e] > p[best])) best = e;
+        taken[best] = 1;
+        sel[j] = best;
+        wt[j] = p[best];
+        chosen += p[best];
+    }
+    memset(out, 0, (size_t)c->hidden * sizeof *out);
+    for (j = 0; j < c->used; j++) {
+        snprintf(name, sizeof name, "model.layers.%d.%s.experts.%d", l, block, sel[j]);
+        expert(c, w, name, c->moe_ff, x, y);
+        for (k = 0; k < c->hidden; k++) out[k] += (c->norm_topk ? wt[j] / chosen : wt[j]) * y[k];
+    }
+    if (c->shared_ff) {
+        double gate;
+        snprintf(name, sizeof name, "model.layers.%d.mlp.shared_expert", l);
+        expert(c, w, name, c->shared_ff, x, y);
+        linear(&gate, W(w, "model.layers.%d.mlp.shared_expert_gate.weight", l), NULL, x, 1, c->hidden);
+        for (k = 0; k < c->hidden; k++) out[k] += y[k] / (1.0 + exp(-gate));
+    }
+    free(p); free(y);
+}
+
 /* logits[n][vocab] for tokens[0..n), every position, computed from scratch. */
 static void ref_forward(const ref_config *c, const ref_weights *w, const int32_t *tokens, int n, double *logits) {
     int D = c->hidden, hd = c->head_dim, QD = c->heads * hd, KVD = c->kv_heads * hd, F = c->ff;
@@ -396,8 +485,8 @@ static void ref_forward(const ref_config *c, const ref_weights *w, const int32_t
         const double *wq = c->fused ? W(w, "model.layers.%d.self_attn.qkv_proj.weight", l) : W(w, "model.layers.%d.self_attn.q_proj.weight", l);
         const double *wk = c->fused ? wq + (long)QD * D : W(w, "model.layers.%d.self_attn.k_proj.weight", l);
         const double *wv = c->fused ? wq + (long)(QD + KVD) * D : W(w, "model.layers.%d.self_attn.v_proj.weight", l);
-        const double *wg = c->fused ? W(w, "model.layers.%d.mlp.gate_up_proj.weight", l) : W(w, "model.layers.%d.mlp.gate_proj.weight", l);
-        const double *wu = c->fused ? wg + (long)F * D : W(w, "model.layers.%d.mlp.up_proj.weight", l);
+        const double *wg = c->sparse[l] ? NULL : c->fused ? W(w, "model.layers.%d.mlp.gate_up_proj.weight", l) : W(w, "model.layers.%d.mlp.gate_proj.weight", l);
+        const double *wu = c->sparse[l] ? NULL : c->fused ? wg + (long)F * D : W(w, "model.layers.%d.mlp.up_proj.weight", l);
         const double *bq = c->bias_qkv ? W(w, "model.layers.%d.self_attn.q_proj.bias", l) : NULL;
         const double *bk = c->bias_qkv ? W(w, "model.layers.%d.self_attn.k_proj.bias", l) : NULL;
         const double *bv = c->bias_qkv ? W(w, "model.layers.%d.self_attn.v_proj.bias", l) : NULL;
@@ -452,14 +541,18 @@ static void ref_forward(const ref_config *c, const ref_weights *w, const int32_t
             if (c->block) rms_norm(o, o, W(w, "model.layers.%d.post_attention_layernorm.weight", l), D, c->eps);
             for (k = 0; k < D; k++) xi[k] += o[k] * c->residual;
             /* MLP: down(act(gate(h)) * up(h)), h the post-attention-normalised hidden states
-               (Gemma: pre_feedforward_layernorm; Olmo2: x itself) */
+               (Gemma: pre_feedforward_layernorm; Olmo2: x itself); a sparse layer's experts */
             if (c->block == 0) rms_norm(h1, xi, W(w, "model.layers.%d.post_attention_layernorm.weight", l), D, c->eps);
             else if (c->block == 2) rms_norm(h1, xi, W(w, "model.layers.%d.pre_feedforward_layernorm.weight", l), D, c->eps);
             else memcpy(h1, xi, (size_t)D * sizeof(double));
-            linear(g, wg, NULL, h1, F, D);
-            linear(u, wu, NULL, h1, F, D);
-            for (k = 0; k < F; k++) g[k] = (c->gelu ? gelu_tanh(g[k]) : silu(g[k])) * u[k];
-            linear(o, W(w, "model.layers.%d.mlp.down_proj.weight", l), NULL, g, D, F);
+            if (c->sparse[l]) {
+                moe(c, w, l, h1, o);
+            } else {
+                linear(g, wg, NULL, h1, F, D);
+                linear(u, wu, NULL, h1, F, D);
+                for (k = 0; k < F; k++) g[k] = (c->gelu ? gelu_tanh(g[k]) : silu(g[k])) * u[k];
+                linear(o, W(w, "model.layers.%d.mlp.down_proj.weight", l), NULL, g, D, F);
+            }
             if (c->block) rms_norm(o, o, W(w, "model.layers.%d.post_feedforward_layernorm.weight", l), D, c->eps);
             for (k = 0; k < D; k++) xi[k] += o[k] * c->residual;
         }
@@ -582,6 +675,7 @@ static const variant variants[] = {
     { "gemma3", "f32" }, { "gemma3-pattern", "f32" }, { "gemma2", "f32" }, { "olmo2", "f32" }, { "granite", "f32" },
     { "smollm3", "f32" }, { "smollm3-interval", "f32" }, { "phi3", "f32" }, { "phi3-long", "f32" }, { "qwen2-yarn", "f32" },
     { "gemma2", "bf16" }, { "phi3", "bf16" },
+    { "mixtral", "f32" }, { "qwen3-moe", "f32" }, { "qwen3-moe-step2", "f32" }, { "qwen2-moe", "f32" }, { "qwen3-moe", "bf16" },
 };
 
 /* The model's hyper-parameters as llm.h read them, against the reference's reading. */
@@ -590,7 +684,10 @@ static void check_config(const char *label, const llm_model *m, const ref_config
     int i, ok = h->n_vocab == c->vocab && h->n_embd == c->hidden && h->n_ff == c->ff && h->n_layer == c->layers &&
                 h->n_head == c->heads && h->n_head_kv == c->kv_heads && h->head_dim == c->head_dim &&
                 h->tied_embeddings == c->tied && h->qk_norm == c->qk_norm && fabs(h->rms_eps - c->eps) <= 1e-6 * c->eps;
-    for (i = 0; i < c->layers; i++) ok &= m->layers[i].window == c->window[i] && m->layers[i].rope == c->use_rope[i];
+    for (i = 0; i < c->layers; i++) ok &= m->layers[i].window == c->window[i] && m->layers[i].rope == c->use_rope[i] &&
+                                        (m->layers[i].experts != NULL) == c->sparse[i];
+    ok &= h->n_expert == c->experts && h->n_expert_used == c->used && h->n_ff_expert == c->moe_ff &&
+          h->expert_norm_topk == c->norm_topk && h->n_ff_shared == c->shared_ff;
     ok &= (m->layers[0].bq != NULL) == c->bias_qkv && (m->layers[0].bo != NULL) == c->bias_o;
     ok &= (int)h->block_norms == c->block && h->norm_plus_one == c->plus_one && (h->activation == LLM_ACT_GELU_TANH) == c->gelu &&
           h->rope_dim == c->rotary_dim && fabs(h->embd_scale - c->embed_scale) <= 1e-6 * c->embed_scale &&
@@ -598,7 +695,7 @@ static void check_config(const char *label, const llm_model *m, const ref_config
           fabs(h->residual_scale - c->residual) <= 1e-6 && fabs(h->logits_divisor - c->logits_scaling) <= 1e-6 * c->logits_scaling &&
           fabs(h->attn_softcap - c->attn_cap) <= 1e-6 && fabs(h->final_softcap - c->final_cap) <= 1e-6 &&
           fabs(h->rope_attn_factor - c->attention_factor) <= 1e-6;
-    check(ok, "%-34s hyper-parameters, biases and per-layer windows as transformers reads config.json (window[last] %d)",
+    check(ok, "%-34s hyper-parameters, biases, per-layer windows and experts as transformers reads config.json (window[last] %d)",
           label, c->window[c->layers - 1]);
 }
 
@@ -667,7 +764,7 @@ static void test_variant(const variant *v, const char *conv_dtype, double *worst
        for every f32 file, and token by token for two variants (threads are slow to test on
        a busy machine). */
     if (!strcmp(conv_dtype, "f32")) {
-        int each = !strcmp(v->name, "mistral") || !strcmp(v->name, "qwen3");
+        int each = !strcmp(v->name, "mistral") || !strcmp(v->name, "qwen3") || !strcmp(v->name, "qwen2-moe");
         float *one = (float *)xcalloc((size_t)c.vocab * 2, sizeof(float)), *two = one + c.vocab;
         batch_logits(m, tokens, 1, one);
         batch_logits(m, tokens, 2, two);
@@ -682,7 +779,7 @@ static void test_variant(const variant *v, const char *conv_dtype, double *worst
               "%-34s llm_ctx_kv_bytes = 2 x layers x kv heads x head_dim x n_ctx x 4", label);
         llm_ctx_close(ctx);
     }
-    free(a); free(b); free(ref); free(c.window); free(c.use_rope);
+    free(a); free(b); free(ref); free(c.window); free(c.use_rope); free(c.sparse);
     ref_free_weights(&w);
     llm_model_close(m);
 }
@@ -725,6 +822,7 @@ static void ref_config_of(const tiny_desc *d, ref_config *c) {
     c->rotary_dim = d->rope_dim ? d->rope_dim : d->head_dim;
     c->local_theta = d->rope_theta_local; c->attention_factor = 1.0;
     c->window = (int *)xcalloc((size_t)c->layers, sizeof(int));
+    c->sparse = (int *)xcalloc((size_t)c->layers, sizeof(int));
     c->use_rope = (int *)xcalloc((size_t)c->layers, sizeof(int));
     for (l = 0; l < c->layers; l++) {
         c->window[l] = d->window;
@@ -774,7 +872,7 @@ static void test_combinations(double *worst_all) {
         }
         if (!(e <= worst)) worst = e;
         n++;
-        free(ref); free(c.window); free(c.use_rope);
+        free(ref); free(c.window); free(c.use_rope); free(c.sparse);
         ref_free_weights(&w);
         llm_model_close(m);
         free(file);

@@ -13,7 +13,8 @@
 
    The weight scales make attention far from uniform (q.k / sqrt(head_dim) has a standard
    deviation of about 4) and the logits peaked, so that mistakes in RoPE, masks or the
-   GQA head mapping change the output visibly. */
+   GQA head mapping change the output visibly. The router's logits have a standard deviation
+   of about 1.5, so that tokens spread over the experts and their weights differ. */
 #define _POSIX_C_SOURCE 200809L
 #define LLM_IMPLEMENTATION
 #include "../llm.h"
@@ -109,6 +110,14 @@ static const spec variants[] = {
     { "qwen2-yarn", "qwen2", "YaRN factor 4 from an original context of 64: the ramp over pairs 0-3",
       TINY, 2, 0, 256, 1e-6, 10000.0, 0, 0,
       "{\"factor\": 4.0, \"original_max_position_embeddings\": 64, \"rope_type\": \"yarn\"}", 256, 0, 2, 0, 0, -1, LLM_DTYPE_F32, NULL },
+    { "mixtral", "mixtral", "8 experts, 2 per token, Mixtral's tensor names",
+      TINY, 2, 16, 32768, 1e-5, 1000000.0, 0, 0, NULL, 0, -1, -1, 1, 2, -1, LLM_DTYPE_F32, NULL },
+    { "qwen3-moe", "qwen3_moe", "8 experts, 2 per token, norm_topk_prob, layer 1 dense (mlp_only_layers)",
+      128, 64, 96, 3, 4, 2, 16, 40960, 1e-6, 1000000.0, 0, 0, NULL, -1, 0, 3, 0, 1, -1, LLM_DTYPE_F32, NULL },
+    { "qwen3-moe-step2", "qwen3_moe", "6 experts, 3 per token, no renormalisation, decoder_sparse_step 2",
+      TINY, 2, 0, 40960, 1e-6, 1000000.0, 1, 0, NULL, -1, -1, -1, 0, 1, -1, LLM_DTYPE_F32, NULL },
+    { "qwen2-moe", "qwen2_moe", "4 experts, 2 per token, a shared expert with its sigmoid gate, q/k/v biases",
+      TINY, 2, 0, 32768, 1e-6, 1000000.0, 0, 0, NULL, 32768, 0, 2, 0, 0, -1, LLM_DTYPE_F32, NULL },
 };
 
 static const spec shapes[] = {
@@ -151,7 +160,52 @@ static const spec shapes[] = {
       49159, 2048, 8192, 40, 32, 8, 0, 131072, 1e-5, 10000000.0, 1, 0, NULL, -1, -1, -1, 0, 0, -1, LLM_DTYPE_BF16,
       "\"embedding_multiplier\": 12.0,\n  \"attention_multiplier\": 0.015625,\n  \"residual_multiplier\": 0.22,\n"
       "  \"logits_scaling\": 8.0,\n" },
+    /* OLMoE's attention normalises q and k over their full width; this shape has its sizes
+       with Qwen3-MoE's per-head norms, which cost the same. */
+    { "olmoe-1b-7b", "qwen3_moe", "OLMoE-1B-7B's dimensions: 64 experts, 8 per token (7B weights, 1.3B active)",
+      50304, 2048, 1024, 16, 16, 16, 128, 4096, 1e-5, 10000.0, 0, 0, NULL, -1, -1, -1, 50279, 50279, -1, LLM_DTYPE_BF16, NULL },
+    { "qwen3-30b-a3b", "qwen3_moe", "Qwen3-30B-A3B: 128 experts, 8 per token (30B weights, 3B active)",
+      151936, 2048, 6144, 48, 32, 4, 128, 40960, 1e-6, 1000000.0, 0, 0, NULL, -1, 0, 48, 151643, 151645, -1, LLM_DTYPE_BF16, NULL },
 };
+
+/* The mixture of experts of a variant or shape, by its name: experts, chosen per token,
+   each expert's width (Mixtral's is intermediate_size), norm_topk_prob, the shared expert's
+   width, decoder_sparse_step and mlp_only_layers (a JSON list or NULL). */
+typedef struct moe_spec {
+    const char *name;
+    int experts, used, moe_ff, norm_topk, shared_ff, sparse_step;
+    const char *mlp_only;
+} moe_spec;
+
+static const moe_spec moe_specs[] = {
+    { "mixtral", 8, 2, 0, 1, 0, 1, NULL },
+    { "qwen3-moe", 8, 2, 32, 1, 0, 1, "[1]" },
+    { "qwen3-moe-step2", 6, 3, 48, 0, 0, 2, NULL },
+    { "qwen2-moe", 4, 2, 32, 0, 48, 1, NULL },
+    { "olmoe-1b-7b", 64, 8, 1024, 0, 0, 1, NULL },
+    { "qwen3-30b-a3b", 128, 8, 768, 1, 0, 1, NULL },
+};
+
+static const moe_spec *moe_of(const spec *s) {
+    size_t i;
+    for (i = 0; i < sizeof moe_specs / sizeof moe_specs[0]; i++) if (!strcmp(moe_specs[i].name, s->name)) return &moe_specs[i];
+    return NULL;
+}
+
+/* Whether layer il has experts, as Qwen3MoeDecoderLayer decides (Mixtral: every layer). */
+static int moe_layer(const moe_spec *m, int il) {
+    char n[16];
+    if (!m) return 0;
+    snprintf(n, sizeof n, "%d", il);
+    if (m->mlp_only) {
+        const char *p = m->mlp_only;
+        while ((p = strstr(p, n)) != NULL) {
+            if ((p[-1] == '[' || p[-1] == ' ' || p[-1] == ',') && (p[strlen(n)] == ']' || p[strlen(n)] == ',')) return 0;
+            p++;
+        }
+    }
+    return (il + 1) % m->sparse_step == 0;
+}
 
 /* ---- random numbers ------------------------------------------------------------------- */
 /* splitmix64's output function over a counter: integer-only, so the stream is the same
@@ -206,12 +260,41 @@ static int head_dim_of(const spec *s) {
     return s->head_dim > 0 ? s->head_dim : !strcmp(s->model_type, "qwen3") ? 128 : is_gemma(s) ? 256 : s->hidden / s->heads;
 }
 
+/* A sparse layer's router, experts and shared expert, in the family's names. */
+static void add_experts(tensor_list *l, const spec *s, const moe_spec *m, int il) {
+    int mixtral = !strcmp(s->model_type, "mixtral"), e, F = m->moe_ff ? m->moe_ff : s->ff, S = m->shared_ff;
+    const char *block = mixtral ? "block_sparse_moe" : "mlp";
+    float inv_d = (float)(1.0 / sqrt((double)s->hidden));
+    char n[128];
+    snprintf(n, sizeof n, "model.layers.%d.%s.gate.weight", il, block);
+    add(l, n, m->experts, s->hidden, 0.0f, 1.5f * inv_d);
+    for (e = 0; e < m->experts; e++) {
+        snprintf(n, sizeof n, "model.layers.%d.%s.experts.%d.%s.weight", il, block, e, mixtral ? "w1" : "gate_proj");
+        add(l, n, F, s->hidden, 0.0f, 1.5f * inv_d);
+        snprintf(n, sizeof n, "model.layers.%d.%s.experts.%d.%s.weight", il, block, e, mixtral ? "w3" : "up_proj");
+        add(l, n, F, s->hidden, 0.0f, 1.5f * inv_d);
+        snprintf(n, sizeof n, "model.layers.%d.%s.experts.%d.%s.weight", il, block, e, mixtral ? "w2" : "down_proj");
+        add(l, n, s->hidden, F, 0.0f, (float)(1.0 / sqrt((double)F)));
+    }
+    if (S == 0) return;
+    snprintf(n, sizeof n, "model.layers.%d.mlp.shared_expert.gate_proj.weight", il);
+    add(l, n, S, s->hidden, 0.0f, 1.5f * inv_d);
+    snprintf(n, sizeof n, "model.layers.%d.mlp.shared_expert.up_proj.weight", il);
+    add(l, n, S, s->hidden, 0.0f, 1.5f * inv_d);
+    snprintf(n, sizeof n, "model.layers.%d.mlp.shared_expert.down_proj.weight", il);
+    add(l, n, s->hidden, S, 0.0f, (float)(1.0 / sqrt((double)S)));
+    snprintf(n, sizeof n, "model.layers.%d.mlp.shared_expert_gate.weight", il);
+    add(l, n, 1, s->hidden, 0.0f, inv_d);
+}
+
 static void plan_tensors(const spec *s, tensor_list *l) {
     int64_t D = s->hidden, F = s->ff, hd = head_dim_of(s), qd = (int64_t)s->heads * hd, kvd = (int64_t)s->kv_heads * hd;
     float inv_d = (float)(1.0 / sqrt((double)D));
-    int qwen2 = !strcmp(s->model_type, "qwen2"), qwen3 = !strcmp(s->model_type, "qwen3") || !strcmp(s->model_type, "gemma3_text");
+    int qwen2 = !strcmp(s->model_type, "qwen2") || !strcmp(s->model_type, "qwen2_moe");
+    int qwen3 = !strcmp(s->model_type, "qwen3") || !strcmp(s->model_type, "qwen3_moe") || !strcmp(s->model_type, "gemma3_text");
     int olmo2 = !strcmp(s->model_type, "olmo2"), phi3 = !strcmp(s->model_type, "phi3"), gemma = is_gemma(s);
     float norm_center = gemma ? 0.0f : 1.0f; /* Gemma's norms multiply by 1 + w */
+    const moe_spec *moe = moe_of(s);
     int il;
     char n[96];
     /* Embeddings: the tied head reads them too, where sd 0.5 gives logits of sd 0.5 sqrt(D). */
@@ -246,6 +329,10 @@ static void plan_tensors(const spec *s, tensor_list *l) {
         add(l, NAME("post_attention_layernorm.weight"), D, 0, norm_center, 0.15f);
         if (gemma) add(l, NAME("pre_feedforward_layernorm.weight"), D, 0, norm_center, 0.15f);
         if (gemma || olmo2) add(l, NAME("post_feedforward_layernorm.weight"), D, 0, norm_center, 0.15f);
+        if (moe_layer(moe, il)) {
+            add_experts(l, s, moe, il);
+            continue;
+        }
         if (phi3) {
             add(l, NAME("mlp.gate_up_proj.weight"), 2 * F, D, 0.0f, 1.5f * inv_d);
         } else {
@@ -282,6 +369,21 @@ static void put_number(FILE *f, double v) {
     fputs(buf, f);
 }
 
+/* The config.json keys of the mixture, in the family's spelling. */
+static void write_moe_config(FILE *f, const spec *s) {
+    const moe_spec *m = moe_of(s);
+    if (!m) return;
+    if (!strcmp(s->model_type, "mixtral")) {
+        fprintf(f, "  \"num_local_experts\": %d,\n  \"num_experts_per_tok\": %d,\n", m->experts, m->used);
+        return;
+    }
+    fprintf(f, "  \"num_experts\": %d,\n  \"num_experts_per_tok\": %d,\n  \"moe_intermediate_size\": %d,\n", m->experts, m->used,
+            m->moe_ff);
+    fprintf(f, "  \"norm_topk_prob\": %s,\n  \"decoder_sparse_step\": %d,\n", m->norm_topk ? "true" : "false", m->sparse_step);
+    if (m->mlp_only) fprintf(f, "  \"mlp_only_layers\": %s,\n", m->mlp_only);
+    if (m->shared_ff) fprintf(f, "  \"shared_expert_intermediate_size\": %d,\n", m->shared_ff);
+}
+
 static void write_config(const char *dir, const spec *s) {
     char path[4096];
     FILE *f;
@@ -290,6 +392,7 @@ static void write_config(const char *dir, const spec *s) {
     static const char *const classes[][2] = {
         { "llama", "Llama" }, { "mistral", "Mistral" }, { "qwen2", "Qwen2" }, { "qwen3", "Qwen3" }, { "gemma2", "Gemma2" },
         { "gemma3_text", "Gemma3" }, { "phi3", "Phi3" }, { "smollm3", "SmolLM3" }, { "granite", "Granite" }, { "olmo2", "Olmo2" },
+        { "mixtral", "Mixtral" }, { "qwen3_moe", "Qwen3Moe" }, { "qwen2_moe", "Qwen2Moe" },
     };
     const char *cls = "Llama";
     size_t i;
@@ -312,6 +415,7 @@ static void write_config(const char *dir, const spec *s) {
     else if (s->sliding_window == 0) fputs("  \"sliding_window\": null,\n", f);
     if (s->use_sliding_window >= 0) fprintf(f, "  \"use_sliding_window\": %s,\n", s->use_sliding_window ? "true" : "false");
     if (s->max_window_layers >= 0) fprintf(f, "  \"max_window_layers\": %d,\n", s->max_window_layers);
+    write_moe_config(f, s);
     fprintf(f, "  \"bos_token_id\": %d,\n  \"eos_token_id\": %d,\n", s->bos, s->eos);
     fprintf(f, "  \"tie_word_embeddings\": %s,\n  \"torch_dtype\": \"%s\"\n}\n", s->tied ? "true" : "false",
             s->dtype == LLM_DTYPE_F32 ? "float32" : s->dtype == LLM_DTYPE_F16 ? "float16" : "bfloat16");

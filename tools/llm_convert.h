@@ -1423,6 +1423,10 @@ static const llm__cv_family llm__cv_families[] = {
     { "smollm3", LLM_ARCH_SMOLLM3, 32768, 0, LLM__CV_BIAS_ALL, LLM__CV_WIN_QWEN, 0, 0, LLM_BLOCK_PRE, 0, 0, LLM__CV_KEYS_NOPE, 0, 0, 0 },
     { "granite", LLM_ARCH_GRANITE, 2048, 0, LLM__CV_BIAS_ALL, LLM__CV_WIN_NONE, 0, 0, LLM_BLOCK_PRE, 0, 0, LLM__CV_KEYS_GRANITE, 0, 0, 0 },
     { "olmo2", LLM_ARCH_OLMO2, 2048, 0, LLM__CV_BIAS_ALL, LLM__CV_WIN_NONE, 0, 0, LLM_BLOCK_POST, LLM_QK_NORM_FULL, 0, 0, 0, 0, 0 },
+    /* mixtures of experts: the experts are read by llm__cv_read_experts */
+    { "mixtral", LLM_ARCH_MIXTRAL, 4096 * 32, 0, LLM__CV_BIAS_NONE, LLM__CV_WIN_ALL, 0, 0, LLM_BLOCK_PRE, 0, 0, 0, 0, 0, 0 },
+    { "qwen3_moe", LLM_ARCH_QWEN3_MOE, 32768, 0, LLM__CV_BIAS_ALL, LLM__CV_WIN_QWEN, 4096, 0, LLM_BLOCK_PRE, LLM_QK_NORM_HEAD, 0, 0, 0, 0, 0 },
+    { "qwen2_moe", LLM_ARCH_QWEN2_MOE, 32768, 0, LLM__CV_BIAS_QKV, LLM__CV_WIN_QWEN, 4096, 0, LLM_BLOCK_PRE, 0, 0, 0, 0, 0, 0 },
 };
 
 typedef struct llm__cv_hparams {
@@ -1441,6 +1445,9 @@ typedef struct llm__cv_hparams {
     double rope_theta_local, rope_attn_factor, rope_beta_fast, rope_beta_slow;
     float rope_short[512], rope_long[512]; /* LongRoPE, rope_dim / 2 each */
     int *layer_rope; /* per layer, LLM_LAYER_ROPE_*; NULL: the model's RoPE everywhere */
+    /* mixtures of experts (n_expert 0: dense) */
+    int n_expert, n_expert_used, n_ff_expert, norm_topk, n_ff_shared;
+    int *sparse; /* per layer: 1 when it has experts */
 } llm__cv_hparams;
 
 static int llm__cv_cfg_int(llm__cv *cv, const json_value *cfg, const char *key, int required, int dflt, int *out) {
@@ -1724,6 +1731,50 @@ static int llm__cv_read_layer_rope(llm__cv *cv, const json_value *cfg, llm__cv_h
     return 0;
 }
 
+/* The mixture-of-experts families, as their config classes and modeling code build them:
+   Mixtral (num_local_experts, every layer sparse, the chosen weights always renormalised,
+   no biases), Qwen3-MoE (num_experts, moe_intermediate_size, norm_topk_prob, Qwen3's
+   attention) and Qwen2-MoE (the same with Qwen2's q/k/v biases and a shared expert). A
+   Qwen layer is sparse unless listed in mlp_only_layers, when (layer + 1) is a multiple of
+   decoder_sparse_step. */
+static int llm__cv_read_experts(llm__cv *cv, const json_value *cfg, llm__cv_hparams *h) {
+    const json_value *dense = json_get(cfg, "mlp_only_layers");
+    int mixtral = h->arch == LLM_ARCH_MIXTRAL, qwen2 = h->arch == LLM_ARCH_QWEN2_MOE, step = 1, qkv_bias = 1, i;
+    size_t k;
+    if (!mixtral && !qwen2 && h->arch != LLM_ARCH_QWEN3_MOE) return 0;
+    h->sparse = (int *)calloc((size_t)h->n_layer, sizeof(int));
+    if (!h->sparse) return llm__cv_oom(cv);
+    if (llm__cv_cfg_int(cv, cfg, mixtral ? "num_local_experts" : "num_experts", 0, mixtral ? 8 : qwen2 ? 60 : 128, &h->n_expert) ||
+        llm__cv_cfg_int(cv, cfg, "num_experts_per_tok", 0, mixtral ? 2 : qwen2 ? 4 : 8, &h->n_expert_used))
+        return -1;
+    if (mixtral) {
+        h->n_ff_expert = h->n_ff;
+        h->norm_topk = 1;
+    } else if (llm__cv_cfg_int(cv, cfg, "moe_intermediate_size", 0, qwen2 ? 1408 : 768, &h->n_ff_expert) ||
+               llm__cv_cfg_bool(cv, cfg, "norm_topk_prob", 0, &h->norm_topk) ||
+               llm__cv_cfg_int(cv, cfg, "decoder_sparse_step", 0, 1, &step) ||
+               (qwen2 && (llm__cv_cfg_int(cv, cfg, "shared_expert_intermediate_size", 0, 5632, &h->n_ff_shared) ||
+                          llm__cv_cfg_bool(cv, cfg, "qkv_bias", 1, &qkv_bias))))
+        return -1;
+    if (qwen2) h->attn_bias_qkv = qkv_bias; /* Qwen2MoeConfig's own key */
+    if (h->n_expert < 1 || h->n_expert > LLM_MAX_EXPERTS || h->n_expert_used < 1 || h->n_expert_used > h->n_expert)
+        return llm__cv_fail(cv, "config.json: %d experts with %d per token is out of range (at most %d experts)", h->n_expert,
+                            h->n_expert_used, LLM_MAX_EXPERTS);
+    if (h->n_ff_expert < 1 || h->n_ff_shared < 0 || step < 1)
+        return llm__cv_fail(cv, "config.json: moe_intermediate_size, shared_expert_intermediate_size or decoder_sparse_step is out of range");
+    for (i = 0; i < h->n_layer; i++) h->sparse[i] = (i + 1) % step == 0;
+    if (dense && dense->type != JSON_NULL) {
+        if (dense->type != JSON_ARRAY) return llm__cv_fail(cv, "config.json: 'mlp_only_layers' must be a list of layer indices");
+        for (k = 0; k < dense->len; k++) {
+            const json_value *v = &dense->items[k];
+            if (!json_is_int(v) || v->number < 0 || v->number >= h->n_layer)
+                return llm__cv_fail(cv, "config.json: mlp_only_layers[%d] is not a layer index", (int)k);
+            h->sparse[(int)v->number] = 0;
+        }
+    }
+    return 0;
+}
+
 /* config.json (and generation_config.json, which may be NULL) -> hparams. */
 static int llm__cv_hparams_from_json(llm__cv *cv, const json_value *cfg, const json_value *gen, llm__cv_hparams *h) {
     const json_value *act;
@@ -1762,7 +1813,7 @@ static int llm__cv_hparams_from_json(llm__cv *cv, const json_value *cfg, const j
     h->norm_plus_one = h->fam->norm_plus_one;
     if (llm__cv_read_switches(cv, cfg, h)) return -1;
     return llm__cv_read_rope_scaling(cv, cfg, h) || llm__cv_read_windows(cv, cfg, h) || llm__cv_read_layer_rope(cv, cfg, h) ||
-           llm__cv_read_token_ids(cv, gen, cfg, h) ? -1 : 0;
+           llm__cv_read_token_ids(cv, gen, cfg, h) || llm__cv_read_experts(cv, cfg, h) ? -1 : 0;
 }
 
 static int llm__cv_read_hparams(llm__cv *cv, const char *dir, llm__cv_hparams *h) {
@@ -2006,6 +2057,28 @@ static const llm__cv_src_tensor *llm__cv_find_src(const llm__cv_source *src, con
     return NULL;
 }
 
+/* A sparse layer's tensors (the part of the name after "model.layers.N."): the router, each
+   expert's three matrices and, with one, the shared expert and its gate. */
+static int llm__cv_is_expert_tensor(const char *rest, const llm__cv_hparams *h) {
+    static const char *const proj[] = { "gate_proj.weight", "up_proj.weight", "down_proj.weight" };
+    long e = 0;
+    size_t i;
+    if (!strcmp(rest, "mlp.gate.weight")) return 1;
+    if (h->n_ff_shared > 0 && !strcmp(rest, "mlp.shared_expert_gate.weight")) return 1;
+    for (i = 0; i < 3; i++) {
+        char name[64];
+        snprintf(name, sizeof name, "mlp.shared_expert.%s", proj[i]);
+        if (h->n_ff_shared > 0 && !strcmp(rest, name)) return 1;
+    }
+    if (strncmp(rest, "mlp.experts.", 12) != 0) return 0;
+    rest += 12;
+    if (*rest < '0' || *rest > '9' || (rest[0] == '0' && rest[1] != '.')) return 0;
+    while (*rest >= '0' && *rest <= '9' && e <= LLM_MAX_EXPERTS) e = e * 10 + (*rest++ - '0');
+    if (*rest++ != '.' || e >= h->n_expert) return 0;
+    for (i = 0; i < 3; i++) if (!strcmp(rest, proj[i])) return 1;
+    return 0;
+}
+
 /* The tensor names the library reads; anything else in the checkpoint is refused. */
 static int llm__cv_is_model_tensor(const char *name, const llm__cv_hparams *h) {
     static const char *const layer_suffixes[] = {
@@ -2028,6 +2101,7 @@ static int llm__cv_is_model_tensor(const char *name, const llm__cv_hparams *h) {
     if (*rest < '0' || *rest > '9' || (rest[0] == '0' && rest[1] != '.')) return 0;
     while (*rest >= '0' && *rest <= '9' && layer <= LLM_MAX_LAYERS) layer = layer * 10 + (*rest++ - '0');
     if (*rest++ != '.' || layer >= h->n_layer) return 0;
+    if (h->sparse && h->sparse[layer] && strncmp(rest, "mlp.", 4) == 0) return llm__cv_is_expert_tensor(rest, h);
     for (i = 0; i < sizeof layer_suffixes / sizeof layer_suffixes[0]; i++) {
         if (strcmp(rest, layer_suffixes[i]) != 0) continue;
         if (i == 0) return h->block_norms != LLM_BLOCK_POST;
@@ -2125,6 +2199,19 @@ static int llm__cv_set_switches(llm_builder *b, const llm__cv_hparams *h) {
     return r;
 }
 
+/* The mixture-of-experts keys (docs/FORMAT.md); none for a dense model. */
+static int llm__cv_set_experts(llm_builder *b, const llm__cv_hparams *h) {
+    int r = 0;
+    if (h->n_expert == 0) return 0;
+    r |= llm_builder_set_i32(b, LLM_KEY_N_EXPERT, h->n_expert);
+    r |= llm_builder_set_i32(b, LLM_KEY_N_EXPERT_USED, h->n_expert_used);
+    r |= llm_builder_set_i32(b, LLM_KEY_EXPERT_FF, h->n_ff_expert);
+    r |= llm_builder_set_i32(b, LLM_KEY_EXPERT_NORM_TOPK, h->norm_topk);
+    r |= llm_builder_set_i32(b, LLM_KEY_SHARED_EXPERT_FF, h->n_ff_shared);
+    r |= llm_builder_set_i32_array(b, LLM_KEY_EXPERT_LAYERS, h->sparse, (size_t)h->n_layer);
+    return r;
+}
+
 static int llm__cv_set_hparams(llm__cv *cv, llm_builder *b, const llm__cv_hparams *h) {
     const char *arch = llm__arch_names[h->arch];
     int r = 0, i;
@@ -2154,24 +2241,77 @@ static int llm__cv_set_hparams(llm__cv *cv, llm_builder *b, const llm__cv_hparam
     r |= llm__cv_set_switches(b, h);
     r |= llm_builder_set_i32(b, LLM_KEY_BOS_ID, h->bos_id);
     r |= llm_builder_set_i32_array(b, LLM_KEY_EOS_IDS, h->eos, (size_t)h->n_eos);
+    r |= llm__cv_set_experts(b, h);
     return r ? llm__cv_fail_as(cv, LLM_ERR_OUT_OF_MEMORY, "cannot build metadata (out of memory)") : 0;
 }
 
 
+#define LLM__CV_MAX_TENSORS 32768 /* Qwen3-30B-A3B has 18k, with its 128 experts a layer */
 typedef struct llm__cv_plan {
-    const llm__cv_src_tensor *src[8192];
-    llm_dtype dst[8192];
+    const llm__cv_src_tensor *src[LLM__CV_MAX_TENSORS];
+    llm_dtype dst[LLM__CV_MAX_TENSORS];
     int n;
     /* The pieces of fused tensors (Phi-3's qkv_proj, gate_up_proj): rows of a source tensor
        under the name of the unfused one; src[i] points at part[i]. */
-    llm__cv_src_tensor part[8192];
-    char part_name[8192][96];
+    llm__cv_src_tensor part[LLM__CV_MAX_TENSORS];
+    char part_name[LLM__CV_MAX_TENSORS][96];
 } llm__cv_plan;
 
 static int llm__cv_plan_has(const llm__cv_plan *p, const char *name) {
     int i;
     for (i = 0; i < p->n; i++) if (strcmp(p->src[i]->name, name) == 0) return 1;
     return 0;
+}
+
+/* A sparse layer's router, experts and shared expert must all be there. */
+static int llm__cv_check_experts(llm__cv *cv, const llm__cv_source *src, const llm__cv_hparams *h, int l) {
+    static const char *const proj[] = { "gate_proj", "up_proj", "down_proj" };
+    char name[256];
+    int e, j;
+    for (e = -2; e < h->n_expert; e++)
+        for (j = 0; j < 3; j++) {
+            if (e == -2 && j) break;
+            if (e == -1 && h->n_ff_shared == 0) break;
+            if (e == -2) snprintf(name, sizeof name, "model.layers.%d.mlp.gate.weight", l);
+            else if (e == -1) snprintf(name, sizeof name, "model.layers.%d.mlp.shared_expert.%s.weight", l, proj[j]);
+            else snprintf(name, sizeof name, "model.layers.%d.mlp.experts.%d.%s.weight", l, e, proj[j]);
+            if (!llm__cv_find_src(src, name)) return llm__cv_fail(cv, "%s: missing tensor '%s'", llm__cv_src_where(src), name);
+        }
+    snprintf(name, sizeof name, "model.layers.%d.mlp.shared_expert_gate.weight", l);
+    if (h->n_ff_shared > 0 && !llm__cv_find_src(src, name)) return llm__cv_fail(cv, "%s: missing tensor '%s'", llm__cv_src_where(src), name);
+    return 0;
+}
+
+/* Mixtral checkpoints name a layer's mixture block_sparse_moe and an expert's matrices w1
+   (gate), w3 (up) and w2 (down); they are stored under the names Qwen-MoE uses (and newer
+   transformers versions save), which llm.h reads. */
+static int llm__cv_rename_experts(llm__cv *cv, llm__cv_source *src, const llm__cv_hparams *h) {
+    static const char *const from[] = { ".w1.weight", ".w3.weight", ".w2.weight" };
+    static const char *const to[] = { ".gate_proj.weight", ".up_proj.weight", ".down_proj.weight" };
+    int i, renamed = 0;
+    size_t j;
+    if (h->arch != LLM_ARCH_MIXTRAL) return 0;
+    for (i = 0; i < src->n; i++) {
+        char *name = src->t[i].name, *moe = strstr(name, ".block_sparse_moe."), *out;
+        size_t len;
+        if (strncmp(name, "model.layers.", 13) != 0 || !moe) continue;
+        len = strlen(name);
+        if (!(out = (char *)malloc(len + 16))) return llm__cv_oom(cv);
+        memcpy(out, name, (size_t)(moe - name));
+        strcpy(out + (moe - name), ".mlp.");
+        strcat(out, moe + 18);
+        for (j = 0; j < 3; j++) {
+            size_t n = strlen(out), k = strlen(from[j]);
+            if (n > k && strncmp(out, "model.layers.", 13) == 0 && strstr(out, ".mlp.experts.") && !strcmp(out + n - k, from[j])) {
+                strcpy(out + n - k, to[j]);
+                break;
+            }
+        }
+        free(name);
+        src->t[i].name = out;
+        renamed = 1;
+    }
+    return renamed ? llm__cv_check_unique_names(cv, src) : 0;
 }
 
 /* Every tensor the config implies must be in the checkpoint (HF would initialise a missing
@@ -2191,7 +2331,9 @@ static int llm__cv_check_complete(llm__cv *cv, const llm__cv_source *src, const 
     if (!llm__cv_find_src(src, "model.norm.weight")) return llm__cv_fail(cv, "%s: missing tensor 'model.norm.weight'", llm__cv_src_where(src));
     if (!h->tied && !llm__cv_find_src(src, "lm_head.weight")) return llm__cv_fail(cv, "%s: missing tensor 'lm_head.weight' (tie_word_embeddings is false)", llm__cv_src_where(src));
     for (l = 0; l < h->n_layer; l++) {
+        if (h->sparse && h->sparse[l] && llm__cv_check_experts(cv, src, h, l)) return -1;
         for (i = 0; i < sizeof always / sizeof always[0]; i++) {
+            if (h->sparse && h->sparse[l] && strncmp(always[i], "mlp.", 4) == 0) continue;
             snprintf(name, sizeof name, "model.layers.%d.%s", l, always[i]);
             if (!llm__cv_plan_has(p, name))
                 return llm__cv_fail(cv, "%s: missing tensor '%s'%s", llm__cv_src_where(src), name,
@@ -2225,6 +2367,10 @@ static llm_dtype llm__cv_matrix_dtype(const llm__cv_src_tensor *t, const llm__cv
     int64_t rows = 1;
     int d;
     for (d = 0; d < t->n_dims - 1; d++) rows *= t->shape[d];
+    /* A router's rows are few, and rounding them to 4 or 8 bits could change which experts
+       a token gets: they stay f32 when a quantized type is asked for. */
+    if (llm__is_quant(want) && (strstr(t->name, ".mlp.gate.weight") || strstr(t->name, ".mlp.shared_expert_gate.weight")))
+        return LLM_DTYPE_F32;
     if (want == LLM_DTYPE_Q4_0 && h->n_vocab <= 65536 &&
         (!strcmp(t->name, "model.embed_tokens.weight") || !strcmp(t->name, "lm_head.weight")))
         want = LLM_DTYPE_Q8_0;
@@ -2499,7 +2645,7 @@ static llm_result llm__cv_run(llm__cv *cv, const char *dir, const char *out) {
     if (!no_tokenizer) llm__cv_tok_describe(cv, &td);
     if (!(p = (llm__cv_plan *)calloc(1, sizeof *p))) { llm__cv_oom(cv); goto done; }
     if (!d->vocab_only && (llm__cv_read_hparams(cv, dir, &h) || (!no_tokenizer && llm__cv_tok_check_vocab_size(cv, &td, h.n_vocab)) ||
-                           llm__cv_open_source(cv, dir, &src) || llm__cv_plan_tensors(cv, &src, &h, d->has_dtype, d->dtype, p)))
+                           llm__cv_open_source(cv, dir, &src) || llm__cv_rename_experts(cv, &src, &h) || llm__cv_plan_tensors(cv, &src, &h, d->has_dtype, d->dtype, p)))
         goto done;
     if (!d->vocab_only) llm__cv_embd_scale(&src, &h);
     if (llm__cv_write_model(cv, out, dir, &src, p, d->vocab_only ? NULL : &h, no_tokenizer ? NULL : &td, &bytes) ||
@@ -2522,6 +2668,7 @@ done:
     free(p);
     free(h.window);
     free(h.layer_rope);
+    free(h.sparse);
     llm__cv_free_source(&src);
     return cv->rc;
 }

@@ -51,6 +51,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         (void)json_get(v, "model_type");
         (void)llm__cv_hparams_from_json(&cv, v, v, &h);
         free(h.window);
+        free(h.sparse);
         if (json_get(v, "model") && getenv("LLM_FUZZ_TMPDIR")) read_as_tokenizer(&cv, data, size, getenv("LLM_FUZZ_TMPDIR"));
     }
     json_free(v);

@@ -18,6 +18,58 @@ static int write_file(const char *path, const void *a, size_t na, const void *b,
     return ok;
 }
 
+/* A one-layer mixture (Qwen3-MoE's names): 4 experts of width 8, 2 per token, and the
+   shared expert, so that mutations reach the expert keys, the expert tensors and the routed
+   forward pass. */
+static void *moe_seed(size_t *size) {
+    static const char *const names[] = { "model.embed_tokens.weight", "model.layers.0.input_layernorm.weight",
+        "model.layers.0.self_attn.q_proj.weight", "model.layers.0.self_attn.k_proj.weight", "model.layers.0.self_attn.v_proj.weight",
+        "model.layers.0.self_attn.o_proj.weight", "model.layers.0.post_attention_layernorm.weight", "model.layers.0.mlp.gate.weight",
+        "model.layers.0.mlp.shared_expert.gate_proj.weight", "model.layers.0.mlp.shared_expert.up_proj.weight",
+        "model.layers.0.mlp.shared_expert.down_proj.weight", "model.layers.0.mlp.shared_expert_gate.weight", "model.norm.weight" };
+    static const int64_t shapes[][2] = { { 16, 8 }, { 8, 0 }, { 8, 8 }, { 4, 8 }, { 4, 8 }, { 8, 8 }, { 8, 0 }, { 4, 8 },
+                                         { 8, 8 }, { 8, 8 }, { 8, 8 }, { 1, 8 }, { 8, 0 } };
+    tiny__tensor t[32];
+    int n = 0, e, i, sparse = 1;
+    size_t k, idx;
+    uint32_t st = 99;
+    char name[96];
+    llm_builder *b = NULL;
+    const void *hdr;
+    size_t hdr_size;
+    uint8_t *file = NULL;
+    for (i = 0; i < (int)(sizeof names / sizeof names[0]); i++) tiny__add(t, &n, names[i], shapes[i][0], shapes[i][1], LLM_DTYPE_F32);
+    for (e = 0; e < 4; e++) {
+        snprintf(name, sizeof name, "model.layers.0.mlp.experts.%d.gate_proj.weight", e); tiny__add(t, &n, name, 8, 8, LLM_DTYPE_F32);
+        snprintf(name, sizeof name, "model.layers.0.mlp.experts.%d.up_proj.weight", e); tiny__add(t, &n, name, 8, 8, LLM_DTYPE_F32);
+        snprintf(name, sizeof name, "model.layers.0.mlp.experts.%d.down_proj.weight", e); tiny__add(t, &n, name, 8, 8, LLM_DTYPE_F32);
+    }
+    if (llm_builder_create(&b) != LLM_OK || llm_builder_set_string(b, LLM_KEY_ARCH, "qwen2_moe", 9) ||
+        llm_builder_set_i32(b, LLM_KEY_N_VOCAB, 16) || llm_builder_set_i32(b, LLM_KEY_N_EMBD, 8) ||
+        llm_builder_set_i32(b, LLM_KEY_N_FF, 8) || llm_builder_set_i32(b, LLM_KEY_N_LAYER, 1) ||
+        llm_builder_set_i32(b, LLM_KEY_N_HEAD, 2) || llm_builder_set_i32(b, LLM_KEY_N_HEAD_KV, 1) ||
+        llm_builder_set_i32(b, LLM_KEY_HEAD_DIM, 4) || llm_builder_set_i32(b, LLM_KEY_N_CTX_TRAIN, 16) ||
+        llm_builder_set_f64(b, LLM_KEY_RMS_EPS, 1e-5) || llm_builder_set_f64(b, LLM_KEY_ROPE_THETA, 10000.0) ||
+        llm_builder_set_i32(b, LLM_KEY_TIED_EMBEDDINGS, 1) || llm_builder_set_i32(b, LLM_KEY_N_EXPERT, 4) ||
+        llm_builder_set_i32(b, LLM_KEY_N_EXPERT_USED, 2) || llm_builder_set_i32(b, LLM_KEY_EXPERT_FF, 8) ||
+        llm_builder_set_i32(b, LLM_KEY_EXPERT_NORM_TOPK, 1) || llm_builder_set_i32(b, LLM_KEY_SHARED_EXPERT_FF, 8) ||
+        llm_builder_set_i32_array(b, LLM_KEY_EXPERT_LAYERS, &sparse, 1))
+        goto done;
+    for (i = 0; i < n; i++)
+        if (llm_builder_add_tensor(b, t[i].name, t[i].dtype, t[i].n_dims, t[i].shape, &idx)) goto done;
+    if (llm_builder_header(b, &hdr, &hdr_size) || !(file = (uint8_t *)calloc(1, (size_t)llm_builder_file_size(b)))) goto done;
+    memcpy(file, hdr, hdr_size);
+    for (i = 0; i < n; i++)
+        for (k = 0; k < (size_t)(t[i].shape[0] * (t[i].n_dims == 2 ? t[i].shape[1] : 1)); k++) {
+            float v = tiny__value(&st);
+            tiny__store(file + llm_builder_tensor_offset(b, (size_t)i), t[i].dtype, k, t[i].norm ? 1.0f + v / 4.0f : v);
+        }
+    *size = (size_t)llm_builder_file_size(b);
+done:
+    llm_builder_destroy(b);
+    return file;
+}
+
 static void small(tiny_desc *d) {
     d->n_vocab = 16; d->n_embd = 8; d->n_ff = 8; d->n_layer = 1; d->n_head = 2; d->n_head_kv = 1; d->head_dim = 4; d->n_ctx = 16;
 }
@@ -40,6 +92,11 @@ int main(int argc, char **argv) {
         if (!(file = tiny_model(&d, &size))) return 1;
         snprintf(path, sizeof path, "tests/fuzz/corpus/fuzz_model/%s.model", v[i].name);
         if (!write_file(path, file, size, NULL, 0)) return 1;
+        free(file);
+    }
+    {
+        void *file = moe_seed(&size);
+        if (!file || !write_file("tests/fuzz/corpus/fuzz_model/qwen2-moe-shared.model", file, size, NULL, 0)) return 1;
         free(file);
     }
     for (a = 1; a < argc; a++) {
