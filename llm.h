@@ -43,8 +43,8 @@
    the format's names and values (LLM_FILE_MAGIC, LLM_KEY_*, LLM_TF_*, ...) are declared here
    for reader and writer alike. Its layout, and that of a saved context state, is in
    docs/FORMAT.md. Supported families: llama, mistral, qwen2, qwen3, gemma2, gemma3, phi3,
-   smollm3, granite, olmo2, and the mixtures of experts mixtral, qwen3_moe, qwen2_moe. The
-   file describes a family by its switches (norm placement, q/k norm, activation, scales,
+   smollm3, granite, olmo2, and the mixtures of experts mixtral, qwen3_moe, qwen2_moe, olmoe.
+   The file describes a family by its switches (norm placement, q/k norm, activation, scales,
    soft-caps, per-layer RoPE, rope scaling, experts) and the forward pass reads only those.
 
    CONFIG MACROS (define before the implementation include)
@@ -280,7 +280,7 @@ typedef struct llm_model_desc {
 typedef enum llm_arch {
     LLM_ARCH_LLAMA = 0, LLM_ARCH_MISTRAL = 1, LLM_ARCH_QWEN2 = 2, LLM_ARCH_QWEN3 = 3,
     LLM_ARCH_GEMMA2 = 4, LLM_ARCH_GEMMA3 = 5, LLM_ARCH_PHI3 = 6, LLM_ARCH_SMOLLM3 = 7, LLM_ARCH_GRANITE = 8,
-    LLM_ARCH_OLMO2 = 9, LLM_ARCH_MIXTRAL = 10, LLM_ARCH_QWEN3_MOE = 11, LLM_ARCH_QWEN2_MOE = 12
+    LLM_ARCH_OLMO2 = 9, LLM_ARCH_MIXTRAL = 10, LLM_ARCH_QWEN3_MOE = 11, LLM_ARCH_QWEN2_MOE = 12, LLM_ARCH_OLMOE = 13
 } llm_arch;
 
 typedef enum llm_rope_scaling {
@@ -3135,7 +3135,7 @@ LLMDEF const llm_tensor *llm_model_tensor(const llm_model *model, const char *na
 
 /* ---- llm: model --------------------------------------------------------------------------- */
 static const char *const llm__arch_names[] = { "llama", "mistral", "qwen2", "qwen3", "gemma2", "gemma3", "phi3",
-                                               "smollm3", "granite", "olmo2", "mixtral", "qwen3_moe", "qwen2_moe" };
+                                               "smollm3", "granite", "olmo2", "mixtral", "qwen3_moe", "qwen2_moe", "olmoe" };
 
 /* An optional f64 key into a float, dflt when absent. */
 static llm_result llm__meta_float(const llm_model *m, const char *key, double dflt, float *out, char *err, size_t es) {
@@ -4179,7 +4179,7 @@ static void llm__swiglu_ffn(llm_ctx *c, const llm__layer *L, const float *in, in
 
 /* ---- mixture of experts ----
    A sparse layer's feed-forward, as transformers' MoE blocks (MixtralSparseMoeBlock,
-   Qwen3MoeSparseMoeBlock, Qwen2MoeSparseMoeBlock) compute it: router logits, the chosen
+   Qwen3MoeSparseMoeBlock, Qwen2MoeSparseMoeBlock, OlmoeSparseMoeBlock) compute it: router logits, the chosen
    experts of each token, then the chunk's (token, expert) pairs grouped by expert, so that
    an expert's weights are read once per chunk and never when no token chose it. */
 

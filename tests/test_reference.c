@@ -145,19 +145,22 @@ static void ref_read_layers(const json_value *j, ref_config *c, int window, int 
     }
 }
 
-/* MixtralConfig, Qwen3MoeConfig and Qwen2MoeConfig: the experts and which layers have them
-   (Qwen: not in mlp_only_layers and (layer + 1) % decoder_sparse_step == 0), and the
-   attention they share with Mistral, Qwen3 and Qwen2. */
+/* MixtralConfig, Qwen3MoeConfig, Qwen2MoeConfig and OlmoeConfig: the experts and which layers
+   have them (Qwen: not in mlp_only_layers and (layer + 1) % decoder_sparse_step == 0; OLMoE:
+   every layer, OlmoeMLP of intermediate_size), and the attention they share with Mistral,
+   Qwen3 and Qwen2. */
 static void ref_read_moe_config(const json_value *j, ref_config *c) {
     int mixtral = !strcmp(c->model_type, "mixtral"), q3 = !strcmp(c->model_type, "qwen3_moe"), q2 = !strcmp(c->model_type, "qwen2_moe");
+    int olmoe = !strcmp(c->model_type, "olmoe");
     const json_value *dense = get(j, "mlp_only_layers"), *sw = json_get(j, "sliding_window");
     int step = (int)num(j, "decoder_sparse_step", 1), i;
     size_t k;
     c->sparse = (int *)xcalloc((size_t)c->layers, sizeof(int));
-    if (!mixtral && !q3 && !q2) return;
-    c->experts = (int)num(j, mixtral ? "num_local_experts" : "num_experts", mixtral ? 8 : q2 ? 60 : 128);
+    if (!mixtral && !q3 && !q2 && !olmoe) return;
+    if (olmoe) step = 1, dense = NULL;
+    c->experts = (int)num(j, mixtral ? "num_local_experts" : "num_experts", mixtral ? 8 : q2 ? 60 : olmoe ? 64 : 128);
     c->used = (int)num(j, "num_experts_per_tok", mixtral ? 2 : q2 ? 4 : 8);
-    c->moe_ff = mixtral ? c->ff : (int)num(j, "moe_intermediate_size", q2 ? 1408 : 768);
+    c->moe_ff = mixtral || olmoe ? c->ff : (int)num(j, "moe_intermediate_size", q2 ? 1408 : 768);
     c->norm_topk = mixtral || flag(j, "norm_topk_prob");
     c->shared_ff = q2 ? (int)num(j, "shared_expert_intermediate_size", 5632) : 0;
     c->mixtral_names = mixtral;
@@ -199,7 +202,8 @@ static void ref_read_config(const char *dir, ref_config *c) {
     c->eps = num(j, "rms_norm_eps", 1e-6);
     c->theta = num(j, "rope_theta", 10000.0);
     c->tied = flag(j, "tie_word_embeddings");
-    c->qk_norm = !strcmp(c->model_type, "qwen3") || gemma3 ? 1 : !strcmp(c->model_type, "olmo2") ? 2 : 0;
+    /* OlmoeAttention, like Olmo2's, normalises all of q and all of k */
+    c->qk_norm = !strcmp(c->model_type, "qwen3") || gemma3 ? 1 : !strcmp(c->model_type, "olmo2") || !strcmp(c->model_type, "olmoe") ? 2 : 0;
     /* q/k/v biases: qwen2 always, mistral and phi3 never, the others with attention_bias; o:
        the others with attention_bias. */
     c->fused = !strcmp(c->model_type, "phi3");
@@ -222,7 +226,7 @@ static void ref_read_config(const char *dir, ref_config *c) {
     if (!sw && (!strcmp(c->model_type, "phi3") || !strcmp(c->model_type, "smollm3"))) window = 0;
     is_qwen |= !strcmp(c->model_type, "smollm3");
     if (!strcmp(c->model_type, "llama") || !strcmp(c->model_type, "granite") || !strcmp(c->model_type, "olmo2") ||
-        (is_qwen && !flag(j, "use_sliding_window")))
+        !strcmp(c->model_type, "olmoe") || (is_qwen && !flag(j, "use_sliding_window")))
         window = 0;
     if (is_qwen) first_window_layer = (int)num(j, "max_window_layers", 28);
     c->window = (int *)xcalloc((size_t)c->layers, sizeof(int));
@@ -676,6 +680,7 @@ static const variant variants[] = {
     { "smollm3", "f32" }, { "smollm3-interval", "f32" }, { "phi3", "f32" }, { "phi3-long", "f32" }, { "qwen2-yarn", "f32" },
     { "gemma2", "bf16" }, { "phi3", "bf16" },
     { "mixtral", "f32" }, { "qwen3-moe", "f32" }, { "qwen3-moe-step2", "f32" }, { "qwen2-moe", "f32" }, { "qwen3-moe", "bf16" },
+    { "olmoe", "f32" }, { "olmoe", "bf16" },
 };
 
 /* The model's hyper-parameters as llm.h read them, against the reference's reading. */

@@ -118,6 +118,8 @@ static const spec variants[] = {
       TINY, 2, 0, 40960, 1e-6, 1000000.0, 1, 0, NULL, -1, -1, -1, 0, 1, -1, LLM_DTYPE_F32, NULL },
     { "qwen2-moe", "qwen2_moe", "4 experts, 2 per token, a shared expert with its sigmoid gate, q/k/v biases",
       TINY, 2, 0, 32768, 1e-6, 1000000.0, 0, 0, NULL, 32768, 0, 2, 0, 0, -1, LLM_DTYPE_F32, NULL },
+    { "olmoe", "olmoe", "8 experts, 3 per token, no renormalisation, q/k RMSNorm over all heads, pre-norm blocks",
+      TINY, 2, 0, 4096, 1e-5, 10000.0, 0, 0, NULL, -1, -1, -1, 1, 2, -1, LLM_DTYPE_F32, "\"clip_qkv\": null,\n" },
 };
 
 static const spec shapes[] = {
@@ -160,16 +162,15 @@ static const spec shapes[] = {
       49159, 2048, 8192, 40, 32, 8, 0, 131072, 1e-5, 10000000.0, 1, 0, NULL, -1, -1, -1, 0, 0, -1, LLM_DTYPE_BF16,
       "\"embedding_multiplier\": 12.0,\n  \"attention_multiplier\": 0.015625,\n  \"residual_multiplier\": 0.22,\n"
       "  \"logits_scaling\": 8.0,\n" },
-    /* OLMoE's attention normalises q and k over their full width; this shape has its sizes
-       with Qwen3-MoE's per-head norms, which cost the same. */
-    { "olmoe-1b-7b", "qwen3_moe", "OLMoE-1B-7B's dimensions: 64 experts, 8 per token (7B weights, 1.3B active)",
-      50304, 2048, 1024, 16, 16, 16, 128, 4096, 1e-5, 10000.0, 0, 0, NULL, -1, -1, -1, 50279, 50279, -1, LLM_DTYPE_BF16, NULL },
+    { "olmoe-1b-7b", "olmoe", "OLMoE-1B-7B-0924: 64 experts, 8 per token (7B weights, 1.3B active)",
+      50304, 2048, 1024, 16, 16, 16, 0, 4096, 1e-5, 10000.0, 0, 0, NULL, -1, -1, -1, -1, 50279, -1, LLM_DTYPE_BF16,
+      "\"clip_qkv\": null,\n  \"pad_token_id\": 1,\n" },
     { "qwen3-30b-a3b", "qwen3_moe", "Qwen3-30B-A3B: 128 experts, 8 per token (30B weights, 3B active)",
       151936, 2048, 6144, 48, 32, 4, 128, 40960, 1e-6, 1000000.0, 0, 0, NULL, -1, 0, 48, 151643, 151645, -1, LLM_DTYPE_BF16, NULL },
 };
 
 /* The mixture of experts of a variant or shape, by its name: experts, chosen per token,
-   each expert's width (Mixtral's is intermediate_size), norm_topk_prob, the shared expert's
+   each expert's width (0: intermediate_size, as Mixtral's and OLMoE's), norm_topk_prob, the shared expert's
    width, decoder_sparse_step and mlp_only_layers (a JSON list or NULL). */
 typedef struct moe_spec {
     const char *name;
@@ -182,7 +183,8 @@ static const moe_spec moe_specs[] = {
     { "qwen3-moe", 8, 2, 32, 1, 0, 1, "[1]" },
     { "qwen3-moe-step2", 6, 3, 48, 0, 0, 2, NULL },
     { "qwen2-moe", 4, 2, 32, 0, 48, 1, NULL },
-    { "olmoe-1b-7b", 64, 8, 1024, 0, 0, 1, NULL },
+    { "olmoe", 8, 3, 0, 0, 0, 1, NULL },
+    { "olmoe-1b-7b", 64, 8, 0, 0, 0, 1, NULL },
     { "qwen3-30b-a3b", 128, 8, 768, 1, 0, 1, NULL },
 };
 
@@ -292,7 +294,7 @@ static void plan_tensors(const spec *s, tensor_list *l) {
     float inv_d = (float)(1.0 / sqrt((double)D));
     int qwen2 = !strcmp(s->model_type, "qwen2") || !strcmp(s->model_type, "qwen2_moe");
     int qwen3 = !strcmp(s->model_type, "qwen3") || !strcmp(s->model_type, "qwen3_moe") || !strcmp(s->model_type, "gemma3_text");
-    int olmo2 = !strcmp(s->model_type, "olmo2"), phi3 = !strcmp(s->model_type, "phi3"), gemma = is_gemma(s);
+    int olmo2 = !strcmp(s->model_type, "olmo2"), olmoe = !strcmp(s->model_type, "olmoe"), phi3 = !strcmp(s->model_type, "phi3"), gemma = is_gemma(s);
     float norm_center = gemma ? 0.0f : 1.0f; /* Gemma's norms multiply by 1 + w */
     const moe_spec *moe = moe_of(s);
     int il;
@@ -322,7 +324,7 @@ static void plan_tensors(const spec *s, tensor_list *l) {
             add(l, NAME("self_attn.q_norm.weight"), hd, 0, 2.0f - (1.0f - norm_center), 0.3f);
             add(l, NAME("self_attn.k_norm.weight"), hd, 0, 2.0f - (1.0f - norm_center), 0.3f);
         }
-        if (olmo2) { /* over all heads at once */
+        if (olmo2 || olmoe) { /* over all heads at once */
             add(l, NAME("self_attn.q_norm.weight"), qd, 0, 2.0f, 0.3f);
             add(l, NAME("self_attn.k_norm.weight"), kvd, 0, 2.0f, 0.3f);
         }
@@ -377,6 +379,11 @@ static void write_moe_config(FILE *f, const spec *s) {
         fprintf(f, "  \"num_local_experts\": %d,\n  \"num_experts_per_tok\": %d,\n", m->experts, m->used);
         return;
     }
+    if (!strcmp(s->model_type, "olmoe")) {
+        fprintf(f, "  \"num_experts\": %d,\n  \"num_experts_per_tok\": %d,\n  \"norm_topk_prob\": %s,\n", m->experts, m->used,
+                m->norm_topk ? "true" : "false");
+        return;
+    }
     fprintf(f, "  \"num_experts\": %d,\n  \"num_experts_per_tok\": %d,\n  \"moe_intermediate_size\": %d,\n", m->experts, m->used,
             m->moe_ff);
     fprintf(f, "  \"norm_topk_prob\": %s,\n  \"decoder_sparse_step\": %d,\n", m->norm_topk ? "true" : "false", m->sparse_step);
@@ -392,7 +399,7 @@ static void write_config(const char *dir, const spec *s) {
     static const char *const classes[][2] = {
         { "llama", "Llama" }, { "mistral", "Mistral" }, { "qwen2", "Qwen2" }, { "qwen3", "Qwen3" }, { "gemma2", "Gemma2" },
         { "gemma3_text", "Gemma3" }, { "phi3", "Phi3" }, { "smollm3", "SmolLM3" }, { "granite", "Granite" }, { "olmo2", "Olmo2" },
-        { "mixtral", "Mixtral" }, { "qwen3_moe", "Qwen3Moe" }, { "qwen2_moe", "Qwen2Moe" },
+        { "mixtral", "Mixtral" }, { "qwen3_moe", "Qwen3Moe" }, { "qwen2_moe", "Qwen2Moe" }, { "olmoe", "Olmoe" },
     };
     const char *cls = "Llama";
     size_t i;
@@ -416,14 +423,17 @@ static void write_config(const char *dir, const spec *s) {
     if (s->use_sliding_window >= 0) fprintf(f, "  \"use_sliding_window\": %s,\n", s->use_sliding_window ? "true" : "false");
     if (s->max_window_layers >= 0) fprintf(f, "  \"max_window_layers\": %d,\n", s->max_window_layers);
     write_moe_config(f, s);
-    fprintf(f, "  \"bos_token_id\": %d,\n  \"eos_token_id\": %d,\n", s->bos, s->eos);
+    if (s->bos >= 0) fprintf(f, "  \"bos_token_id\": %d,\n", s->bos);
+    else fputs("  \"bos_token_id\": null,\n", f);
+    fprintf(f, "  \"eos_token_id\": %d,\n", s->eos);
     fprintf(f, "  \"tie_word_embeddings\": %s,\n  \"torch_dtype\": \"%s\"\n}\n", s->tied ? "true" : "false",
             s->dtype == LLM_DTYPE_F32 ? "float32" : s->dtype == LLM_DTYPE_F16 ? "float16" : "bfloat16");
     if (fclose(f) != 0) die_io(path);
 
     snprintf(path, sizeof path, "%s/generation_config.json", dir);
     if (!(f = fopen(path, "w"))) die_io(path);
-    fprintf(f, "{\n  \"_from_model_config\": true,\n  \"bos_token_id\": %d,\n", s->bos);
+    fputs("{\n  \"_from_model_config\": true,\n", f);
+    if (s->bos >= 0) fprintf(f, "  \"bos_token_id\": %d,\n", s->bos);
     if (s->eos2 >= 0) fprintf(f, "  \"eos_token_id\": [%d, %d]\n}\n", s->eos, s->eos2);
     else fprintf(f, "  \"eos_token_id\": %d\n}\n", s->eos);
     if (fclose(f) != 0) die_io(path);

@@ -1427,6 +1427,7 @@ static const llm__cv_family llm__cv_families[] = {
     { "mixtral", LLM_ARCH_MIXTRAL, 4096 * 32, 0, LLM__CV_BIAS_NONE, LLM__CV_WIN_ALL, 0, 0, LLM_BLOCK_PRE, 0, 0, 0, 0, 0, 0 },
     { "qwen3_moe", LLM_ARCH_QWEN3_MOE, 32768, 0, LLM__CV_BIAS_ALL, LLM__CV_WIN_QWEN, 4096, 0, LLM_BLOCK_PRE, LLM_QK_NORM_HEAD, 0, 0, 0, 0, 0 },
     { "qwen2_moe", LLM_ARCH_QWEN2_MOE, 32768, 0, LLM__CV_BIAS_QKV, LLM__CV_WIN_QWEN, 4096, 0, LLM_BLOCK_PRE, 0, 0, 0, 0, 0, 0 },
+    { "olmoe", LLM_ARCH_OLMOE, 4096, 0, LLM__CV_BIAS_ALL, LLM__CV_WIN_NONE, 0, 0, LLM_BLOCK_PRE, LLM_QK_NORM_FULL, 0, 0, 0, 0, 0 },
 };
 
 typedef struct llm__cv_hparams {
@@ -1734,22 +1735,32 @@ static int llm__cv_read_layer_rope(llm__cv *cv, const json_value *cfg, llm__cv_h
 /* The mixture-of-experts families, as their config classes and modeling code build them:
    Mixtral (num_local_experts, every layer sparse, the chosen weights always renormalised,
    no biases), Qwen3-MoE (num_experts, moe_intermediate_size, norm_topk_prob, Qwen3's
-   attention) and Qwen2-MoE (the same with Qwen2's q/k/v biases and a shared expert). A
-   Qwen layer is sparse unless listed in mlp_only_layers, when (layer + 1) is a multiple of
+   attention), Qwen2-MoE (the same with Qwen2's q/k/v biases and a shared expert) and OLMoE
+   (num_experts of intermediate_size in every layer, norm_topk_prob default false). A Qwen
+   layer is sparse unless listed in mlp_only_layers, when (layer + 1) is a multiple of
    decoder_sparse_step. */
 static int llm__cv_read_experts(llm__cv *cv, const json_value *cfg, llm__cv_hparams *h) {
-    const json_value *dense = json_get(cfg, "mlp_only_layers");
-    int mixtral = h->arch == LLM_ARCH_MIXTRAL, qwen2 = h->arch == LLM_ARCH_QWEN2_MOE, step = 1, qkv_bias = 1, i;
+    const json_value *dense = json_get(cfg, "mlp_only_layers"), *clip = json_get(cfg, "clip_qkv");
+    int mixtral = h->arch == LLM_ARCH_MIXTRAL, qwen2 = h->arch == LLM_ARCH_QWEN2_MOE, olmoe = h->arch == LLM_ARCH_OLMOE;
+    int step = 1, qkv_bias = 1, i;
     size_t k;
-    if (!mixtral && !qwen2 && h->arch != LLM_ARCH_QWEN3_MOE) return 0;
+    if (!mixtral && !qwen2 && !olmoe && h->arch != LLM_ARCH_QWEN3_MOE) return 0;
+    /* OlmoeAttention clamps q, k and v to [-clip_qkv, clip_qkv] when it is set */
+    if (olmoe && clip && clip->type != JSON_NULL)
+        return llm__cv_fail_as(cv, LLM_ERR_UNSUPPORTED, "config.json: clip_qkv %g is not supported (OLMoE's clamping of q, k and v; only null is)",
+                               clip->type == JSON_NUMBER ? clip->number : 0.0);
     h->sparse = (int *)calloc((size_t)h->n_layer, sizeof(int));
     if (!h->sparse) return llm__cv_oom(cv);
-    if (llm__cv_cfg_int(cv, cfg, mixtral ? "num_local_experts" : "num_experts", 0, mixtral ? 8 : qwen2 ? 60 : 128, &h->n_expert) ||
+    if (llm__cv_cfg_int(cv, cfg, mixtral ? "num_local_experts" : "num_experts", 0, mixtral ? 8 : qwen2 ? 60 : olmoe ? 64 : 128, &h->n_expert) ||
         llm__cv_cfg_int(cv, cfg, "num_experts_per_tok", 0, mixtral ? 2 : qwen2 ? 4 : 8, &h->n_expert_used))
         return -1;
     if (mixtral) {
         h->n_ff_expert = h->n_ff;
         h->norm_topk = 1;
+    } else if (olmoe) {
+        h->n_ff_expert = h->n_ff;
+        dense = NULL; /* OlmoeConfig has no dense layers */
+        if (llm__cv_cfg_bool(cv, cfg, "norm_topk_prob", 0, &h->norm_topk)) return -1;
     } else if (llm__cv_cfg_int(cv, cfg, "moe_intermediate_size", 0, qwen2 ? 1408 : 768, &h->n_ff_expert) ||
                llm__cv_cfg_bool(cv, cfg, "norm_topk_prob", 0, &h->norm_topk) ||
                llm__cv_cfg_int(cv, cfg, "decoder_sparse_step", 0, 1, &step) ||
