@@ -2,7 +2,8 @@
 # External checks against ../shared/testdata: stories260K (greedy ids from llama2.c, logits
 # within 2e-4 for f32 and bf16), the llama3/qwen2 minis (logits from llama.cpp), and the minis
 # of the other families and of the mixtures of experts (llama.cpp's logits within 1e-4, its
-# argmax at every position). The KV cache is f32 here: the bound is about the model arithmetic (f16 keys move logits by ~3e-2).
+# argmax at every position). The KV cache is f32 here: the bound is about the model
+# arithmetic (f16 keys move logits by ~3e-2).
 set -e
 b=${BUILD:-build}
 data=../shared/testdata
