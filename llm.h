@@ -4015,6 +4015,7 @@ struct llm__tokenizer {
     uint32_t *off;                         /* n_tokens + 1 offsets into text */
     int32_t bpe_opts, normalizer, n_steps, steps[LLM__MAX_STEPS], ms_prepend, ms_split;
     int32_t decoder, dec_byte_fallback, dec_strip, spm_split;
+    uint8_t spm_glued[256];                /* 1: a token has "▁" right after a character ending in this byte */
     int32_t *prefix, *suffix;
     int32_t *vocab;                        /* open addressing: ids of model tokens, -1 empty */
     uint32_t vocab_mask;
@@ -4259,12 +4260,14 @@ static size_t llm__regex_match(int kind, const uint8_t *s, size_t n, size_t i) {
    first path that reaches the end wins, look-aheads atomic. The syntax is the part that
    tokenizers use: literals, . [...] [^...] with ranges, \s \S \p{Gc} \P{Gc} (a general
    category or its first letter), \r \n \t \f \v \xHH \x{H..} \uHHHH and escaped punctuation,
-   (...) (?:...) (?i:...) (?=...) (?!...), | and ? * + {n} {n,} {n,m}, greedy or lazy. Under
-   (?i) only ASCII letters fold (with U+017F for s and U+212A for k, as Unicode's simple case
-   folding has it); letter pairs that a character folds to as a whole (ss, st, ff, fi, fl)
-   and classes are refused there. Anything else is refused with its position, never
-   approximated; so is a pattern that can match nothing, which HF splits oddly. */
-enum { LLM__RE_MATCH, LLM__RE_CHAR, LLM__RE_CHAR_I, LLM__RE_ANY, LLM__RE_CLASS, LLM__RE_SPLIT, LLM__RE_JMP, LLM__RE_LOOK };
+   (...) (?:...) (?i:...) (?=...) (?!...) (?>...), | and ? * + {n} {n,} {n,m}, greedy, lazy
+   or (but for {}) possessive, as tiktoken's patterns write them. Under (?i) only ASCII letters
+   fold (with U+017F for s and U+212A for k, as Unicode's simple case folding has it); letter
+   pairs that a character folds to as a whole (ss, st, ff, fi, fl) and categories are refused
+   there. Anything else is refused with its position, never approximated; so is a pattern
+   that can match nothing, which HF splits oddly. */
+enum { LLM__RE_MATCH, LLM__RE_CHAR, LLM__RE_CHAR_I, LLM__RE_ANY, LLM__RE_CLASS, LLM__RE_SPLIT, LLM__RE_JMP, LLM__RE_SUB };
+enum { LLM__RE_AHEAD, LLM__RE_NOT_AHEAD, LLM__RE_ATOMIC }; /* kinds of LLM__RE_SUB, a program of its own */
 enum { LLM__RE_RANGE, LLM__RE_GC, LLM__RE_NOT_GC, LLM__RE_SPACE, LLM__RE_NOT_SPACE };
 #define LLM__RE_MAX_OPS 8192
 #define LLM__RE_MAX_REPEAT 100
@@ -4381,10 +4384,13 @@ static int llm__re_escape(llm__re_parser *p, uint32_t *cp, int *kind, uint32_t *
             return 0;
         }
         return llm__re_hex(p, 2, cp);
-    default:
-        p->i--;
-        if (c < 0x80 && !((c | 0x20) >= 'a' && (c | 0x20) <= 'z') && !(c >= '0' && c <= '9')) { *cp = (uint32_t)c; p->i++; return 0; }
-        return llm__re_error(p, "an unsupported escape");
+    default: {
+        char what[32];
+        if (c < 0x80 && !((c | 0x20) >= 'a' && (c | 0x20) <= 'z') && !(c >= '0' && c <= '9')) { *cp = (uint32_t)c; return 0; }
+        p->i -= 2;
+        snprintf(what, sizeof what, c >= 0x21 && c < 0x7F ? "an unsupported escape \\%c" : "an unsupported escape", c);
+        return llm__re_error(p, what);
+    }
     }
 }
 
@@ -4397,7 +4403,26 @@ static int llm__re_char_or_class(llm__re_parser *p, uint32_t *cp, int *kind, uin
     return 0;
 }
 
-static int llm__re_class(llm__re_parser *p) {
+/* A range of a class, with its other-case letters under (?i). */
+static int llm__re_range(llm__re_parser *p, uint32_t lo, uint32_t hi, int icase) {
+    uint32_t a, b;
+    if (llm__re_item_add(p, LLM__RE_RANGE, lo, hi)) return -1;
+    if (!icase) return 0;
+    if (hi >= 0x80) return llm__re_error(p, "a non-ASCII character under (?i)");
+    for (a = 'a'; a <= 'z'; a += 'A' ^ 'a') { /* the lower-case letters in it, then the upper-case */
+        uint32_t l = lo > a ? lo : a, h = hi < a + 25 ? hi : a + 25;
+        if (l > h) continue;
+        if (llm__re_item_add(p, LLM__RE_RANGE, l ^ 0x20, h ^ 0x20)) return -1;
+        for (b = l; b <= h; b++)
+            if (((b | 0x20) == 's' && llm__re_item_add(p, LLM__RE_RANGE, 0x17F, 0x17F)) ||
+                ((b | 0x20) == 'k' && llm__re_item_add(p, LLM__RE_RANGE, 0x212A, 0x212A)))
+                return -1;
+        if (a == 'A') break;
+    }
+    return 0;
+}
+
+static int llm__re_class(llm__re_parser *p, int icase) {
     int32_t first = p->re->n_item;
     int neg = 0, kind, r;
     uint32_t lo, hi, mask;
@@ -4408,6 +4433,7 @@ static int llm__re_class(llm__re_parser *p) {
         if (p->s[p->i] == '[') return llm__re_error(p, "a nested class or POSIX bracket");
         if (p->s[p->i] == '&' && p->i + 1 < p->n && p->s[p->i + 1] == '&') return llm__re_error(p, "a class intersection");
         if ((r = llm__re_char_or_class(p, &lo, &kind, &mask)) < 0) return -1;
+        if (r == 1 && icase && (kind == LLM__RE_GC || kind == LLM__RE_NOT_GC)) return llm__re_error(p, "a category under (?i)");
         if (r == 1) { if (llm__re_item_add(p, kind, mask, 0)) return -1; continue; }
         hi = lo;
         if (p->i + 1 < p->n && p->s[p->i] == '-' && p->s[p->i + 1] != ']') {
@@ -4415,7 +4441,7 @@ static int llm__re_class(llm__re_parser *p) {
             if ((r = llm__re_char_or_class(p, &hi, &kind, &mask)) < 0) return -1;
             if (r == 1 || hi < lo) return llm__re_error(p, "a bad range in a class");
         }
-        if (llm__re_item_add(p, LLM__RE_RANGE, lo, hi)) return -1;
+        if (llm__re_range(p, lo, hi, icase)) return -1;
     }
     if (p->i >= p->n) return llm__re_error(p, "an unclosed class");
     p->i++;
@@ -4424,30 +4450,36 @@ static int llm__re_class(llm__re_parser *p) {
 
 static int llm__re_alt(llm__re_parser *p, int icase);
 
+/* Makes the code from at a program of its own, run by an LLM__RE_SUB of this kind. */
+static int llm__re_sub(llm__re_parser *p, int32_t at, int kind) {
+    if (llm__re_insert(p, at, LLM__RE_SUB, 1, 0) || llm__re_emit(p, LLM__RE_MATCH, 0, 0, 0)) return -1;
+    p->re->op[at].neg = (uint8_t)kind;
+    p->re->op[at].y = p->re->n_op - at;
+    return 0;
+}
+
 /* A group: returns whether it can match nothing (1), 0, or -1; *look is 1 for a look-ahead. */
 static int llm__re_group(llm__re_parser *p, int icase, int *look) {
     int32_t at;
-    int neg = 0, r;
+    int kind = -1, r;
     p->i++;
     if (p->i < p->n && p->s[p->i] == '?') {
         const uint8_t *q = p->s + p->i + 1;
         size_t left = p->n - p->i - 1;
         if (left >= 1 && q[0] == ':') p->i += 2;
         else if (left >= 2 && q[0] == 'i' && q[1] == ':') { icase = 1; p->i += 3; }
-        else if (left >= 1 && (q[0] == '=' || q[0] == '!')) { *look = 1; neg = q[0] == '!'; p->i += 2; }
+        else if (left >= 1 && (q[0] == '=' || q[0] == '!')) { *look = 1; kind = q[0] == '!' ? LLM__RE_NOT_AHEAD : LLM__RE_AHEAD; p->i += 2; }
+        else if (left >= 1 && q[0] == '>') { kind = LLM__RE_ATOMIC; p->i += 2; }
         else return llm__re_error(p, "an unsupported (? group");
     }
     if (++p->depth > LLM__RE_MAX_DEPTH) return llm__re_error(p, "groups nested too deep");
     at = p->re->n_op;
-    if (*look && llm__re_emit(p, LLM__RE_LOOK, neg, 1, 0)) return -1;
     if ((r = llm__re_alt(p, icase)) < 0) return -1;
     if (p->i >= p->n || p->s[p->i] != ')') return llm__re_error(p, "an unclosed group");
     p->i++;
     p->depth--;
-    if (!*look) return r;
-    if (llm__re_emit(p, LLM__RE_MATCH, 0, 0, 0)) return -1;
-    p->re->op[at].y = p->re->n_op - at;
-    return 1;
+    if (kind >= 0 && llm__re_sub(p, at, kind)) return -1;
+    return *look ? 1 : r;
 }
 
 /* One atom; *letter is its lower-case letter when it is a (?i) letter, else 0. */
@@ -4458,7 +4490,7 @@ static int llm__re_atom(llm__re_parser *p, int icase, int *look, int *letter) {
     *letter = 0;
     switch (c) {
     case '(': return llm__re_group(p, icase, look);
-    case '[': return icase ? llm__re_error(p, "a class under (?i)") : llm__re_class(p) ? -1 : 0;
+    case '[': return llm__re_class(p, icase) ? -1 : 0;
     case '.': p->i++; return llm__re_emit(p, LLM__RE_ANY, 0, 0, 0) ? -1 : 0;
     case '^': case '$': return llm__re_error(p, "an anchor");
     case '*': case '+': case '?': case '{': return llm__re_error(p, "a quantifier with nothing to repeat (or an unescaped '{')");
@@ -4467,7 +4499,7 @@ static int llm__re_atom(llm__re_parser *p, int icase, int *look, int *letter) {
     }
     if ((r = llm__re_char_or_class(p, &cp, &kind, &mask)) < 0) return -1;
     if (r == 1) {
-        if (icase) return llm__re_error(p, "a class under (?i)");
+        if (icase && (kind == LLM__RE_GC || kind == LLM__RE_NOT_GC)) return llm__re_error(p, "a category under (?i)");
         if (llm__re_item_add(p, kind, mask, 0)) return -1;
         return llm__re_emit(p, LLM__RE_CLASS, 0, p->re->n_item - 1, 1) ? -1 : 0;
     }
@@ -4489,13 +4521,15 @@ static int llm__re_copy(llm__re_parser *p, int32_t a, int32_t len) {
     return 0;
 }
 
+static int llm__re_repeat(llm__re_parser *p, int32_t a, int32_t len, long lo, long hi, int lazy, int nullable);
+
 /* The quantifier after the atom at [a, n_op), if any: the atom is written out min times, then
    looped (max infinite) or nested optionally (max - min times): (B(B)?)? as Oniguruma tries. */
 static int llm__re_quantifier(llm__re_parser *p, int32_t a, int nullable, int look) {
     llm__re *re = p->re;
-    long lo, hi, k;
-    int32_t len = re->n_op - a, j, first;
-    int lazy;
+    long lo, hi;
+    int32_t len = re->n_op - a;
+    int lazy, possessive;
     char c = p->i < p->n ? (char)p->s[p->i] : 0;
     if (c == '?') { lo = 0; hi = 1; }
     else if (c == '*') { lo = 0; hi = -1; }
@@ -4520,9 +4554,22 @@ static int llm__re_quantifier(llm__re_parser *p, int32_t a, int nullable, int lo
     if (nullable && hi != 0 && hi != 1) return llm__re_error(p, "a repeated sub-pattern that can match nothing");
     p->i++;
     lazy = p->i < p->n && p->s[p->i] == '?';
-    if (lazy) p->i++;
+    possessive = !lazy && c != '{' && p->i < p->n && p->s[p->i] == '+'; /* Ruby syntax: {n,m}+ is not */
+    if (lazy || possessive) p->i++;
     if (p->i < p->n && (p->s[p->i] == '+' || p->s[p->i] == '*' || p->s[p->i] == '{' || p->s[p->i] == '?'))
-        return llm__re_error(p, "a possessive or doubled quantifier");
+        return llm__re_error(p, "a doubled quantifier");
+    if (possessive) { /* the greedy repetition as an atomic group */
+        int r = llm__re_repeat(p, a, len, lo, hi, 0, nullable);
+        return r < 0 || llm__re_sub(p, a, LLM__RE_ATOMIC) ? -1 : r;
+    }
+    return llm__re_repeat(p, a, len, lo, hi, lazy, nullable);
+}
+
+/* The atom at [a, a + len) repeated lo to hi times (hi < 0: no limit). */
+static int llm__re_repeat(llm__re_parser *p, int32_t a, int32_t len, long lo, long hi, int lazy, int nullable) {
+    llm__re *re = p->re;
+    long k;
+    int32_t j, first;
     /* the atom's code stays as the first copy; none at all for {0} */
     if (hi == 0) { re->n_op = a; return 1; }
     for (k = 1; k < lo; k++) if (llm__re_copy(p, a, len)) return -1;
@@ -4809,15 +4856,27 @@ static void llm__bpe_word(llm__tokenize_state *k, const uint8_t *w, size_t n) {
     }
 }
 
-/* SentencePiece-style text has no pre-tokenizer: a whole piece is one BPE word. When no
-   token has "▁" after another character (t->spm_split, checked at open), no merge can join
-   across the start of a "▁" that follows another character, so BPE on the parts between
-   those points gives the same ids, faster. */
+/* Whether BPE may cut w before the "▁" at i: no token has "▁" right after the character
+   before it, so no merge can join across (nor after ">", how <0xHH> and <unk> end, when that
+   character is not in the vocabulary). */
+static int llm__spm_cut_ok(const struct llm__tokenizer *t, const uint8_t *w, size_t i) {
+    uint32_t cp;
+    unsigned p;
+    size_t start;
+    if ((i >= 3 && memcmp(w + i - 3, llm__metaspace, 3) == 0) || t->spm_glued[w[i - 1]]) return 0;
+    if (!t->spm_glued['>']) return 1;
+    start = llm__char_before(w, i, &cp, &p);
+    return i - start == 1 && w[start] < 0x80 ? t->unit_id[w[start]] >= 0 : llm__vocab_find(t, w + start, i - start) >= 0;
+}
+
+/* SentencePiece-style text has no pre-tokenizer: a whole piece is one BPE word. Cut before
+   a "▁" that follows another character where no merge can join across (llm__spm_cut_ok),
+   BPE on the parts gives the same ids, faster. */
 static void llm__bpe(llm__tokenize_state *k, const uint8_t *w, size_t n) {
     size_t i, start = 0;
     if (!k->t->spm_split || n < 64) { llm__bpe_word(k, w, n); return; }
     for (i = 1; i + 3 <= n; i++)
-        if (memcmp(w + i, llm__metaspace, 3) == 0 && !(i >= 3 && memcmp(w + i - 3, llm__metaspace, 3) == 0)) {
+        if (memcmp(w + i, llm__metaspace, 3) == 0 && llm__spm_cut_ok(k->t, w, i)) {
             llm__bpe_word(k, w + start, i - start);
             start = i;
             i += 2;
@@ -4921,7 +4980,7 @@ static int llm__re_char_is(const llm__re *re, const llm__re_op *op, uint32_t cp)
 }
 
 /* Whether the program from pc matches s from i: 1 (the end in *end), 0, or -1 (out of
-   memory). A look-ahead runs as a program of its own on the same stack. */
+   memory). A look-ahead or atomic group runs as a program of its own on the same stack. */
 static int llm__re_run(llm__tokenize_state *k, const llm__re *re, int32_t pc, const uint8_t *s, size_t n, size_t i, size_t *end) {
     size_t base = k->re_top, e, len;
     uint32_t cp;
@@ -4935,9 +4994,13 @@ static int llm__re_run(llm__tokenize_state *k, const llm__re *re, int32_t pc, co
             if (llm__re_push(k, pc + op->y, i)) return -1;
             pc += op->x;
             continue;
-        case LLM__RE_LOOK:
+        case LLM__RE_SUB: /* a look-ahead, or an atomic group: no way back into it */
             if ((r = llm__re_run(k, re, pc + 1, s, n, i, &e)) < 0) return -1;
-            if (r != op->neg) { pc += op->y; continue; }
+            if (r != (op->neg == LLM__RE_NOT_AHEAD)) {
+                if (op->neg == LLM__RE_ATOMIC) i = e;
+                pc += op->y;
+                continue;
+            }
             break;
         default:
             if (i >= n) break;
@@ -5698,12 +5761,13 @@ static llm_result llm__tok_tables(llm_model *m, struct llm__tokenizer *t, char *
         t->merge[h].left = a; t->merge[h].right = b; t->merge[h].rank = (int32_t)k; t->merge[h].result = (int32_t)c;
     }
     t->spm_split = !t->info.byte_level && !(t->bpe_opts & LLM_BPE_IGNORE_MERGES) && llm__vocab_find(t, llm__metaspace, 3) >= 0;
-    for (i = 0; i < n && t->spm_split; i++) { /* any token with "▁" after another character? */
+    for (i = 0; i < n && t->spm_split; i++) { /* tokens with "▁" after another character */
         size_t len, j;
         const uint8_t *s = llm__tok_str(t, i, &len);
         if (!(t->flags[i] & LLM_TF_MODEL)) continue;
         for (j = 0; j + 3 <= len && memcmp(s + j, llm__metaspace, 3) == 0; j += 3) {}
-        for (j += 1; j + 3 <= len && t->spm_split; j++) t->spm_split = memcmp(s + j, llm__metaspace, 3) != 0;
+        for (j += 1; j + 3 <= len; j++)
+            if (memcmp(s + j, llm__metaspace, 3) == 0 && !(j >= 3 && memcmp(s + j - 3, llm__metaspace, 3) == 0)) t->spm_glued[s[j - 1]] = 1;
     }
     for (i = 0; i < 256; i++) {
         uint8_t c = (uint8_t)i;
