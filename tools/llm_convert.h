@@ -865,6 +865,7 @@ static char *llm__cv_tok_escape(const json_value *str, size_t *len) {
         if (c < 0x80 && !((c | 0x20) >= 'a' && (c | 0x20) <= 'z') && !(c >= '0' && c <= '9')) out[n++] = '\\';
         out[n++] = (char)c;
     }
+    out[n] = 0;
     *len = n;
     return out;
 }
