@@ -4006,7 +4006,7 @@ typedef struct llm__re {
     llm__re_op *op;
     llm__re_item *item;
     int32_t n_op, cap_op, n_item, cap_item;
-    uint16_t ascii[128];                   /* llm__uprop_gc of ASCII, without the table */
+    uint32_t *ascii;                       /* 128 bits per op: the ASCII characters it takes */
 } llm__re;
 
 struct llm__tokenizer {
@@ -4632,13 +4632,17 @@ static int llm__re_alt(llm__re_parser *p, int icase) {
 static void llm__re_free(const llm_allocator *a, llm__re *re) {
     llm__free(a, re->op);
     llm__free(a, re->item);
+    llm__free(a, re->ascii);
     memset(re, 0, sizeof *re);
 }
+
+static int llm__re_char_is(const llm__re *re, const llm__re_op *op, uint32_t cp);
 
 /* Compiles pattern[0..len) into re. On failure re is empty and err says what and where. */
 static int llm__re_compile(const llm_allocator *a, llm__re *re, const char *pattern, size_t len, char *err, size_t es) {
     llm__re_parser p;
     int r;
+    int32_t i;
     unsigned c;
     memset(re, 0, sizeof *re);
     memset(&p, 0, sizeof p);
@@ -4647,8 +4651,11 @@ static int llm__re_compile(const llm_allocator *a, llm__re *re, const char *patt
     else if ((r = llm__re_alt(&p, 0)) >= 0 && p.i < len) r = llm__re_error(&p, "an unmatched ')'");
     else if (r == 1) r = llm__re_error(&p, "a pattern that can match nothing");
     if (r >= 0) r = llm__re_emit(&p, LLM__RE_MATCH, 0, 0, 0);
+    if (r >= 0 && !(re->ascii = (uint32_t *)llm__calloc(a, (size_t)re->n_op * 4, sizeof(uint32_t)))) r = llm__re_error(&p, "out of memory");
     if (r < 0) { llm__re_free(a, re); return -1; }
-    for (c = 0; c < 128; c++) re->ascii[c] = (uint16_t)llm__uprop_gc(c);
+    for (i = 0; i < re->n_op; i++) /* ASCII is most text: one bit test instead of the tables */
+        for (c = 0; c < 128 && re->op[i].op >= LLM__RE_CHAR && re->op[i].op <= LLM__RE_CLASS; c++)
+            re->ascii[4 * i + c / 32] |= (uint32_t)llm__re_char_is(re, &re->op[i], c) << (c % 32);
     return 0;
 }
 
@@ -4953,7 +4960,7 @@ static int llm__re_push(llm__tokenize_state *k, int32_t pc, size_t i) {
 }
 
 static int llm__re_class_has(const llm__re *re, const llm__re_op *op, uint32_t cp) {
-    unsigned v = cp < 128 ? re->ascii[cp] : cp < LLM__INVALID_BYTE ? llm__uprop_gc(cp) : 0, gc = v >> 4;
+    unsigned v = cp < LLM__INVALID_BYTE ? llm__uprop_gc(cp) : 0, gc = v >> 4;
     int32_t j;
     for (j = op->x; j < op->x + op->y; j++) {
         const llm__re_item *it = &re->item[j];
@@ -5004,6 +5011,12 @@ static int llm__re_run(llm__tokenize_state *k, const llm__re *re, int32_t pc, co
             break;
         default:
             if (i >= n) break;
+            if (s[i] < 0x80) {
+                if (!(re->ascii[4 * pc + s[i] / 32] >> (s[i] % 32) & 1)) break;
+                i++;
+                pc++;
+                continue;
+            }
             if (!(len = llm__utf8_char(s + i, n - i, &cp))) { cp = LLM__INVALID_BYTE + s[i]; len = 1; }
             if (llm__re_char_is(re, op, cp)) { i += len; pc++; continue; }
             break;

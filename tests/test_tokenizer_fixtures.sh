@@ -50,6 +50,15 @@ same tiktoken bl_llama3 "Split regex"
 subst '"pre_tokenizer":null' '"pre_tokenizer":{"type":"Split","pattern":{"String":" "},"behavior":"MergedWithPrevious","invert":false}' \
   <tests/data/tokenizers/spm_legacy/tokenizer.json >$out/same/split_string/tokenizer.json
 same split_string spm_legacy "Split regex"
+# Granite 3's layout (StarCoder's): Digits, then ByteLevel with its GPT-2 regex and no prefix
+# space; HF's ids for it are not here, so only that it converts to those steps
+mkdir -p $out/same/granite3
+subst '"add_prefix_space":true,"trim_offsets":true,"use_regex":true}]' '"add_prefix_space":false,"trim_offsets":true,"use_regex":true}]' \
+  <tests/data/tokenizers/bl_digits/tokenizer.json >$out/same/granite3/tokenizer.json
+if ! $b/convert --vocab-only $out/same/granite3 $out/same/granite3.llm >$out/same/granite3.log 2>&1 ||
+   ! grep -qF "pre-tokenizer Digits + GPT-2 regex," $out/same/granite3.log; then
+  echo "FAIL: Granite 3's layout did not convert to Digits + GPT-2 regex:"; cat $out/same/granite3.log; fail=1
+fi
 
 # refuse DIR FROM TO EXPECTED: the fixture with FROM replaced by TO must not convert, and the
 # message must contain EXPECTED.
