@@ -390,14 +390,17 @@ LLMDEF llm_result llm_ctx_load(llm_ctx *ctx, const char *path);
 /* ---- llm: tokenizer ----------------------------------------------------------------------
    The tokenizer travels in the model file (docs/FORMAT.md, "Tokenizer metadata") and gives
    the ids HuggingFace `tokenizers` gives: BPE with merge ranks, SentencePiece-style
-   (byte fallback, Prepend/Replace or Metaspace) or byte-level (GPT-2, Llama 3, Qwen2 split
-   regexes), added tokens, NFC. A model converted without tokenizer.json has none: the
+   (byte fallback, Prepend/Replace or Metaspace) or byte-level, with any Split regex (GPT-2,
+   Llama 3, Qwen2, o200k, ...; llm.h's regex matcher), added tokens, NFC. A model converted without tokenizer.json has none: the
    functions below then return LLM_ERR_UNSUPPORTED (or -1, NULL, 0). Text that is not valid
    UTF-8 is tokenized byte by byte: each invalid byte is a character of its own that is not a
    letter, number or space (byte-level BPE encodes it exactly; byte fallback gives <0xHH>). */
 #define LLM_TOKENIZE_ADD_SPECIAL   1  /* add BOS/EOS as the tokenizer's post-processor says */
 #define LLM_TOKENIZE_PARSE_SPECIAL 2  /* match special added tokens written in the text */
-/* LLM_ERR_BUFFER_TOO_SMALL with *n_ids = the needed count when cap is too small. */
+/* LLM_ERR_BUFFER_TOO_SMALL with *n_ids = the needed count when cap is too small;
+   LLM_ERR_UNSUPPORTED also when a split regex backtracks without end on the text (a limit
+   like Oniguruma's retry limit, which HF would fail on too; the tokenizers in use never come
+   near it). */
 LLMDEF llm_result llm_tokenize(const llm_model *m, const char *text, size_t len, int flags,
                                int32_t *ids, size_t cap, size_t *n_ids);
 
@@ -4272,6 +4275,7 @@ enum { LLM__RE_RANGE, LLM__RE_GC, LLM__RE_NOT_GC, LLM__RE_SPACE, LLM__RE_NOT_SPA
 #define LLM__RE_MAX_OPS 8192
 #define LLM__RE_MAX_REPEAT 100
 #define LLM__RE_MAX_DEPTH 32
+#define LLM__RE_MAX_BACKTRACK 10000000 /* per match, beside 64 per character (Oniguruma: 10000000) */
 
 /* The general categories in the order of the table's category field; Cn (unassigned) is 0. */
 static const char llm__gc_names[] = "CnLuLlLtLmLoMnMcMeNdNlNoPcPdPsPePiPfPoSmScSkSoZsZlZpCcCfCsCo";
@@ -4291,26 +4295,26 @@ static int llm__re_error(llm__re_parser *p, const char *what) {
     return -1;
 }
 
-/* Makes room for one more element of an array that keeps its content. */
-static int llm__re_room(llm__re_parser *p, void **arr, int32_t n, int32_t *cap, size_t elem) {
+/* The array arr with room for one more element, its content kept; NULL on failure. */
+static void *llm__re_room(llm__re_parser *p, void *arr, int32_t n, int32_t *cap, size_t elem) {
     void *q;
     int32_t c;
-    if (n < *cap) return 0;
-    if (n >= LLM__RE_MAX_OPS) return llm__re_error(p, "a pattern too long to compile");
+    if (n < *cap) return arr;
+    if (n >= LLM__RE_MAX_OPS) { llm__re_error(p, "a pattern too long to compile"); return NULL; }
     c = *cap ? 2 * *cap : 32;
-    if (!(q = llm__alloc(p->a, (size_t)c * elem))) return llm__re_error(p, "out of memory");
-    if (n) memcpy(q, *arr, (size_t)n * elem);
-    llm__free(p->a, *arr);
-    *arr = q;
+    if (!(q = llm__alloc(p->a, (size_t)c * elem))) { llm__re_error(p, "out of memory"); return NULL; }
+    if (n) memcpy(q, arr, (size_t)n * elem);
+    llm__free(p->a, arr);
     *cap = c;
-    return 0;
+    return q;
 }
 
 /* Jumps (x, y) are relative to their op, so a block of code can be moved and copied. */
 static int llm__re_emit(llm__re_parser *p, int op, int neg, int32_t x, int32_t y) {
     llm__re *re = p->re;
-    llm__re_op *o;
-    if (llm__re_room(p, (void **)&re->op, re->n_op, &re->cap_op, sizeof *re->op)) return -1;
+    llm__re_op *o, *grown = (llm__re_op *)llm__re_room(p, re->op, re->n_op, &re->cap_op, sizeof *re->op);
+    if (!grown) return -1;
+    re->op = grown;
     o = &re->op[re->n_op++];
     o->op = (uint8_t)op; o->neg = (uint8_t)neg; o->x = x; o->y = y;
     return 0;
@@ -4326,7 +4330,9 @@ static int llm__re_insert(llm__re_parser *p, int32_t at, int op, int32_t x, int3
 
 static int llm__re_item_add(llm__re_parser *p, int kind, uint32_t lo, uint32_t hi) {
     llm__re *re = p->re;
-    if (llm__re_room(p, (void **)&re->item, re->n_item, &re->cap_item, sizeof *re->item)) return -1;
+    llm__re_item *grown = (llm__re_item *)llm__re_room(p, re->item, re->n_item, &re->cap_item, sizeof *re->item);
+    if (!grown) return -1;
+    re->item = grown;
     re->item[re->n_item].kind = (uint8_t)kind;
     re->item[re->n_item].lo = lo;
     re->item[re->n_item].hi = hi;
@@ -4678,7 +4684,7 @@ typedef struct llm__tokenize_state {
     const llm_allocator *alloc;
     int32_t *ids;
     size_t cap, n;
-    int parse_special, oom;
+    int parse_special, oom, re_costly; /* re_costly: a regex passed its backtracking limit */
     uint32_t cache_mask;     /* slots - 1; 0 without a cache */
     llm__buf norm, step[LLM__MAX_STEPS], cps, sym, heap, cache, re_stack;
     size_t re_top;           /* llm__re_thread entries in re_stack */
@@ -4989,7 +4995,7 @@ static int llm__re_char_is(const llm__re *re, const llm__re_op *op, uint32_t cp)
 /* Whether the program from pc matches s from i: 1 (the end in *end), 0, or -1 (out of
    memory). A look-ahead or atomic group runs as a program of its own on the same stack. */
 static int llm__re_run(llm__tokenize_state *k, const llm__re *re, int32_t pc, const uint8_t *s, size_t n, size_t i, size_t *end) {
-    size_t base = k->re_top, e, len;
+    size_t base = k->re_top, e, len, budget = LLM__RE_MAX_BACKTRACK + 64 * (n - i);
     uint32_t cp;
     int r;
     for (;;) {
@@ -5022,6 +5028,7 @@ static int llm__re_run(llm__tokenize_state *k, const llm__re *re, int32_t pc, co
             break;
         }
         if (k->re_top == base) return 0;
+        if (budget-- == 0) { k->re_costly = k->oom = 1; return -1; }
         k->re_top--;
         pc = ((llm__re_thread *)(void *)k->re_stack.p)[k->re_top].pc;
         i = ((llm__re_thread *)(void *)k->re_stack.p)[k->re_top].i;
@@ -5348,7 +5355,7 @@ LLMDEF llm_result llm_tokenize(const llm_model *m, const char *text, size_t len,
         for (i = 0; i < k.t->info.n_suffix; i++) llm__emit_id(&k, k.t->suffix[i]);
     llm__tk_free(&k);
     *n_ids = k.n;
-    if (k.oom) return LLM_ERR_OUT_OF_MEMORY;
+    if (k.oom) return k.re_costly ? LLM_ERR_UNSUPPORTED : LLM_ERR_OUT_OF_MEMORY;
     return k.n > cap ? LLM_ERR_BUFFER_TOO_SMALL : LLM_OK;
 }
 

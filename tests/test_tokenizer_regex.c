@@ -91,20 +91,19 @@ static void test_against_scanners(void) {
    pieces with that space. Under ignore_merges a piece that is a token becomes its id and any
    other piece its bytes; every expected piece but " " is a token of two bytes or more, so
    the ids show where the split cut. */
-static int split_is(const char *pattern, int mode, const char *text, const char *const *pieces, int n_pieces) {
+static llm_model *split_model(const char *pattern, int mode, const char *const *pieces, int n_pieces, int32_t *want, void **mem) {
     static uint8_t bytes[4096];
     static int32_t off[300];
     uint8_t flags[300];
-    int32_t want[64], got[256], steps[2] = { LLM_PRE_SPLIT, LLM_PRE_PREFIX_SPACE }, none = 0;
-    size_t size = 0, n_got = 0, plen = strlen(pattern);
+    int32_t steps[2] = { LLM_PRE_SPLIT, LLM_PRE_PREFIX_SPACE }, none = 0;
+    size_t size = 0, plen = strlen(pattern);
     llm_builder *b;
     const void *hdr;
     size_t hdr_size;
-    void *mem = NULL;
     llm_model *m = NULL;
     llm_model_desc d;
     char blob[512];
-    int i, j, n = 256, ok = 0;
+    int i, j, n = 256;
     for (i = 0; i < 256; i++) { off[i] = (int32_t)size; bytes[size++] = (uint8_t)i; flags[i] = LLM_TF_MODEL; }
     for (i = 0; i < n_pieces; i++) {
         size_t len = strlen(pieces[i]);
@@ -133,11 +132,21 @@ static int split_is(const char *pattern, int mode, const char *text, const char 
     llm_builder_set_i32(b, LLM_KEY_TOK_DECODER, LLM_DEC_BYTE_LEVEL);
     memset(&d, 0, sizeof d);
     d.vocab_only = 1;
-    if (llm_builder_header(b, &hdr, &hdr_size) == LLM_OK && (mem = malloc(hdr_size)) != NULL) {
-        memcpy(mem, hdr, hdr_size);
-        if (llm_model_open_memory(&m, mem, hdr_size, &d) != LLM_OK) m = NULL;
+    *mem = NULL;
+    if (llm_builder_header(b, &hdr, &hdr_size) == LLM_OK && (*mem = malloc(hdr_size)) != NULL) {
+        memcpy(*mem, hdr, hdr_size);
+        if (llm_model_open_memory(&m, *mem, hdr_size, &d) != LLM_OK) m = NULL;
     }
     llm_builder_destroy(b);
+    return m;
+}
+
+static int split_is(const char *pattern, int mode, const char *text, const char *const *pieces, int n_pieces) {
+    int32_t want[64], got[256];
+    size_t n_got = 0;
+    void *mem;
+    llm_model *m = split_model(pattern, mode, pieces, n_pieces, want, &mem);
+    int i, ok = 0;
     if (m && llm_tokenize(m, text, strlen(text), 0, got, 256, &n_got) == LLM_OK && n_got == (size_t)n_pieces) {
         for (ok = 1, i = 0; i < n_pieces; i++) ok &= got[i] == want[i];
     }
@@ -204,6 +213,28 @@ static void test_matching(void) {
     SPLIT(".+", iso, "ab\ncd", "ab", "\n", "cd");                         /* . is not \n */
 }
 
+/* A pattern that backtracks without end fails the call, as Oniguruma's retry limit would,
+   while a long text that a sane pattern backtracks over once per character does not. */
+static void test_backtracking_limit(void) {
+    static const char *const piece[1] = { "b" };
+    static char text[200001];
+    int32_t want[1], ids[4];
+    size_t n_ids;
+    void *mem;
+    llm_model *m = split_model("(?:a|a)+b", LLM_SPLIT_ISOLATED, piece, 1, want, &mem);
+    llm_result r = m ? llm_tokenize(m, "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa", 40, 0, ids, 4, &n_ids) : LLM_ERR_IO;
+    check(r == LLM_ERR_UNSUPPORTED, "(?:a|a)+b on 40 a's: %s (2^40 paths)", llm_result_string(r));
+    llm_model_close(m);
+    free(mem);
+    memset(text, ' ', sizeof text - 2);
+    text[sizeof text - 2] = 'x';
+    m = split_model("\\s*[\\r\\n]+|\\s+(?!\\S)|\\S", LLM_SPLIT_ISOLATED, piece, 1, want, &mem);
+    r = m ? llm_tokenize(m, text, sizeof text - 1, 0, NULL, 0, &n_ids) : LLM_ERR_IO;
+    check(r == LLM_ERR_BUFFER_TOO_SMALL, "200000 spaces before a letter: %s (the ids' count asked)", llm_result_string(r));
+    llm_model_close(m);
+    free(mem);
+}
+
 /* ---- 3. refused patterns ---- */
 
 static void refused(const char *pattern, const char *what) {
@@ -249,6 +280,7 @@ int main(void) {
     test_against_scanners();
     test_behaviours();
     test_matching();
+    test_backtracking_limit();
     test_refusals();
     return check_summary("tokenizer regex: compiled regexes cut as the scanners, Split behaviours as HF, refusals named");
 }
