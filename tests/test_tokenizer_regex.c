@@ -4,7 +4,9 @@
       tiktoken spells it (possessive quantifiers, '(?i:[sdmt]|ll|ve|re), \s*[\r\n]).
    2. Split behaviours on HF's own cases (tokenizers/src/pre_tokenizers/split.rs tests), and
       what Oniguruma does with lazy, counted, possessive, look-ahead and (?i) patterns.
-   3. Patterns the matcher cannot honour are refused, each with what it does not take. */
+   3. A pattern that backtracks without end fails the call; the general categories of the
+      Unicode table are UnicodeData.txt's.
+   4. Patterns the matcher cannot honour are refused, each with what it does not take. */
 #define _POSIX_C_SOURCE 200809L
 #define LLM_IMPLEMENTATION
 #include "../llm.h"
@@ -235,7 +237,26 @@ static void test_backtracking_limit(void) {
     free(mem);
 }
 
-/* ---- 3. refused patterns ---- */
+/* The general categories of the Unicode table that \p{} reads, one or more of each, with
+   the ranges UnicodeData.txt gives as First/Last pairs. */
+static void test_categories(void) {
+    static const struct { uint32_t cp; char gc[3]; } c[] = {
+        { 0x41, "Lu" }, { 0x61, "Ll" }, { 0x1C5, "Lt" }, { 0x2B0, "Lm" }, { 0x4E2D, "Lo" }, { 0x9FFF, "Lo" }, { 0xAC01, "Lo" },
+        { 0x301, "Mn" }, { 0x903, "Mc" }, { 0x20DD, "Me" }, { 0x30, "Nd" }, { 0x661, "Nd" }, { 0x2167, "Nl" }, { 0xBD, "No" },
+        { 0x5F, "Pc" }, { 0x2D, "Pd" }, { 0x28, "Ps" }, { 0x29, "Pe" }, { 0xAB, "Pi" }, { 0xBB, "Pf" }, { 0x21, "Po" },
+        { 0x2B, "Sm" }, { 0x24, "Sc" }, { 0x5E, "Sk" }, { 0xA9, "So" }, { 0x1F600, "So" }, { 0x20, "Zs" }, { 0xA0, "Zs" },
+        { 0x2028, "Zl" }, { 0x2029, "Zp" }, { 0x0A, "Cc" }, { 0xAD, "Cf" }, { 0xFEFF, "Cf" }, { 0xD800, "Cs" }, { 0xE000, "Co" },
+        { 0x10FFFD, "Co" }, { 0x378, "Cn" }, { 0x10FFFF, "Cn" },
+    };
+    size_t i;
+    for (i = 0; i < sizeof c / sizeof c[0]; i++) {
+        unsigned g = llm__uprop_gc(c[i].cp) >> 4;
+        CHECK(g < 30 && !memcmp(llm__gc_names + 2 * g, c[i].gc, 2), "U+%04X is %s, the table says %.2s", (unsigned)c[i].cp, c[i].gc,
+              g < 30 ? llm__gc_names + 2 * g : "??");
+    }
+}
+
+/* ---- 4. refused patterns ---- */
 
 static void refused(const char *pattern, const char *what) {
     llm__re re;
@@ -281,6 +302,7 @@ int main(void) {
     test_behaviours();
     test_matching();
     test_backtracking_limit();
+    test_categories();
     test_refusals();
     return check_summary("tokenizer regex: compiled regexes cut as the scanners, Split behaviours as HF, refusals named");
 }
