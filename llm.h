@@ -391,8 +391,9 @@ LLMDEF llm_result llm_ctx_load(llm_ctx *ctx, const char *path);
    The tokenizer travels in the model file (docs/FORMAT.md, "Tokenizer metadata") and gives
    the ids HuggingFace `tokenizers` gives: BPE with merge ranks, SentencePiece-style
    (byte fallback, Prepend/Replace or Metaspace) or byte-level, with any Split regex (GPT-2,
-   Llama 3, Qwen2, o200k, ...; llm.h's regex matcher), added tokens, NFC. A model converted without tokenizer.json has none: the
-   functions below then return LLM_ERR_UNSUPPORTED (or -1, NULL, 0). Text that is not valid
+   Llama 3, Qwen2, o200k, ...; llm.h's regex matcher), added tokens, NFC. A model converted
+   without tokenizer.json has none: the functions below then return LLM_ERR_UNSUPPORTED (or
+   -1, NULL, 0). Text that is not valid
    UTF-8 is tokenized byte by byte: each invalid byte is a character of its own that is not a
    letter, number or space (byte-level BPE encodes it exactly; byte fallback gives <0xHH>). */
 #define LLM_TOKENIZE_ADD_SPECIAL   1  /* add BOS/EOS as the tokenizer's post-processor says */
