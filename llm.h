@@ -4996,7 +4996,7 @@ static int llm__re_char_is(const llm__re *re, const llm__re_op *op, uint32_t cp)
 /* Whether the program from pc matches s from i: 1 (the end in *end), 0, or -1 (out of
    memory). A look-ahead or atomic group runs as a program of its own on the same stack. */
 static int llm__re_run(llm__tokenize_state *k, const llm__re *re, int32_t pc, const uint8_t *s, size_t n, size_t i, size_t *end) {
-    size_t base = k->re_top, e, len, budget = LLM__RE_MAX_BACKTRACK + 64 * (n - i);
+    size_t base = k->re_top, e, len, budget = n - i < ((size_t)-1 - LLM__RE_MAX_BACKTRACK) / 64 ? LLM__RE_MAX_BACKTRACK + 64 * (n - i) : (size_t)-1;
     uint32_t cp;
     int r;
     for (;;) {
