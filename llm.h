@@ -3970,7 +3970,8 @@ LLMDEF llm_result llm_ctx_load(llm_ctx *ctx, const char *path) {
      1. added tokens are cut out of the raw text (AddedVocabulary::extract_and_normalize);
      2. each piece between them is normalized (NFC, or SentencePiece's Prepend + Replace),
         and added tokens marked "normalized" are cut out of the normalized piece;
-     3. the pre-tokenizer steps split pieces into words (Metaspace, Digits, a split regex,
+     3. the pre-tokenizer steps split pieces into words (Metaspace, Digits, a Split by a
+        regex, which the hand scanners or the regex matcher run, with its behaviour,
         ByteLevel's prefix space); byte-level BPE then works on bytes, the other on chars;
      4. BPE merges each word by rank (models/bpe/word.rs), then the post-processor adds
         BOS/EOS. Decoding runs the decoder chain (ByteLevel, or Replace + ByteFallback +
