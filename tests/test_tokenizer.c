@@ -320,6 +320,42 @@ static void test_sentencepiece(void) {
     free(mem);
 }
 
+/* Long SentencePiece-style pieces are cut before a "▁" for speed, but never where a token
+   has "▁" right after the character before it: here "a▁" and "a▁b" (merges a+▁, a▁+b) must
+   still form across every "▁" that follows an "a", while a cut after each "b" is safe. */
+static void test_spm_cuts(void) {
+    static const int32_t merges[] = { 260, 259, 262, 262, 261, 263 };
+    static vocab v;
+    static char text[4 * 40 + 1];
+    int32_t want[1 + 2 * 40], got[1 + 2 * 40 + 8];
+    char name[8];
+    void *mem;
+    llm_model *m;
+    size_t n = 0;
+    int i, same = 1;
+    v.n = 0; v.size = 0;
+    add_token(&v, "<unk>", 5, LLM_TF_MODEL | LLM_TF_ADDED | LLM_TF_SPECIAL);
+    add_token(&v, "<s>", 3, LLM_TF_MODEL | LLM_TF_ADDED | LLM_TF_SPECIAL);
+    add_token(&v, "</s>", 4, LLM_TF_MODEL | LLM_TF_ADDED | LLM_TF_SPECIAL);
+    for (i = 0; i < 256; i++) { snprintf(name, sizeof name, "<0x%02X>", i); add_token(&v, name, 6, LLM_TF_MODEL); }
+    add_token(&v, "\xE2\x96\x81", 3, LLM_TF_MODEL);          /* 259 */
+    add_token(&v, "a", 1, LLM_TF_MODEL);                      /* 260 */
+    add_token(&v, "b", 1, LLM_TF_MODEL);                      /* 261 */
+    add_token(&v, "a\xE2\x96\x81", 4, LLM_TF_MODEL);         /* 262 */
+    add_token(&v, "a\xE2\x96\x81" "b", 5, LLM_TF_MODEL);     /* 263 */
+    m = make_model(&v, merges, 2, 1, &mem);
+    CHECK_EXPR(m != NULL);
+    if (!m) return;
+    want[0] = 1;
+    memcpy(text, "a b", 3);   /* "a b a b ... a b": "▁a▁b" forty times once normalized */
+    for (i = 0; i < 40; i++) { if (i) memcpy(text + 4 * i - 1, " a b", 4); want[1 + 2 * i] = 259; want[2 + 2 * i] = 263; }
+    if (llm_tokenize(m, text, 4 * 40 - 1, LLM_TOKENIZE_ADD_SPECIAL, got, sizeof got / sizeof got[0], &n) != LLM_OK || n != 1 + 2 * 40) same = 0;
+    for (i = 0; same && i < 1 + 2 * 40; i++) same = got[i] == want[i];
+    check(same, "a long SentencePiece piece is cut only where no token joins across (%lu ids)", (unsigned long)n);
+    llm_model_close(m);
+    free(mem);
+}
+
 static void test_unicode(void) {
     unsigned c;
     for (c = 0; c < 128; c++) CHECK_EXPR(llm__ascii_prop(c) == llm__uprop(c));
@@ -340,5 +376,6 @@ int main(void) {
     test_no_tokenizer();
     test_byte_level();
     test_sentencepiece();
+    test_spm_cuts();
     return check_summary("tokenizer: all checks pass");
 }

@@ -1,8 +1,10 @@
 #!/bin/sh
 # Tokenizers that need nothing outside the repository: small tokenizer.json files cut from
 # real ones, with the ids and text HuggingFace tokenizers gives (tests/data/tokenizers/README.md),
-# through build/convert --vocab-only and build/tokenize. Then tokenizer.json files that must
-# be refused, each with a message that quotes what is not supported.
+# through build/convert --vocab-only and build/tokenize. Then the same files with their
+# pre-tokenizer written another way that splits the same (the ids must stay HF's), and
+# tokenizer.json files that must be refused, each with a message that quotes what is not
+# supported.
 b=${BUILD:-build}
 out=$b/tests/tok; mkdir -p $out
 cmp=$b/tests/tool_jsoncmp
@@ -23,6 +25,41 @@ for dir in tests/data/tokenizers/*/; do
   $tok --decode --skip-special <$d >$out/$name.g; $cmp $d decoded_skip_special $out/$name.g text "$name decode --skip-special (ids)" || fail=1
 done
 
+# subst FROM TO: stdin with every FROM replaced by TO, both taken literally
+subst() { FROM="$1" TO="$2" awk '{ o = ""; while ((i = index($0, ENVIRON["FROM"])) > 0) { o = o substr($0, 1, i - 1) ENVIRON["TO"]; $0 = substr($0, i + length(ENVIRON["FROM"])) } print o $0 }'; }
+
+# same NAME DIR STEPS: tokenizer.json in $out/same/NAME, a rewriting of fixture DIR, must
+# convert with the pre-tokenizer STEPS (as convert describes them) and give DIR's HF ids.
+same() {
+  d=$out/same/$1; v=tests/data/tokenizers/$2/vectors.jsonl
+  if cmp -s $d/tokenizer.json tests/data/tokenizers/$2/tokenizer.json; then echo "FAIL: $1: the rewriting changed nothing"; fail=1; return; fi
+  if ! $b/convert --vocab-only $d $out/same/$1.llm >$out/same/$1.log 2>&1 || ! grep -qF -- "pre-tokenizer $3," $out/same/$1.log; then
+    echo "FAIL: $1 did not convert with pre-tokenizer $3:"; cat $out/same/$1.log; fail=1; return
+  fi
+  $b/tokenize -m $out/same/$1.llm <$v >$out/same/$1.a; $cmp $v ids $out/same/$1.a ids "$1 encode" || fail=1
+  $b/tokenize -m $out/same/$1.llm --split-special <$v >$out/same/$1.b; $cmp $v ids_split_special $out/same/$1.b ids "$1 encode --split-special" || fail=1
+}
+mkdir -p $out/same/tiktoken $out/same/split_string
+# Llama 3's regex as tiktoken writes it (possessive quantifiers, '(?i:[sdmt]|ll|ve|re),
+# \s*[\r\n]; Granite 4 and others ship such spellings): llm.h's regex matcher, not its scanner
+subst "(?i:'s|'t|'re|'ve|'m|'ll|'d)" "'(?i:[sdmt]|ll|ve|re)" <tests/data/tokenizers/bl_llama3/tokenizer.json |
+  subst '\\p{N}]?\\p{L}+' '\\p{N}]?+\\p{L}+' | subst '\\p{N}]+[\\r\\n]*' '\\p{N}]++[\\r\\n]*' |
+  subst '\\s*[\\r\\n]+|' '\\s*[\\r\\n]|' >$out/same/tiktoken/tokenizer.json
+same tiktoken bl_llama3 "Split regex"
+# Gemma 3's layout: a Split(" ") after a normalizer that leaves no space never cuts
+subst '"pre_tokenizer":null' '"pre_tokenizer":{"type":"Split","pattern":{"String":" "},"behavior":"MergedWithPrevious","invert":false}' \
+  <tests/data/tokenizers/spm_legacy/tokenizer.json >$out/same/split_string/tokenizer.json
+same split_string spm_legacy "Split regex"
+# Granite 3's layout (StarCoder's): Digits, then ByteLevel with its GPT-2 regex and no prefix
+# space; HF's ids for it are not here, so only that it converts to those steps
+mkdir -p $out/same/granite3
+subst '"add_prefix_space":true,"trim_offsets":true,"use_regex":true}]' '"add_prefix_space":false,"trim_offsets":true,"use_regex":true}]' \
+  <tests/data/tokenizers/bl_digits/tokenizer.json >$out/same/granite3/tokenizer.json
+if ! $b/convert --vocab-only $out/same/granite3 $out/same/granite3.llm >$out/same/granite3.log 2>&1 ||
+   ! grep -qF "pre-tokenizer Digits + GPT-2 regex," $out/same/granite3.log; then
+  echo "FAIL: Granite 3's layout did not convert to Digits + GPT-2 regex:"; cat $out/same/granite3.log; fail=1
+fi
+
 # refuse DIR FROM TO EXPECTED: the fixture with FROM replaced by TO must not convert, and the
 # message must contain EXPECTED.
 refuse() {
@@ -35,7 +72,9 @@ refuse() {
     echo "FAIL: '$3' in $1 was not refused with a message containing '$4':"; cat $out/refuse.log; fail=1
   fi
 }
-refuse bl_llama3 '\\\\p{N}{1,3}' '\\\\p{N}{1,4}' 'split pattern {"Regex":'
+refuse bl_llama3 '\\\\p{N}{1,3}' '\\\\d{1,3}' "llm.h's regex matcher does not take an unsupported escape \\d at byte"
+refuse bl_llama3 '\\\\s+(?!' '\\\\s+(?<!' 'does not take an unsupported (? group at byte'
+refuse bl_llama3 '"behavior":"Isolated"' '"behavior":"Merged"' 'Split behavior "Merged" is not known'
 refuse bl_gpt2 '"normalizer":null' '"normalizer":{"type":"Lowercase"}' 'normalizer {"type":"Lowercase"}'
 refuse bl_qwen2 '{"type":"NFC"}' '{"type":"NFKC"}' 'normalizer {"type":"NFKC"}'
 refuse spm_legacy '"type":"BPE"' '"type":"WordPiece"' 'model type "WordPiece"'

@@ -13,7 +13,7 @@ need_file test_tokenizers ../shared/testdata "$data/tokenizers" || exit $need_ex
 out=$b/tests/tokenizers; mkdir -p $out
 cmp=$b/tests/tool_jsoncmp
 fail=0
-for t in mistral llama3 qwen3; do
+for t in mistral llama3 qwen3 gemma3 o200k; do
   d=$data/tokenizers/$t
   if ! $b/convert --vocab-only $d $out/$t.llm >$out/$t.log 2>&1; then echo "$t: convert failed"; cat $out/$t.log; fail=1; continue; fi
   tok="$b/tokenize -m $out/$t.llm"

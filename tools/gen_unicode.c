@@ -8,8 +8,9 @@
    "end of generated unicode tables"; tests/test_unicode.sh checks that the two agree.
 
    Tables (every range table lists the start of each run; a run ends where the next starts):
-     llm__uprop_ranges  start << 4 | flags: 1 \p{L}, 2 \p{N}, 4 \w (Alphabetic, marks, Nd, Pc,
-                        Join_Control, as Rust's regex), 8 White_Space (\s of Oniguruma and Rust)
+     llm__uprop_ranges  start << 9 | general category << 4 | flags: 1 \p{L}, 2 \p{N}, 4 \w
+                        (Alphabetic, marks, Nd, Pc, Join_Control, as Rust's regex), 8 White_Space
+                        (\s of Oniguruma and Rust); the category is its index in GC_NAMES
      llm__ccc_ranges    start << 8 | canonical combining class
      llm__nfcqc_ranges  start << 2 | NFC_Quick_Check (0 yes, 1 maybe, 2 no)
      llm__decomp        canonical decompositions {code point, first, second or 0}, by code point
@@ -22,7 +23,11 @@
 
 #define NCP 0x110000
 
-static uint8_t props[NCP], ccc[NCP], qc[NCP], excluded[NCP];
+/* The general categories in the order of llm__gc_names in llm.h; Cn (unassigned) is 0. */
+#define GC_NAMES "CnLuLlLtLmLoMnMcMeNdNlNoPcPdPsPePiPfPoSmScSkSoZsZlZpCcCfCsCo"
+
+static uint16_t props[NCP];
+static uint8_t ccc[NCP], qc[NCP], excluded[NCP];
 static uint32_t dec[NCP][2];
 static char version[64] = "unknown";
 
@@ -50,7 +55,8 @@ static void read_unicode_data(const char *dir) {
         int n = 0;
         char *p = line;
         uint32_t cp, lo, c;
-        uint8_t flags = 0;
+        uint16_t flags = 0;
+        const char *gc;
         field[n++] = p;
         while (*p && n < 15) { if (*p == ';') { *p = 0; field[n++] = p + 1; } p++; }
         if (n < 6) continue;
@@ -58,6 +64,8 @@ static void read_unicode_data(const char *dir) {
         if (is_cat(field[2], "Lu Ll Lt Lm Lo")) flags |= 1 | 4;
         if (is_cat(field[2], "Nd Nl No")) flags |= 2;
         if (is_cat(field[2], "Mn Mc Me Nd Pc")) flags |= 4;
+        for (gc = GC_NAMES; *gc && (gc[0] != field[2][0] || gc[1] != field[2][1] || field[2][2]); gc += 2) {}
+        if (*gc) flags |= (uint16_t)((gc - GC_NAMES) / 2) << 4;
         lo = cp;
         if (strstr(field[1], ", First>")) { range_start = cp; continue; }
         if (strstr(field[1], ", Last>")) lo = range_start;
@@ -94,7 +102,7 @@ static void read_property(const char *dir, const char *file, const char *prop, c
     fclose(f);
 }
 
-static void set_prop(uint32_t cp, int v) { props[cp] |= (uint8_t)v; }
+static void set_prop(uint32_t cp, int v) { props[cp] |= (uint16_t)v; }
 static void set_qc(uint32_t cp, int v) { qc[cp] = (uint8_t)v; }
 static void set_excluded(uint32_t cp, int v) { excluded[cp] = (uint8_t)v; }
 
@@ -109,7 +117,7 @@ static void emit(const char *s) {
 
 static void end_table(void) { printf("\n};\n"); col = 0; }
 
-static void range_table(const char *name, const char *what, const uint8_t *v, int shift) {
+static void range_table(const char *name, const char *what, const uint16_t *v, int shift) {
     uint32_t c, n = 0;
     char buf[32];
     for (c = 0; c < NCP; c++) if (c == 0 || v[c] != v[c - 1]) n++;
@@ -129,6 +137,7 @@ static int cmp_pair(const void *a, const void *b) {
 int main(int argc, char **argv) {
     const char *dir = argc > 1 ? argv[1] : "/usr/share/unicode";
     static uint32_t comp[NCP / 16][3];
+    static uint16_t wide[NCP];
     uint32_t c, n_dec = 0, n_comp = 0, i;
     char buf[64];
     read_unicode_data(dir);
@@ -139,9 +148,11 @@ int main(int argc, char **argv) {
     read_property(dir, "DerivedNormalizationProps.txt", "NFC_QC", "N", set_qc, 2);
     read_property(dir, "DerivedNormalizationProps.txt", "Full_Composition_Exclusion", NULL, set_excluded, 1);
     printf("/* Unicode %s. Regenerate with tools/gen_unicode.c; do not edit by hand. */\n", version);
-    range_table("llm__uprop_ranges", "start << 4 | 1 letter, 2 number, 4 word, 8 white space", props, 4);
-    range_table("llm__ccc_ranges", "start << 8 | canonical combining class", ccc, 8);
-    range_table("llm__nfcqc_ranges", "start << 2 | NFC_Quick_Check: 0 yes, 1 maybe, 2 no", qc, 2);
+    range_table("llm__uprop_ranges", "start << 9 | general category << 4 | 1 letter, 2 number, 4 word, 8 white space", props, 9);
+    for (c = 0; c < NCP; c++) wide[c] = ccc[c];
+    range_table("llm__ccc_ranges", "start << 8 | canonical combining class", wide, 8);
+    for (c = 0; c < NCP; c++) wide[c] = qc[c];
+    range_table("llm__nfcqc_ranges", "start << 2 | NFC_Quick_Check: 0 yes, 1 maybe, 2 no", wide, 2);
     for (c = 0; c < NCP; c++) if (dec[c][0]) n_dec++;
     printf("/* canonical decompositions: code point, first, second (0: a singleton) */\n");
     printf("static const uint32_t llm__decomp[%u][3] = {\n", n_dec);

@@ -29,8 +29,9 @@
      model          BPE (byte_fallback, fuse_unk, ignore_merges, unk_token; merges as "a b" or
                     ["a", "b"]); no dropout, continuing_subword_prefix or end_of_word_suffix
      normalizer     none, NFC, Sequence[Prepend("▁"), Replace(" ", "▁")] or the Replace alone
-     pre_tokenizer  none, Metaspace("▁"), ByteLevel, Digits, Split with the GPT-2, Llama 3 or
-                    Qwen2 regex (recognized by its exact text), and Sequences of these
+     pre_tokenizer  none, Metaspace("▁"), ByteLevel, Digits, Split (any behaviour, invert; a
+                    Regex llm.h's matcher compiles, or a String), and Sequences of these; the
+                    GPT-2, Llama 3 and Qwen2 regexes (by their exact text) get llm.h's scanners
      decoder        ByteLevel, Metaspace("▁"), Sequence[Replace("▁", " "), ByteFallback,
                     Fuse, Strip(" ", n, 0)] (the last three optional, Strip only after Fuse)
      post_processor none, ByteLevel, TemplateProcessing, Sequence of these
@@ -575,6 +576,9 @@ typedef struct llm__cv_tok_data {
     int32_t ms_prepend, ms_split, decoder, dec_byte_fallback, dec_strip;
     int32_t prefix[64], n_prefix, suffix[64], n_suffix;
     int32_t n_model, n_added;
+    char *regexes;              /* the LLM_PRE_SPLIT steps' regexes, each ended by NUL */
+    size_t n_regex_bytes;
+    int32_t split_modes[LLM__MAX_STEPS], n_splits;
 } llm__cv_tok_data;
 
 /* The exact split regexes we scan by hand (llm.h, llm__regex_match). */
@@ -851,6 +855,60 @@ static int llm__cv_tok_add_step(llm__cv *cv, llm__cv_tok_data *td, int32_t step,
     return 0;
 }
 
+/* A String pattern as a regex that matches it literally (HF escapes it the same way). */
+static char *llm__cv_tok_escape(const json_value *str, size_t *len) {
+    char *out = (char *)malloc(2 * str->len + 1);
+    size_t i, n = 0;
+    if (!out) return NULL;
+    for (i = 0; i < str->len; i++) {
+        unsigned char c = (unsigned char)str->str[i];
+        if (c < 0x80 && !((c | 0x20) >= 'a' && (c | 0x20) <= 'z') && !(c >= '0' && c <= '9')) out[n++] = '\\';
+        out[n++] = (char)c;
+    }
+    out[n] = 0;
+    *len = n;
+    return out;
+}
+
+/* Split: the three regexes llm.h scans by hand (Isolated) become their own step; any other
+   regex, or a String, is stored with its behaviour for llm.h's regex matcher, which must
+   compile it here or the tokenizer is refused with what it cannot match. */
+static int llm__cv_tok_read_split(llm__cv *cv, const json_value *p, llm__cv_tok_data *td) {
+    static const char *const modes[] = { "Isolated", "Removed", "MergedWithPrevious", "MergedWithNext", "Contiguous" };
+    const json_value *pat = json_get(p, "pattern"), *re = json_get(pat, "Regex"), *str = json_get(pat, "String");
+    int32_t mode = -1, step = 0, k;
+    char what[128], *text, *grown;
+    size_t len;
+    llm__re compiled;
+    for (k = 0; k < 5; k++) if (llm__cv_tok_str_is(json_get(p, "behavior"), modes[k])) mode = k;
+    if (mode < 0) return llm__cv_fail_as(cv, LLM_ERR_UNSUPPORTED, "tokenizer.json: Split behavior %s is not known", llm__cv_tok_quote(cv, json_get(p, "behavior")));
+    if (llm__cv_tok_bool(p, "invert", 0)) mode |= LLM_SPLIT_INVERT;
+    if (re && re->type == JSON_STRING && mode == LLM_SPLIT_ISOLATED)
+        step = llm__cv_tok_str_is(re, llm__cv_tok_regex_gpt2) ? LLM_PRE_GPT2 : llm__cv_tok_str_is(re, llm__cv_tok_regex_llama3) ? LLM_PRE_LLAMA3 :
+               llm__cv_tok_str_is(re, llm__cv_tok_regex_qwen2) ? LLM_PRE_QWEN2 : 0;
+    if (step) return llm__cv_tok_add_step(cv, td, step, p);
+    if (re && re->type == JSON_STRING) { text = llm__cv_strdup(re->str); len = re->len; }
+    else if (str && str->type == JSON_STRING && str->len) text = llm__cv_tok_escape(str, &len);
+    else return llm__cv_fail_as(cv, LLM_ERR_UNSUPPORTED, "tokenizer.json: split pattern %s is not supported (a Regex or a non-empty String)", llm__cv_tok_quote(cv, pat));
+    if (!text) return llm__cv_oom(cv);
+    if (strlen(text) != len) strcpy(what, "a NUL character");
+    else if (llm__re_compile(NULL, &compiled, text, len, what, sizeof what) == 0) what[0] = 0;
+    llm__re_free(NULL, &compiled);
+    if (what[0]) {
+        free(text);
+        return llm__cv_fail_as(cv, LLM_ERR_UNSUPPORTED, "tokenizer.json: split pattern %s is not supported: llm.h's regex matcher does not take %s",
+                               llm__cv_tok_quote(cv, pat), what);
+    }
+    if (!(grown = (char *)realloc(td->regexes, td->n_regex_bytes + len + 1))) { free(text); return llm__cv_oom(cv); }
+    td->regexes = grown;
+    memcpy(td->regexes + td->n_regex_bytes, text, len + 1);
+    td->n_regex_bytes += len + 1;
+    free(text);
+    if (llm__cv_tok_add_step(cv, td, LLM_PRE_SPLIT, p)) return -1;
+    td->split_modes[td->n_splits++] = mode;
+    return 0;
+}
+
 static int llm__cv_tok_read_pre_tokenizer(llm__cv *cv, const json_value *p, llm__cv_tok_data *td) {
     size_t i;
     if (!p || p->type == JSON_NULL) return 0;
@@ -868,16 +926,7 @@ static int llm__cv_tok_read_pre_tokenizer(llm__cv *cv, const json_value *p, llm_
     }
     if (llm__cv_tok_is_type(p, "Digits"))
         return llm__cv_tok_add_step(cv, td, llm__cv_tok_bool(p, "individual_digits", 0) ? LLM_PRE_DIGITS : LLM_PRE_DIGIT_RUNS, p);
-    if (llm__cv_tok_is_type(p, "Split")) {
-        const json_value *re = json_get(json_get(p, "pattern"), "Regex");
-        int32_t step = llm__cv_tok_str_is(re, llm__cv_tok_regex_gpt2) ? LLM_PRE_GPT2 : llm__cv_tok_str_is(re, llm__cv_tok_regex_llama3) ? LLM_PRE_LLAMA3 :
-                       llm__cv_tok_str_is(re, llm__cv_tok_regex_qwen2) ? LLM_PRE_QWEN2 : 0;
-        if (!step) return llm__cv_fail_as(cv, LLM_ERR_UNSUPPORTED, "tokenizer.json: split pattern %s is not supported (only the GPT-2, Llama 3 and Qwen2 regexes)",
-                               llm__cv_tok_quote(cv, json_get(p, "pattern")));
-        if (!llm__cv_tok_str_is(json_get(p, "behavior"), "Isolated") || llm__cv_tok_bool(p, "invert", 0))
-            return llm__cv_fail_as(cv, LLM_ERR_UNSUPPORTED, "tokenizer.json: Split %s: only behavior Isolated without invert is supported", llm__cv_tok_quote(cv, p));
-        return llm__cv_tok_add_step(cv, td, step, p);
-    }
+    if (llm__cv_tok_is_type(p, "Split")) return llm__cv_tok_read_split(cv, p, td);
     if (llm__cv_tok_is_type(p, "ByteLevel")) {
         if (llm__cv_tok_bool(p, "add_prefix_space", 1) && llm__cv_tok_add_step(cv, td, LLM_PRE_PREFIX_SPACE, p)) return -1;
         if (llm__cv_tok_bool(p, "use_regex", 1) && llm__cv_tok_add_step(cv, td, LLM_PRE_GPT2, p)) return -1;
@@ -1030,7 +1079,7 @@ done:
 }
 
 static void llm__cv_tok_data_free(llm__cv_tok_data *td) {
-    free(td->bytes); free(td->offsets); free(td->flags); free(td->merges);
+    free(td->bytes); free(td->offsets); free(td->flags); free(td->merges); free(td->regexes);
     memset(td, 0, sizeof *td);
 }
 
@@ -1170,13 +1219,17 @@ static int llm__cv_tok_write(llm__cv *cv, llm_builder *b, const llm__cv_tok_data
     r |= llm_builder_set_i32(b, LLM_KEY_TOK_DEC_STRIP, td->dec_strip);
     r |= llm_builder_set_i32_array(b, LLM_KEY_TOK_PREFIX_IDS, td->prefix, (size_t)td->n_prefix);
     r |= llm_builder_set_i32_array(b, LLM_KEY_TOK_SUFFIX_IDS, td->suffix, (size_t)td->n_suffix);
+    if (td->n_splits) { /* only then, so that files without a regex step stay as they were */
+        r |= llm_builder_set_blob(b, LLM_KEY_TOK_SPLIT_REGEXES, td->regexes, td->n_regex_bytes);
+        r |= llm_builder_set_i32_array(b, LLM_KEY_TOK_SPLIT_MODES, td->split_modes, (size_t)td->n_splits);
+    }
     return r ? llm__cv_fail_as(cv, LLM_ERR_OUT_OF_MEMORY, "cannot build the tokenizer metadata (out of memory)") : 0;
 }
 
 static void llm__cv_tok_describe(llm__cv *cv, const llm__cv_tok_data *td) {
     static const char *const norms[] = { "none", "NFC", "Prepend+Replace", "Replace" };
     static const char *const steps[] = { "", "Metaspace", "Digits", "Digits(runs)", "GPT-2 regex", "Llama 3 regex",
-                                         "Qwen2 regex", "prefix space" };
+                                         "Qwen2 regex", "prefix space", "Split regex" };
     char pre[256];
     size_t n = 0;
     int i;
