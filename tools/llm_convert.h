@@ -2142,6 +2142,9 @@ static int llm__cv_validate(llm__cv *cv, const char *path, int vocab_only, llm_m
 }
 
 
+/* GGUF files (llama.cpp's format) come in through tools/llm_gguf.h. */
+#include "llm_gguf.h"
+
 /* ---- llm_convert: the one call ---------------------------------------------------------- */
 static llm_result llm__cv_finish(llm__cv *cv, char *err, size_t err_cap) {
     if (err && err_cap) snprintf(err, err_cap, "%s", cv->rc ? cv->msg : "");
@@ -2160,6 +2163,7 @@ static llm_result llm__cv_run(llm__cv *cv, const char *dir, const char *out) {
     memset(&src, 0, sizeof src);
     memset(&h, 0, sizeof h);
     memset(&td, 0, sizeof td);
+    if (llm__gguf_is_file(dir)) return llm__gguf_run(cv, dir, out);
     if (llm__cv_check_target(cv, out)) goto done;
     llm__cv_log(cv, "reading %s", dir);
     if ((no_tokenizer = llm__cv_tok_read(cv, dir, &td)) < 0) goto done;
