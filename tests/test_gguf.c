@@ -3,6 +3,7 @@
    test_gguf                      hostile headers, built here byte by byte: each one must be
                                   refused with a message (never a crash), and the valid file
                                   they are cut from must parse.
+   test_gguf --seeds DIR          writes the seeds of tests/fuzz/fuzz_gguf.c into DIR.
    test_gguf FILE.gguf TENSORS.json  a file of ../shared/testdata/gguf against what llama.cpp
                                   reads from it (tests/test_gguf.sh): header, every metadata
                                   entry, every tensor's name, type, shape, offset, raw sha256
@@ -161,6 +162,114 @@ static int hostile(void) {
     return check_summary("test_gguf: every hostile header refused with a message");
 }
 
+
+/* ---- fuzz seeds: tiny but complete models, each tensor of another type ---- */
+static void kv_str(buf *b, int *n, const char *k, const char *v) { putstr(b, k); put32(b, LLM__GGUF_STRING); putstr(b, v); ++*n; }
+static void kv_u32(buf *b, int *n, const char *k, uint32_t v) { putstr(b, k); put32(b, LLM__GGUF_U32); put32(b, v); ++*n; }
+static void kv_f32(buf *b, int *n, const char *k, float v) { uint32_t u; memcpy(&u, &v, 4); putstr(b, k); put32(b, LLM__GGUF_F32); put32(b, u); ++*n; }
+static void kv_bool(buf *b, int *n, const char *k, int v) { uint8_t x = (uint8_t)v; putstr(b, k); put32(b, LLM__GGUF_BOOL); put(b, &x, 1); ++*n; }
+static void kv_strs(buf *b, int *n, const char *k, const char *const *v, int count) {
+    int i;
+    putstr(b, k); put32(b, LLM__GGUF_ARRAY); put32(b, LLM__GGUF_STRING); put64(b, (uint64_t)count);
+    for (i = 0; i < count; i++) putstr(b, v[i]);
+    ++*n;
+}
+static void kv_nums(buf *b, int *n, const char *k, uint32_t type, const uint32_t *v, int count) {
+    int i;
+    putstr(b, k); put32(b, LLM__GGUF_ARRAY); put32(b, type); put64(b, (uint64_t)count);
+    for (i = 0; i < count; i++) put32(b, v[i]);
+    ++*n;
+}
+
+typedef struct seed_tensor { const char *name; uint32_t type; uint64_t ne0, ne1; } seed_tensor;
+
+/* The header (metadata given in meta, n_kv entries), the tensor infos and the tensors' bytes:
+   random codes, and scales that are small finite halves. */
+static void write_seed(const char *path, const buf *meta, int n_kv, const seed_tensor *t, int nt) {
+    buf b = { NULL, 0, 0 };
+    uint64_t off = 0, sizes[32];
+    uint32_t x = 12345;
+    int i;
+    FILE *f;
+    put(&b, "GGUF", 4); put32(&b, 3); put64(&b, (uint64_t)nt); put64(&b, (uint64_t)n_kv);
+    put(&b, meta->p, meta->n);
+    for (i = 0; i < nt; i++) {
+        const llm__gguf_type *ty = llm__gguf_type_of(t[i].type);
+        sizes[i] = t[i].ne0 / ty->blck * ty->size * (t[i].ne1 ? t[i].ne1 : 1);
+        putstr(&b, t[i].name); put32(&b, t[i].ne1 ? 2 : 1); put64(&b, t[i].ne0);
+        if (t[i].ne1) put64(&b, t[i].ne1);
+        put32(&b, t[i].type); put64(&b, off);
+        off = (off + sizes[i] + 31) / 32 * 32;
+    }
+    pad_to(&b, 32);
+    for (i = 0; i < nt; i++) {
+        uint64_t k;
+        for (k = 0; k < sizes[i]; k++) { uint8_t v; x = x * 1103515245u + 12345u; v = (uint8_t)(x >> 16); if (k % 2) v &= 0x1f; put(&b, &v, 1); }
+        pad_to(&b, 32);
+    }
+    if (!(f = fopen(path, "wb")) || fwrite(b.p, 1, b.n, f) != b.n || fclose(f) != 0) printf("FAIL cannot write %s\n", path);
+    else printf("wrote %s (%lu bytes)\n", path, (unsigned long)b.n);
+    free(b.p);
+}
+
+static int write_seeds(const char *dir) {
+    static const char *const spm[] = { "<unk>", "<s>", "</s>", "<0x0A>", "\342\226\201", "a", "b", "\342\226\201a", "ab", "\342\226\201ab" };
+    static const char *const bpe[] = { "a", "b", "\304\240", "ab", "\304\240a", "\304\240ab", "<|endoftext|>", "<tool>" };
+    static const char *const merges[] = { "a b", "\304\240 a", "\304\240a b" };
+    static const seed_tensor llama[] = {
+        { "token_embd.weight", LLM__GT_Q8_0, 32, 10 }, { "output_norm.weight", LLM__GT_F32, 32, 0 },
+        { "blk.0.attn_norm.weight", LLM__GT_F32, 32, 0 }, { "blk.0.ffn_norm.weight", LLM__GT_F32, 32, 0 },
+        { "blk.0.attn_q.weight", LLM__GT_Q4_0, 32, 32 }, { "blk.0.attn_k.weight", LLM__GT_Q4_1, 32, 16 },
+        { "blk.0.attn_v.weight", LLM__GT_Q5_0, 32, 16 }, { "blk.0.attn_output.weight", LLM__GT_Q5_1, 32, 32 },
+        { "blk.0.ffn_gate.weight", LLM__GT_IQ4_NL, 32, 16 }, { "blk.0.ffn_up.weight", LLM__GT_F16, 32, 16 },
+        { "blk.0.ffn_down.weight", LLM__GT_BF16, 16, 32 },
+    };
+    static const seed_tensor qwen[] = {
+        { "token_embd.weight", LLM__GT_Q6_K, 256, 8 }, { "output_norm.weight", LLM__GT_F32, 256, 0 },
+        { "blk.0.attn_norm.weight", LLM__GT_F32, 256, 0 }, { "blk.0.ffn_norm.weight", LLM__GT_F32, 256, 0 },
+        { "blk.0.attn_q.weight", LLM__GT_Q2_K, 256, 8 }, { "blk.0.attn_k.weight", LLM__GT_Q3_K, 256, 4 },
+        { "blk.0.attn_v.weight", LLM__GT_Q4_K, 256, 4 }, { "blk.0.attn_q.bias", LLM__GT_F32, 8, 0 },
+        { "blk.0.attn_k.bias", LLM__GT_F32, 4, 0 }, { "blk.0.attn_v.bias", LLM__GT_F32, 4, 0 },
+        { "blk.0.attn_output.weight", LLM__GT_F16, 8, 256 }, { "blk.0.ffn_gate.weight", LLM__GT_Q5_K, 256, 8 },
+        { "blk.0.ffn_up.weight", LLM__GT_IQ4_XS, 256, 8 }, { "blk.0.ffn_down.weight", LLM__GT_F32, 8, 256 },
+    };
+    uint32_t types[10] = { 2, 3, 3, 6, 1, 1, 1, 1, 1, 1 }, scores[10], btypes[8] = { 1, 1, 1, 1, 1, 1, 3, 4 };
+    char path[1024];
+    buf m = { NULL, 0, 0 };
+    int n = 0, i;
+    for (i = 0; i < 10; i++) { float f = -(float)i; memcpy(&scores[i], &f, 4); }
+    kv_str(&m, &n, "general.architecture", "llama");
+    kv_u32(&m, &n, "llama.block_count", 1); kv_u32(&m, &n, "llama.context_length", 64);
+    kv_u32(&m, &n, "llama.embedding_length", 32); kv_u32(&m, &n, "llama.feed_forward_length", 16);
+    kv_u32(&m, &n, "llama.attention.head_count", 2); kv_u32(&m, &n, "llama.attention.head_count_kv", 1);
+    kv_f32(&m, &n, "llama.attention.layer_norm_rms_epsilon", 1e-5f); kv_f32(&m, &n, "llama.rope.freq_base", 10000.0f);
+    kv_str(&m, &n, "tokenizer.ggml.model", "llama"); kv_str(&m, &n, "tokenizer.ggml.pre", "default");
+    kv_strs(&m, &n, "tokenizer.ggml.tokens", spm, 10);
+    kv_nums(&m, &n, "tokenizer.ggml.scores", LLM__GGUF_F32, scores, 10);
+    kv_nums(&m, &n, "tokenizer.ggml.token_type", LLM__GGUF_I32, types, 10);
+    kv_u32(&m, &n, "tokenizer.ggml.bos_token_id", 1); kv_u32(&m, &n, "tokenizer.ggml.eos_token_id", 2);
+    kv_u32(&m, &n, "tokenizer.ggml.unk_token_id", 0); kv_bool(&m, &n, "tokenizer.ggml.add_bos_token", 1);
+    kv_str(&m, &n, "tokenizer.chat_template", "{% for m in messages %}{{ m['content'] }}{% endfor %}");
+    snprintf(path, sizeof path, "%s/llama-spm.gguf", dir);
+    write_seed(path, &m, n, llama, (int)(sizeof llama / sizeof llama[0]));
+    m.n = 0; n = 0;
+    kv_str(&m, &n, "general.architecture", "qwen2");
+    kv_u32(&m, &n, "general.alignment", 32);
+    kv_u32(&m, &n, "qwen2.block_count", 1); kv_u32(&m, &n, "qwen2.embedding_length", 256);
+    kv_u32(&m, &n, "qwen2.feed_forward_length", 8); kv_u32(&m, &n, "qwen2.attention.head_count", 2);
+    kv_u32(&m, &n, "qwen2.attention.head_count_kv", 1); kv_u32(&m, &n, "qwen2.attention.key_length", 4);
+    kv_u32(&m, &n, "qwen2.attention.value_length", 4); kv_u32(&m, &n, "qwen2.rope.dimension_count", 4);
+    kv_str(&m, &n, "tokenizer.ggml.model", "gpt2"); kv_str(&m, &n, "tokenizer.ggml.pre", "qwen2");
+    kv_strs(&m, &n, "tokenizer.ggml.tokens", bpe, 8);
+    kv_nums(&m, &n, "tokenizer.ggml.token_type", LLM__GGUF_I32, btypes, 8);
+    kv_strs(&m, &n, "tokenizer.ggml.merges", merges, 3);
+    kv_u32(&m, &n, "tokenizer.ggml.eos_token_id", 6);
+    snprintf(path, sizeof path, "%s/qwen2-bpe.gguf", dir);
+    write_seed(path, &m, n, qwen, (int)(sizeof qwen / sizeof qwen[0]));
+    free(m.p);
+    return 0;
+}
+
 /* ---- against a reference ---- */
 static uint8_t *read_all(const char *path, size_t *n) {
     char err[256];
@@ -315,6 +424,7 @@ static int against_reference(const char *gguf, const char *ref_path) {
 }
 
 int main(int argc, char **argv) {
+    if (argc == 3 && !strcmp(argv[1], "--seeds")) return write_seeds(argv[2]);
     if (argc == 3) return against_reference(argv[1], argv[2]);
     if (argc != 1) { fprintf(stderr, "usage: test_gguf [FILE.gguf TENSORS.json]\n"); return 2; }
     return hostile();

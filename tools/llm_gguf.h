@@ -1010,10 +1010,10 @@ static int llm__gguf_spm_merges(llm__cv *cv, llm__cv_tok_data *td, const llm__cv
             m[n].a = a; m[n].b = b; m[n].c = id; m[n].score = scores ? scores[id] : -(float)id;
             n++;
         }
-        qsort(m + first, n - first, sizeof *m, llm__gguf_merge_part_cmp);
+        if (n > first) qsort(m + first, n - first, sizeof *m, llm__gguf_merge_part_cmp);
     }
     for (i = 0; i < n; i++) m[i].seq = (uint32_t)i;
-    qsort(m, n, sizeof *m, llm__gguf_merge_cmp);
+    if (n) qsort(m, n, sizeof *m, llm__gguf_merge_cmp);
     if (!(td->merges = (int32_t *)malloc((n ? n : 1) * 3 * sizeof(int32_t)))) { free(m); return llm__cv_oom(cv); }
     for (i = 0; i < n; i++) { td->merges[3 * i] = m[i].a; td->merges[3 * i + 1] = m[i].b; td->merges[3 * i + 2] = m[i].c; }
     td->n_merges = n;
@@ -1136,7 +1136,11 @@ static int llm__gguf_tok_read(llm__cv *cv, const llm__gguf_file *gf, llm__cv_tok
         if ((scores_kv = llm__gguf_array(cv, gf, "tokenizer.ggml.scores", LLM__GGUF_F32, 0)) != NULL) {
             if (scores_kv->n != tok->n) { llm__cv_fail(cv, "%s: %llu scores for %d tokens", gf->path, (unsigned long long)scores_kv->n, td->n); goto done; }
             if (!(scores = (float *)malloc((size_t)td->n * sizeof(float)))) { llm__cv_oom(cv); goto done; }
-            for (i = 0; i < (size_t)td->n; i++) scores[i] = llm__gguf_f32_at(g->buf + scores_kv->val + 4 * i);
+            /* a NaN score would make the merge order no order at all (qsort needs one) */
+            for (i = 0; i < (size_t)td->n; i++) {
+                scores[i] = llm__gguf_f32_at(g->buf + scores_kv->val + 4 * i);
+                if (scores[i] != scores[i]) scores[i] = -FLT_MAX;
+            }
         } else if (llm__gguf_find(g, "tokenizer.ggml.scores")) goto done;
         if (llm__gguf_spm_merges(cv, td, &map, scores)) goto done;
     }
