@@ -51,7 +51,7 @@ static buf make_gguf(const spec *s) {
     int extra = (s->nest > 0) + (s->strings_n > 0) + (s->alignment > 0);
     uint32_t nd = s->n_dims ? s->n_dims : 1, d;
     int t, nt = s->two_tensors ? 2 : 1;
-    uint64_t align = s->alignment && !(s->alignment & (s->alignment - 1)) ? s->alignment : 32;
+    uint64_t align = s->alignment && !(s->alignment & (s->alignment - 1)) && s->alignment <= 64 ? s->alignment : 32;
     put(&b, "GGUF", 4);
     put32(&b, s->version ? s->version : 3);
     put64(&b, s->n_tensors_lie ? s->n_tensors_lie : (uint64_t)nt);
@@ -78,7 +78,7 @@ static buf make_gguf(const spec *s) {
     for (t = 0; t < nt; t++) {
         putstr(&b, t && !s->same_name ? "w2" : "w");
         put32(&b, nd);
-        for (d = 0; d < nd; d++) put64(&b, d == 0 ? (s->ne0 ? s->ne0 : 32) : s->zero_dim ? 0 : (s->ne1 ? s->ne1 : 1));
+        for (d = 0; d < nd && d < 5; d++) put64(&b, d == 0 ? (s->ne0 ? s->ne0 : 32) : s->zero_dim ? 0 : (s->ne1 ? s->ne1 : 1));
         put32(&b, s->type);
         put64(&b, t ? s->offset2 : s->offset);
     }
@@ -104,6 +104,8 @@ static void refused(const char *what, const spec *s, const char *needle) {
     check(r == -1 && msg[0] && (!needle || strstr(msg, needle)), "%s: refused (%s)", what, msg[0] ? msg : "no message");
     free(b.p);
 }
+
+static uint8_t *read_all(const char *path, size_t *n);
 
 static int hostile(void) {
     spec s;
@@ -156,8 +158,8 @@ static int hostile(void) {
     memset(&s, 0, sizeof s); s.type = 99; refused("tensor type id 99", &s, "no ggml type");
     memset(&s, 0, sizeof s); s.type = 16; refused("an IQ2_XXS tensor", &s, "IQ2_XXS");
     memset(&s, 0, sizeof s); s.type = LLM__GT_Q4_0; s.ne0 = 33; refused("a Q4_0 row of 33", &s, "multiple of 32");
-    memset(&s, 0, sizeof s); s.two_tensors = 1; s.offset2 = 96; b = make_gguf(&s); check(parse(&b, msg, sizeof msg) == 0, "two tensors apart parse (%s)", msg); free(b.p);
-    memset(&s, 0, sizeof s); s.two_tensors = 1; s.offset2 = 96; s.ne0 = 64; refused("overlapping tensors", &s, "overlap");
+    memset(&s, 0, sizeof s); s.two_tensors = 1; s.offset2 = 128; b = make_gguf(&s); check(parse(&b, msg, sizeof msg) == 0, "two tensors apart parse (%s)", msg); free(b.p);
+    memset(&s, 0, sizeof s); s.two_tensors = 1; s.offset2 = 96; refused("overlapping tensors", &s, "overlap");
     memset(&s, 0, sizeof s); s.two_tensors = 1; s.offset2 = 128; s.same_name = 1; refused("a name twice", &s, "twice");
     return check_summary("test_gguf: every hostile header refused with a message");
 }
@@ -423,9 +425,46 @@ static int against_reference(const char *gguf, const char *ref_path) {
     return check_summary("test_gguf: the file reads as llama.cpp reads it");
 }
 
+/* The whole converter on a seed model and on every cut of it at 1/64 steps: the seed
+   converts, each cut is refused with a message and leaves no output. */
+static int convert_cuts(void) {
+    char dir[512], seed[600], cut[600], out[600], err[1024];
+    const char *build = getenv("BUILD") ? getenv("BUILD") : "build";
+    size_t n, at;
+    uint8_t *data;
+    int bad = 0, cuts = 0;
+    FILE *f;
+    snprintf(dir, sizeof dir, "%s/tests/gguf-cuts", build);
+    snprintf(seed, sizeof seed, "mkdir -p %s", dir);
+    if (system(seed) != 0) { check(0, "cannot make %s", dir); return 1; }
+    write_seeds(dir);
+    snprintf(seed, sizeof seed, "%s/llama-spm.gguf", dir);
+    snprintf(cut, sizeof cut, "%s/cut.gguf", dir);
+    snprintf(out, sizeof out, "%s/out.llm", dir);
+    remove(out);
+    check(llm_convert(seed, out, NULL, err, sizeof err) == LLM_OK, "the seed model converts (%s)", err);
+    if (!(data = read_all(seed, &n))) return 1;
+    for (at = 0; at < n; at += n / 64 + 1) {
+        remove(out);
+        if (!(f = fopen(cut, "wb")) || fwrite(data, 1, at, f) != at || fclose(f) != 0) { check(0, "cannot write %s", cut); break; }
+        err[0] = 0;
+        cuts++;
+        if (llm_convert(cut, out, NULL, err, sizeof err) == LLM_OK || !err[0] || (f = fopen(out, "rb")) != NULL) {
+            if (f) fclose(f);
+            bad++;
+            printf("  cut at %lu: %s\n", (unsigned long)at, err[0] ? err : "accepted");
+        }
+    }
+    check(bad == 0, "each of %d cuts of it is refused by llm_convert with a message, leaving no file", cuts);
+    free(data);
+    return 0;
+}
+
 int main(int argc, char **argv) {
     if (argc == 3 && !strcmp(argv[1], "--seeds")) return write_seeds(argv[2]);
     if (argc == 3) return against_reference(argv[1], argv[2]);
     if (argc != 1) { fprintf(stderr, "usage: test_gguf [FILE.gguf TENSORS.json]\n"); return 2; }
-    return hostile();
+    hostile();
+    convert_cuts();
+    return check_summary("test_gguf: every hostile header refused with a message");
 }
