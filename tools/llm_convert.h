@@ -2142,8 +2142,10 @@ static int llm__cv_validate(llm__cv *cv, const char *path, int vocab_only, llm_m
 }
 
 
-/* GGUF files (llama.cpp's format) come in through tools/llm_gguf.h. */
+/* GGUF files (llama.cpp's format) come in through tools/llm_gguf.h, .llm files to be given
+   another type through tools/llm_retype.h. */
 #include "llm_gguf.h"
+#include "llm_retype.h"
 
 /* ---- llm_convert: the one call ---------------------------------------------------------- */
 static llm_result llm__cv_finish(llm__cv *cv, char *err, size_t err_cap) {
@@ -2164,6 +2166,7 @@ static llm_result llm__cv_run(llm__cv *cv, const char *dir, const char *out) {
     memset(&h, 0, sizeof h);
     memset(&td, 0, sizeof td);
     if (llm__gguf_is_file(dir)) return llm__gguf_run(cv, dir, out);
+    if (llm__rt_is_llm_file(dir)) return llm__rt_run(cv, dir, out);
     if (llm__cv_check_target(cv, out)) goto done;
     llm__cv_log(cv, "reading %s", dir);
     if ((no_tokenizer = llm__cv_tok_read(cv, dir, &td)) < 0) goto done;
