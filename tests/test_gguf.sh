@@ -13,7 +13,7 @@
 #     activations to 8 bits as llama.cpp's do) within the same gap.
 # And the models' own checkpoints: kq-mini-F16.gguf gives the logits of ../kq-mini-hf
 # converted from safetensors (1e-4; F16 holds its bf16 weights but for a few subnormals), and
-# the GGUF tokenizers give HF's ids: every text of ../tokenizers/*/public.jsonl and of
+# the GGUF tokenizers give HF's ids and store the same chat template: every text of ../tokenizers/*/public.jsonl and of
 # tests/data/text, with and without specials, through build/tokenize, the ids and the
 # decoded text equal to those of the same model converted from tokenizer.json.
 set -e
@@ -62,7 +62,10 @@ sed 's/\\/\\\\/g; s/"/\\"/g; s/.*/{"text": "&"}/' tests/data/text/genesis1.txt >
 texts=$(wc -l < $out/texts.jsonl | tr -d ' ')
 for pair in kjv-tiny:kjv-tiny-Q8_0 qwen2-mini:qwen2-mini-Q4_0; do
   m=${pair%%:*}; q=${pair#*:}
-  $b/convert $data/$m-hf $out/$m-vocab.llm --vocab-only >/dev/null 2>&1
+  $b/convert $data/$m-hf $out/$m-vocab.llm --vocab-only > $out/$m-vocab.log 2>&1
+  hf_chat=$(grep 'chat template' $out/$m-vocab.log || true); gguf_chat=$(grep 'chat template' $out/$q.log || true)
+  if [ "$hf_chat" = "$gguf_chat" ]; then echo "$q.gguf: $gguf_chat, as from tokenizer_config.json"
+  else echo "FAIL $q.gguf: '$gguf_chat', but tokenizer_config.json gives '$hf_chat'"; fail=1; fi
   for which in hf gguf; do
     if [ $which = hf ]; then llm=$out/$m-vocab.llm; else llm=$out/$q.llm; fi
     { $b/tokenize -m $llm < $out/texts.jsonl; $b/tokenize --no-special -m $llm < $out/texts.jsonl; } > $out/$m-$which.ids
