@@ -12,7 +12,9 @@
 
    API
      llm_convert          a HuggingFace directory -> OUT (written to a temporary beside it,
-                          validated with llm_model_open, renamed over OUT)
+                          validated with llm_model_open, renamed over OUT); also a GGUF file
+                          (tools/llm_gguf.h) or, with desc.has_dtype, a .llm file in another
+                          type (tools/llm_retype.h), both by path in place of the directory
      llm_builder_*        any file layout: metadata entries and a tensor table; the caller
                           writes the header bytes and then each tensor at its offset
      llm_quantize         an f32 matrix in a tensor type's file layout (docs/FORMAT.md)
