@@ -46,7 +46,7 @@ FUZZ_REPLAY = $(patsubst %,$(B)/tests/%$(EXE),$(FUZZ_NAMES))
 
 all: $(PROGRAMS)
 
-$(B)/convert$(EXE): tools/convert.c tools/llm_convert.h tools/json.h llm.h | $(B)
+$(B)/convert$(EXE): tools/convert.c tools/llm_convert.h tools/llm_gguf.h tools/llm_retype.h tools/json.h llm.h | $(B)
 	$(CC) $(ALL_CFLAGS) -o $@ tools/convert.c $(LDLIBS)
 
 $(B)/gen_model$(EXE): tools/gen_model.c llm.h | $(B)
@@ -61,10 +61,10 @@ $(B)/%$(EXE): examples/%.c llm.h | $(B)
 	$(CC) $(ALL_CFLAGS) -o $@ $< $(LDLIBS)
 
 # The fuzz targets, built with a main() that replays files (tests/test_fuzz_replay.sh).
-$(B)/tests/fuzz_%$(EXE): tests/fuzz/fuzz_%.c tests/fuzz/replay.c llm.h tools/json.h tools/llm_convert.h | $(B)/tests
+$(B)/tests/fuzz_%$(EXE): tests/fuzz/fuzz_%.c tests/fuzz/replay.c llm.h tools/json.h tools/llm_convert.h tools/llm_gguf.h tools/llm_retype.h | $(B)/tests
 	$(TEST_CC) $(TEST_CFLAGS) -o $@ $< tests/fuzz/replay.c $(LDLIBS)
 
-$(B)/tests/%$(EXE): tests/%.c llm.h tools/json.h tools/llm_convert.h $(wildcard tests/*.h) | $(B)/tests
+$(B)/tests/%$(EXE): tests/%.c llm.h tools/json.h tools/llm_convert.h tools/llm_gguf.h tools/llm_retype.h $(wildcard tests/*.h) | $(B)/tests
 	$(TEST_CC) $(TEST_CFLAGS) -o $@ $< $(LDLIBS)
 
 $(B) $(B)/tests:
@@ -100,7 +100,7 @@ test-platforms:
 # build/fuzz/corpus/NAME, crashes to build/fuzz/crashes/NAME).
 FUZZ_SECONDS ?= 60
 FUZZ_CFLAGS = -g -O1 -fno-omit-frame-pointer -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
-build/fuzz/%: tests/fuzz/%.c llm.h tools/json.h tools/llm_convert.h | fuzz-need
+build/fuzz/%: tests/fuzz/%.c llm.h tools/json.h tools/llm_convert.h tools/llm_gguf.h tools/llm_retype.h | fuzz-need
 	@mkdir -p build/fuzz
 	clang $(FUZZ_CFLAGS) -o $@ $< -lm
 

@@ -1,6 +1,7 @@
-/* convert: a HuggingFace model directory -> one .llm file (a CLI over tools/llm_convert.h).
+/* convert: a HuggingFace model directory or a GGUF file -> one .llm file (a CLI over
+   tools/llm_convert.h; GGUF through tools/llm_gguf.h).
 
-   build/convert MODEL_DIR OUT.llm [--dtype f32|f16|bf16|q8_0|q4_0] [--quant-reference] [--vocab-only]
+   build/convert MODEL_DIR|MODEL.gguf|MODEL.llm OUT.llm [--dtype f32|f16|bf16|q8_0|q4_0] [--quant-reference] [--vocab-only]
 
    llm_convert does the work (what it reads and refuses is in llm_convert.h). --vocab-only
    writes the tokenizer (and the token ids of config.json / generation_config.json when
@@ -137,8 +138,11 @@ static int parse_dtype_arg(const char *s, llm_dtype *out) {
 
 static void usage(FILE *f) {
     fprintf(f,
-            "usage: convert MODEL_DIR OUT.llm [--dtype f32|f16|bf16|q8_0|q4_0] [--quant-reference] [--vocab-only]\n"
+            "usage: convert MODEL_DIR|MODEL.gguf|MODEL.llm OUT.llm [--dtype f32|f16|bf16|q8_0|q4_0] [--quant-reference] [--vocab-only]\n"
             "  MODEL_DIR     a HuggingFace model directory (config.json, *.safetensors, tokenizer.json)\n"
+            "  MODEL.gguf    a GGUF file (llama.cpp's format; without --dtype every tensor is kept\n"
+            "                without loss: types llm.h lacks are dequantized to f32)\n"
+            "  MODEL.llm     a model file, written again with the type --dtype gives\n"
             "  --dtype       type of the weight matrices (default: as stored); norms and biases stay f32;\n"
             "                q8_0/q4_0: 8/4-bit blocks of 32 (with q4_0 the output matrix of vocabularies\n"
             "                up to 64k is q8_0; matrices whose shape does not fit the blocks are f16)\n"

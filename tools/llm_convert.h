@@ -12,7 +12,9 @@
 
    API
      llm_convert          a HuggingFace directory -> OUT (written to a temporary beside it,
-                          validated with llm_model_open, renamed over OUT)
+                          validated with llm_model_open, renamed over OUT); also a GGUF file
+                          (tools/llm_gguf.h) or, with desc.has_dtype, a .llm file in another
+                          type (tools/llm_retype.h), both by path in place of the directory
      llm_builder_*        any file layout: metadata entries and a tensor table; the caller
                           writes the header bytes and then each tensor at its offset
      llm_quantize         an f32 matrix in a tensor type's file layout (docs/FORMAT.md)
@@ -2684,6 +2686,11 @@ static int llm__cv_validate(llm__cv *cv, const char *path, int vocab_only, llm_m
 }
 
 
+/* GGUF files (llama.cpp's format) come in through tools/llm_gguf.h, .llm files to be given
+   another type through tools/llm_retype.h. */
+#include "llm_gguf.h"
+#include "llm_retype.h"
+
 /* ---- llm_convert: the one call ---------------------------------------------------------- */
 static llm_result llm__cv_finish(llm__cv *cv, char *err, size_t err_cap) {
     if (err && err_cap) snprintf(err, err_cap, "%s", cv->rc ? cv->msg : "");
@@ -2702,6 +2709,8 @@ static llm_result llm__cv_run(llm__cv *cv, const char *dir, const char *out) {
     memset(&src, 0, sizeof src);
     memset(&h, 0, sizeof h);
     memset(&td, 0, sizeof td);
+    if (llm__gguf_is_file(dir)) return llm__gguf_run(cv, dir, out);
+    if (llm__rt_is_llm_file(dir)) return llm__rt_run(cv, dir, out);
     if (llm__cv_check_target(cv, out)) goto done;
     llm__cv_log(cv, "reading %s", dir);
     if ((no_tokenizer = llm__cv_tok_read(cv, dir, &td)) < 0) goto done;
