@@ -54,6 +54,12 @@ extern "C" {
 /* Writes a [rows, cols] f32 matrix as type t in the file layout (docs/FORMAT.md): rows in
    multiples of llm_dtype_row_group(t), cols a whole number of blocks. */
 LLMDEF llm_result llm_quantize(llm_dtype t, const float *src, int64_t rows, int64_t cols, void *dst, int flags);
+/* ggml's Q4_K, Q5_K or Q6_K blocks of a [rows, cols] matrix (row-major, cols / 256 blocks a
+   row, as a GGUF file holds them) in the file layout of q4_k, q5_k or q6_k: the same values
+   bit for bit. rows a multiple of 16, cols of 256. */
+LLMDEF llm_result llm_q4_k_from_ggml(const void *blocks, int64_t rows, int64_t cols, void *dst);
+LLMDEF llm_result llm_q5_k_from_ggml(const void *blocks, int64_t rows, int64_t cols, void *dst);
+LLMDEF llm_result llm_q6_k_from_ggml(const void *blocks, int64_t rows, int64_t cols, void *dst);
 
 /* ---- llm_convert: builder ----------------------------------------------------------------
    Describe metadata and tensors, then write llm_builder_header() followed by each tensor's
@@ -505,6 +511,250 @@ static void llm__cv_quantize_group(llm_dtype t, const float *src, int64_t n, uin
     }
 }
 
+/* ---- k-quants (q4_k, q5_k, q6_k): ggml's Q4_K, Q5_K and Q6_K values in llm.h's layout ---- */
+/* One row's super-block, unpacked: codes (unsigned: q4_k 0..15, q5_k 0..31, q6_k 0..63),
+   sub-block scales (q6_k: 16 int8 in sc6) and mins, and the f16 scales. */
+typedef struct llm__cv_kq_row {
+    uint8_t q[256], sc[8], mn[8];
+    int8_t sc6[16];
+    uint16_t d, dmin;
+} llm__cv_kq_row;
+
+/* Writes row l of a group's super-block SB (the inverse of llm.h's llm__kq_code,
+   llm__kq_scale_min and llm__kq_d; docs/FORMAT.md, "k-quant tensors"). */
+static void llm__cv_kq_put_row(llm_dtype t, uint8_t *SB, int l, const llm__cv_kq_row *r) {
+    int j, k, i, jj;
+    for (j = 0; j < 8; j++) {
+        for (k = 0; k < 16; k++) SB[256 * j + (k / 4) * 64 + 4 * l + k % 4] = (uint8_t)((r->q[32 * j + k] & 15) | (r->q[32 * j + 16 + k] & 15) << 4);
+        for (i = 0; i < 4 && t == LLM_DTYPE_Q5_K; i++) {
+            unsigned v = 0;
+            for (jj = 0; jj < 4; jj++) v |= (unsigned)(r->q[32 * j + 4 * jj + i] >> 4 & 1) << jj | (unsigned)(r->q[32 * j + 16 + 4 * jj + i] >> 4 & 1) << (4 + jj);
+            SB[LLM__KQ_HI + 64 * j + 4 * l + i] = (uint8_t)v;
+        }
+        for (i = 0; i < 4 && t == LLM_DTYPE_Q6_K; i++) {
+            unsigned a = 0, b = 0;
+            for (jj = 0; jj < 4; jj++) {
+                a |= (unsigned)(r->q[32 * j + 4 * jj + i] >> 4 & 3) << (2 * jj);
+                b |= (unsigned)(r->q[32 * j + 16 + 4 * jj + i] >> 4 & 3) << (2 * jj);
+            }
+            SB[LLM__KQ_HI + 128 * j + 4 * l + i] = (uint8_t)a;
+            SB[LLM__KQ_HI + 128 * j + 64 + 4 * l + i] = (uint8_t)b;
+        }
+    }
+    if (t == LLM_DTYPE_Q6_K) {
+        for (k = 0; k < 16; k++) SB[LLM__Q6K_SC + 16 * k + l] = (uint8_t)r->sc6[k];
+        llm__cv_put16(SB + LLM__Q6K_SC + 256 + 2 * l, r->d);
+        return;
+    }
+    {
+        uint8_t *S = SB + llm__kq_scales_at(t);
+        for (j = 0; j < 8; j++) S[16 * j + l] = (uint8_t)((r->sc[j] & 15) | (r->mn[j] & 15) << 4);
+        for (i = 0; i < 4; i++)
+            S[128 + 16 * i + l] = (uint8_t)((r->sc[2 * i] >> 4 | (r->mn[2 * i] >> 4) << 2) | (r->sc[2 * i + 1] >> 4 | (r->mn[2 * i + 1] >> 4) << 2) << 4);
+        llm__cv_put16(S + 192 + 2 * l, r->d);
+        llm__cv_put16(S + 224 + 2 * l, r->dmin);
+    }
+}
+
+/* Importance of each weight of a sub-block for the fits below: the block's RMS plus the
+   magnitude (ggml's choice for Q4_K), so large weights are rounded more carefully. */
+static void llm__cv_kq_weights(const float *x, int n, float *w) {
+    float s2 = 0.0f, av;
+    int i;
+    for (i = 0; i < n; i++) s2 += x[i] * x[i];
+    av = sqrtf(s2 / (float)n);
+    for (i = 0; i < n; i++) w[i] = av + fabsf(x[i]);
+}
+
+static int llm__cv_round_clamp(float v, int lo, int hi) {
+    int q = (int)floorf(v + 0.5f);
+    return q < lo ? lo : q > hi ? hi : q;
+}
+
+/* value = a q - m with codes 0..nmax, a >= 0, m >= 0: tries 21 grid densities around nmax /
+   (max - min), each fitted by weighted least squares for a and m (m clipped at 0), and
+   keeps the fit of least weighted squared error. Returns a; *m_out gets m. */
+static float llm__cv_kq_fit_min(const float *x, const float *w, int nmax, float *m_out) {
+    float mn = x[0], mx = x[0], best_a, best_b, best_e = -1.0f;
+    int i, step;
+    for (i = 1; i < LLM__QK; i++) { mn = x[i] < mn ? x[i] : mn; mx = x[i] > mx ? x[i] : mx; }
+    if (mn > 0.0f) mn = 0.0f;
+    if (mx <= mn) { *m_out = -mn; return 0.0f; }
+    best_a = (mx - mn) / (float)nmax;
+    best_b = mn;
+    for (step = -1; step <= 20; step++) {
+        float is = step < 0 ? (float)nmax / (mx - mn) : ((float)nmax - 1.0f + 0.1f * (float)step) / (mx - mn);
+        float sw = 0, sl = 0, sl2 = 0, sx = 0, sxl = 0, a, b, e = 0, D;
+        uint8_t L[LLM__QK];
+        for (i = 0; i < LLM__QK; i++) {
+            int q = llm__cv_round_clamp(is * (x[i] - mn), 0, nmax);
+            L[i] = (uint8_t)q;
+            sw += w[i]; sl += w[i] * (float)q; sl2 += w[i] * (float)q * (float)q; sx += w[i] * x[i]; sxl += w[i] * x[i] * (float)q;
+        }
+        D = sw * sl2 - sl * sl;
+        if (D <= 0.0f) continue;
+        a = (sw * sxl - sx * sl) / D;
+        b = (sl2 * sx - sl * sxl) / D;
+        if (b > 0.0f) { b = 0.0f; a = sl2 > 0.0f ? sxl / sl2 : 0.0f; }
+        if (a <= 0.0f) continue;
+        for (i = 0; i < LLM__QK; i++) { float r = a * (float)L[i] + b - x[i]; e += w[i] * r * r; }
+        if (best_e < 0.0f || e < best_e) { best_e = e; best_a = a; best_b = b; }
+    }
+    *m_out = -best_b;
+    return best_a;
+}
+
+/* value = a q with codes -32..31 over 16 weights: the weight of largest magnitude mapped to
+   -32 or to 31 at 19 densities each, every one refined by weighted least squares. */
+static float llm__cv_q6_fit(const float *x, const float *w) {
+    float amax = 0.0f, m = 0.0f, best_a = 0.0f, best_e = -1.0f;
+    int i, s;
+    for (i = 0; i < 16; i++)
+        if (fabsf(x[i]) > amax) { amax = fabsf(x[i]); m = x[i]; }
+    if (amax == 0.0f) return 0.0f;
+    for (s = 0; s < 38; s++) {
+        float is = (s < 19 ? -(32.0f + 0.1f * (float)(s - 9)) : 31.0f + 0.1f * (float)(s - 28)) / m;
+        float slx = 0, sl2 = 0, a, e = 0;
+        int L[16];
+        for (i = 0; i < 16; i++) {
+            L[i] = llm__cv_round_clamp(is * x[i], -32, 31);
+            slx += w[i] * x[i] * (float)L[i];
+            sl2 += w[i] * (float)L[i] * (float)L[i];
+        }
+        if (sl2 <= 0.0f) continue;
+        a = slx / sl2;
+        for (i = 0; i < 16; i++) { float r = a * (float)L[i] - x[i]; e += w[i] * r * r; }
+        if (best_e < 0.0f || e < best_e) { best_e = e; best_a = a; }
+    }
+    return best_a;
+}
+
+/* One row's 256 weights: a scale (and min) per sub-block fitted, the scales quantized to 6
+   bits (q6_k: 8) against the super-block's f16 d and dmin, then the codes taken again with
+   the scales as stored. */
+static void llm__cv_kq_quantize_row(llm_dtype t, const float *x, llm__cv_kq_row *r) {
+    float w[LLM__QK], a[16], mins[8], amax = 0.0f, mmax = 0.0f, d, dmin;
+    int j, k, nmax = t == LLM_DTYPE_Q4_K ? 15 : 31;
+    if (t == LLM_DTYPE_Q6_K) {
+        float sa = 0.0f;
+        for (j = 0; j < 16; j++) {
+            llm__cv_kq_weights(x + 16 * j, 16, w);
+            a[j] = llm__cv_q6_fit(x + 16 * j, w);
+            if (fabsf(a[j]) > amax) { amax = fabsf(a[j]); sa = a[j]; }
+        }
+        r->d = llm_f32_to_f16(sa / -128.0f);
+        d = llm_f16_to_f32(r->d);
+        for (j = 0; j < 16; j++) {
+            float ds;
+            r->sc6[j] = (int8_t)(d != 0.0f ? llm__cv_round_clamp(a[j] / d, -128, 127) : 0);
+            ds = d * (float)r->sc6[j];
+            for (k = 0; k < 16; k++) r->q[16 * j + k] = (uint8_t)(ds != 0.0f ? llm__cv_round_clamp(x[16 * j + k] / ds, -32, 31) + 32 : 32);
+        }
+        r->dmin = 0;
+        return;
+    }
+    for (j = 0; j < 8; j++) {
+        llm__cv_kq_weights(x + 32 * j, LLM__QK, w);
+        a[j] = llm__cv_kq_fit_min(x + 32 * j, w, nmax, &mins[j]);
+        amax = a[j] > amax ? a[j] : amax;
+        mmax = mins[j] > mmax ? mins[j] : mmax;
+    }
+    r->d = llm_f32_to_f16(amax / 63.0f);
+    r->dmin = llm_f32_to_f16(mmax / 63.0f);
+    d = llm_f16_to_f32(r->d);
+    dmin = llm_f16_to_f32(r->dmin);
+    for (j = 0; j < 8; j++) {
+        float ds, dm;
+        r->sc[j] = (uint8_t)(d > 0.0f ? llm__cv_round_clamp(a[j] / d, 0, 63) : 0);
+        r->mn[j] = (uint8_t)(dmin > 0.0f ? llm__cv_round_clamp(mins[j] / dmin, 0, 63) : 0);
+        ds = d * (float)r->sc[j];
+        dm = dmin * (float)r->mn[j];
+        for (k = 0; k < LLM__QK; k++) r->q[32 * j + k] = (uint8_t)(ds > 0.0f ? llm__cv_round_clamp((x[32 * j + k] + dm) / ds, 0, nmax) : 0);
+    }
+}
+
+/* One group of 16 rows x n columns of a k-quant type. */
+static void llm__cv_quantize_kgroup(llm_dtype t, const float *src, int64_t n, uint8_t *dst) {
+    size_t sbytes = LLM__QG * llm__kq_block_bytes(t);
+    int64_t s;
+    int l;
+    llm__cv_kq_row r;
+    memset(&r, 0, sizeof r);
+    for (s = 0; s < n / LLM__QKK; s++)
+        for (l = 0; l < LLM__QG; l++) {
+            llm__cv_kq_quantize_row(t, src + (size_t)l * (size_t)n + (size_t)s * LLM__QKK, &r);
+            llm__cv_kq_put_row(t, dst + (size_t)s * sbytes, l, &r);
+        }
+}
+
+/* ggml's blocks (docs/FORMAT.md, "k-quant tensors", as ggml-quants.h declares them):
+   block_q4_K { f16 d, dmin; u8 scales[12]; u8 qs[128]; }, block_q5_K { f16 d, dmin;
+   u8 scales[12]; u8 qh[32]; u8 qs[128]; }, block_q6_K { u8 ql[128]; u8 qh[64]; i8 scales[16];
+   f16 d; }, unpacked into one row's super-block. */
+static void llm__cv_kq_from_ggml_block(llm_dtype t, const uint8_t *g, llm__cv_kq_row *r) {
+    int j, l, c;
+    if (t == LLM_DTYPE_Q6_K) {
+        for (c = 0; c < 2; c++) {
+            const uint8_t *ql = g + 64 * c, *qh = g + 128 + 32 * c;
+            uint8_t *q = r->q + 128 * c;
+            for (l = 0; l < 32; l++) {
+                q[l] = (uint8_t)((ql[l] & 15) | (qh[l] & 3) << 4);
+                q[l + 32] = (uint8_t)((ql[l + 32] & 15) | (qh[l] >> 2 & 3) << 4);
+                q[l + 64] = (uint8_t)((ql[l] >> 4) | (qh[l] >> 4 & 3) << 4);
+                q[l + 96] = (uint8_t)((ql[l + 32] >> 4) | (qh[l] >> 6 & 3) << 4);
+            }
+        }
+        for (j = 0; j < 16; j++) r->sc6[j] = (int8_t)g[192 + j];
+        r->d = (uint16_t)(g[208] | g[209] << 8);
+        r->dmin = 0;
+        return;
+    }
+    {
+        const uint8_t *sc = g + 4, *qh = g + 16, *qs = g + (t == LLM_DTYPE_Q5_K ? 48 : 16);
+        r->d = (uint16_t)(g[0] | g[1] << 8);
+        r->dmin = (uint16_t)(g[2] | g[3] << 8);
+        for (j = 0; j < 8; j++) { /* ggml's get_scale_min_k4 */
+            r->sc[j] = (uint8_t)(j < 4 ? sc[j] & 63 : (sc[j + 4] & 15) | (sc[j - 4] >> 6) << 4);
+            r->mn[j] = (uint8_t)(j < 4 ? sc[j + 4] & 63 : (sc[j + 4] >> 4) | (sc[j] >> 6) << 4);
+        }
+        for (c = 0; c < 4; c++)
+            for (l = 0; l < 32; l++) {
+                int lo = qs[32 * c + l] & 15, hi = qs[32 * c + l] >> 4;
+                if (t == LLM_DTYPE_Q5_K) { lo |= (qh[l] >> (2 * c) & 1) << 4; hi |= (qh[l] >> (2 * c + 1) & 1) << 4; }
+                r->q[64 * c + l] = (uint8_t)lo;
+                r->q[64 * c + 32 + l] = (uint8_t)hi;
+            }
+    }
+}
+
+static llm_result llm__cv_kq_from_ggml(llm_dtype t, const void *blocks, int64_t rows, int64_t cols, void *dst) {
+    size_t gb = t == LLM_DTYPE_Q4_K ? LLM__Q4K_BLOCK : t == LLM_DTYPE_Q5_K ? LLM__Q5K_BLOCK : LLM__Q6K_BLOCK;
+    size_t rb = llm_dtype_row_bytes(t, cols), sbytes = LLM__QG * gb, ns;
+    int64_t r;
+    llm__cv_kq_row kr;
+    if (!blocks || !dst || rows < 1 || rb == 0 || rows % LLM__QG) return LLM_ERR_INVALID_ARGUMENT;
+    ns = (size_t)cols / LLM__QKK;
+    memset(&kr, 0, sizeof kr);
+    for (r = 0; r < rows; r++) {
+        size_t s;
+        for (s = 0; s < ns; s++) {
+            llm__cv_kq_from_ggml_block(t, (const uint8_t *)blocks + (size_t)r * rb + s * gb, &kr);
+            llm__cv_kq_put_row(t, (uint8_t *)dst + (size_t)(r / LLM__QG) * LLM__QG * rb + s * sbytes, (int)(r % LLM__QG), &kr);
+        }
+    }
+    return LLM_OK;
+}
+
+LLMDEF llm_result llm_q4_k_from_ggml(const void *blocks, int64_t rows, int64_t cols, void *dst) {
+    return llm__cv_kq_from_ggml(LLM_DTYPE_Q4_K, blocks, rows, cols, dst);
+}
+LLMDEF llm_result llm_q5_k_from_ggml(const void *blocks, int64_t rows, int64_t cols, void *dst) {
+    return llm__cv_kq_from_ggml(LLM_DTYPE_Q5_K, blocks, rows, cols, dst);
+}
+LLMDEF llm_result llm_q6_k_from_ggml(const void *blocks, int64_t rows, int64_t cols, void *dst) {
+    return llm__cv_kq_from_ggml(LLM_DTYPE_Q6_K, blocks, rows, cols, dst);
+}
+
 LLMDEF llm_result llm_quantize(llm_dtype t, const float *src, int64_t rows, int64_t cols, void *dst, int flags) {
     size_t rb = llm_dtype_row_bytes(t, cols), i, count;
     int64_t g;
@@ -525,7 +775,8 @@ LLMDEF llm_result llm_quantize(llm_dtype t, const float *src, int64_t rows, int6
 #pragma omp parallel for schedule(dynamic, 1)
 #endif
     for (g = 0; g < rows / LLM__QG; g++)
-        llm__cv_quantize_group(t, src + (size_t)g * LLM__QG * (size_t)cols, cols, (uint8_t *)dst + (size_t)g * LLM__QG * rb, flags);
+        if (llm__is_kquant(t)) llm__cv_quantize_kgroup(t, src + (size_t)g * LLM__QG * (size_t)cols, cols, (uint8_t *)dst + (size_t)g * LLM__QG * rb);
+        else llm__cv_quantize_group(t, src + (size_t)g * LLM__QG * (size_t)cols, cols, (uint8_t *)dst + (size_t)g * LLM__QG * rb, flags);
     return LLM_OK;
 }
 
