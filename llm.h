@@ -1382,27 +1382,33 @@ LLMDEF const char *llm_dtype_name(llm_dtype t) {
 #define LLM__Q4_BLOCK 18 /* 2 (scale) + 16 */
 
 /* k-quant types (ggml's Q4_K, Q5_K, Q6_K values): super-blocks of LLM__QKK weights of one
-   row. A group of 16 rows stores, for each super-block in turn, the codes of its 8 blocks of
-   32 columns in q4_0's layout (their 4 low bits), then the high bits of the codes, the
-   sub-block scales and the f16 super-block scales (docs/FORMAT.md, "k-quant tensors"): a
-   block of 32 columns meets one block of quantized activations. */
+   row, of ns = 8 sub-blocks of 32 columns (the last super-block of a row whose width is not a
+   multiple of 256 has fewer: ggml's formats need the multiple, llm.h's do not). A group of 16
+   rows stores, for each super-block in turn, the 4 low bits of the codes of its sub-blocks in
+   q4_0's layout (256 bytes each), then their high bits, the sub-block scales and the f16
+   super-block scales (docs/FORMAT.md, "k-quant tensors"): a sub-block meets one block of
+   quantized activations. */
 #define LLM__QKK 256
-#define LLM__Q4K_BLOCK 144 /* bytes per super-block of one row: 2 + 2 (d, dmin) + 12 (6-bit scales, mins) + 128 */
+#define LLM__Q4K_BLOCK 144 /* bytes of one row's full super-block: 2 + 2 (d, dmin) + 12 (6-bit scales, mins) + 128 */
 #define LLM__Q5K_BLOCK 176 /* q4_k's and 32 (the fifth bits) */
 #define LLM__Q6K_BLOCK 210 /* 2 (d) + 16 (int8 scales) + 128 + 64 (4 + 2 bits a code) */
-#define LLM__KQ_HI 2048    /* in a group's super-block: where the high bits follow the 8 x 256 bytes of low bits */
-#define LLM__Q6K_SC 3072   /* q6_k: 16 x 16 int8 scales (sub-block k, row l at 16k + l), then 16 f16 d */
 
 static int llm__is_kquant(llm_dtype t) { return t == LLM_DTYPE_Q4_K || t == LLM_DTYPE_Q5_K || t == LLM_DTYPE_Q6_K; }
 
-/* q4_k / q5_k: where the scales and mins of a group's super-block begin (128 bytes of low 4
-   bits, scale | min << 4 at 16j + l, then 64 of high 2 bits, scale | min << 2, sub-blocks 2i
-   and 2i+1 in the low and high nibble of byte 16i + l), then 16 f16 d and 16 f16 dmin. */
-static size_t llm__kq_scales_at(llm_dtype t) { return t == LLM_DTYPE_Q4_K ? 2048 : 2560; }
-
-static size_t llm__kq_block_bytes(llm_dtype t) {
-    return t == LLM_DTYPE_Q4_K ? LLM__Q4K_BLOCK : t == LLM_DTYPE_Q5_K ? LLM__Q5K_BLOCK : LLM__Q6K_BLOCK;
+/* Bytes of one row's super-block of ns sub-blocks (the scales take their full size). */
+static size_t llm__kq_block_bytes(llm_dtype t, int ns) {
+    return (size_t)ns * (t == LLM_DTYPE_Q4_K ? 16 : t == LLM_DTYPE_Q5_K ? 20 : 24) + (t == LLM_DTYPE_Q6_K ? 18 : 16);
 }
+
+/* In a group's super-block of ns sub-blocks: the high bits (q5_k: 64 bytes a sub-block; q6_k:
+   128) follow the low ones; then the scales. q4_k / q5_k: 128 bytes of their low 4 bits,
+   scale | min << 4 at 16j + l, 64 of their high 2 bits, scale | min << 2, sub-blocks 2i and
+   2i+1 in the low and high nibble of byte 16i + l, then 16 f16 d and 16 f16 dmin; q6_k: 16 x 16
+   int8 scales (sub-block k of 16 columns, row l at 16k + l), then 16 f16 d. */
+static size_t llm__kq_hi_at(int ns) { return 256 * (size_t)ns; }
+static size_t llm__kq_scales_at(llm_dtype t, int ns) { return (size_t)ns * (t == LLM_DTYPE_Q4_K ? 256 : t == LLM_DTYPE_Q5_K ? 320 : 384); }
+/* The sub-blocks of super-block s of a row of n columns. */
+static int llm__kq_subs(int64_t n, int64_t s) { return n - LLM__QKK * s >= LLM__QKK ? 8 : (int)((n - LLM__QKK * s) / LLM__QK); }
 
 static int llm__is_quant(llm_dtype t) { return t == LLM_DTYPE_Q8_0 || t == LLM_DTYPE_Q4_0 || llm__is_kquant(t); }
 static int llm__is_w16(llm_dtype t) { return t == LLM_DTYPE_F16 || t == LLM_DTYPE_BF16; }
@@ -1428,7 +1434,8 @@ LLMDEF size_t llm_dtype_row_bytes(llm_dtype t, int64_t n) {
     case LLM_DTYPE_Q4_0: return n % LLM__QK ? 0 : (size_t)(n / LLM__QK) * LLM__Q4_BLOCK;
     case LLM_DTYPE_Q4_K:
     case LLM_DTYPE_Q5_K:
-    case LLM_DTYPE_Q6_K: return n % LLM__QKK ? 0 : (size_t)(n / LLM__QKK) * llm__kq_block_bytes(t);
+    case LLM_DTYPE_Q6_K:
+        return n % LLM__QK ? 0 : (size_t)(n / LLM__QKK) * llm__kq_block_bytes(t, 8) + (n % LLM__QKK ? llm__kq_block_bytes(t, (int)(n % LLM__QKK / LLM__QK)) : 0);
     default: return 0;
     }
 }
@@ -1653,17 +1660,18 @@ static float llm__weight(const void *w, llm_dtype t, int64_t rows, int64_t cols,
 
 /* k-quants, read one value at a time: the unsigned code (q4_k 0..15, q5_k 0..31, q6_k 0..63)
    of row l, column c (0..255) of a group's super-block SB. */
-static int llm__kq_code(llm_dtype t, const uint8_t *SB, int l, int c) {
+static int llm__kq_code(llm_dtype t, const uint8_t *SB, int ns, int l, int c) {
     int j = c / LLM__QK, k = c % LLM__QK, half = k < 16 ? 0 : 4;
     int q = SB[256 * j + (k % 16 / 4) * 64 + 4 * l + k % 4] >> half & 15;
-    if (t == LLM_DTYPE_Q5_K) q |= (SB[LLM__KQ_HI + 64 * j + 4 * l + k % 4] >> (half + k % 16 / 4) & 1) << 4;
-    if (t == LLM_DTYPE_Q6_K) q |= (SB[LLM__KQ_HI + 128 * j + 16 * half + 4 * l + k % 4] >> (2 * (k % 16 / 4)) & 3) << 4;
+    const uint8_t *H = SB + llm__kq_hi_at(ns);
+    if (t == LLM_DTYPE_Q5_K) q |= (H[64 * j + 4 * l + k % 4] >> (half + k % 16 / 4) & 1) << 4;
+    if (t == LLM_DTYPE_Q6_K) q |= (H[128 * j + 16 * half + 4 * l + k % 4] >> (2 * (k % 16 / 4)) & 3) << 4;
     return q;
 }
 
 /* q4_k / q5_k: the 6-bit scale and min of row l, sub-block j (columns 32j .. 32j+31). */
-static void llm__kq_scale_min(llm_dtype t, const uint8_t *SB, int l, int j, int *sc, int *mn) {
-    const uint8_t *S = SB + llm__kq_scales_at(t);
+static void llm__kq_scale_min(llm_dtype t, const uint8_t *SB, int ns, int l, int j, int *sc, int *mn) {
+    const uint8_t *S = SB + llm__kq_scales_at(t, ns);
     int lo = S[16 * j + l], hi = S[128 + 16 * (j / 2) + l] >> (4 * (j % 2));
     *sc = (lo & 15) | (hi & 3) << 4;
     *mn = (lo >> 4) | (hi >> 2 & 3) << 4;
@@ -1672,29 +1680,30 @@ static void llm__kq_scale_min(llm_dtype t, const uint8_t *SB, int l, int j, int 
 static float llm__rd_f16(const uint8_t *p) { return llm_f16_to_f32((uint16_t)(p[0] | p[1] << 8)); }
 
 /* q4_k / q5_k: d and dmin of row l; q6_k: d (dmin 0). */
-static void llm__kq_d(llm_dtype t, const uint8_t *SB, int l, float *d, float *dmin) {
-    const uint8_t *S = SB + llm__kq_scales_at(t);
-    if (t == LLM_DTYPE_Q6_K) { *d = llm__rd_f16(SB + LLM__Q6K_SC + 256 + 2 * l); *dmin = 0.0f; return; }
+static void llm__kq_d(llm_dtype t, const uint8_t *SB, int ns, int l, float *d, float *dmin) {
+    const uint8_t *S = SB + llm__kq_scales_at(t, ns);
+    if (t == LLM_DTYPE_Q6_K) { *d = llm__rd_f16(S + 256 + 2 * l); *dmin = 0.0f; return; }
     *d = llm__rd_f16(S + 192 + 2 * l);
     *dmin = llm__rd_f16(S + 224 + 2 * l);
 }
 
 /* Row l of a group's super-block as f32, computed as ggml dequantizes: (d sc) q - (dmin m)
    for q4_k and q5_k, (d sc) (q - 32) for q6_k. */
-static void llm__kq_dequant(llm_dtype t, const uint8_t *SB, int l, float *out) {
+static void llm__kq_dequant(llm_dtype t, const uint8_t *SB, int ns, int l, float *out) {
+    const uint8_t *S = SB + llm__kq_scales_at(t, ns);
     float d, dmin;
     int j, k, sc, mn;
-    llm__kq_d(t, SB, l, &d, &dmin);
-    for (j = 0; j < 8; j++) {
+    llm__kq_d(t, SB, ns, l, &d, &dmin);
+    for (j = 0; j < ns; j++) {
         if (t == LLM_DTYPE_Q6_K) {
             for (k = 0; k < LLM__QK; k++)
-                out[32 * j + k] = d * (float)(int8_t)SB[LLM__Q6K_SC + 16 * (2 * j + k / 16) + l] * (float)(llm__kq_code(t, SB, l, 32 * j + k) - 32);
+                out[32 * j + k] = d * (float)(int8_t)S[16 * (2 * j + k / 16) + l] * (float)(llm__kq_code(t, SB, ns, l, 32 * j + k) - 32);
             continue;
         }
-        llm__kq_scale_min(t, SB, l, j, &sc, &mn);
+        llm__kq_scale_min(t, SB, ns, l, j, &sc, &mn);
         {
             float d1 = d * (float)sc, m1 = dmin * (float)mn;
-            for (k = 0; k < LLM__QK; k++) out[32 * j + k] = d1 * (float)llm__kq_code(t, SB, l, 32 * j + k) - m1;
+            for (k = 0; k < LLM__QK; k++) out[32 * j + k] = d1 * (float)llm__kq_code(t, SB, ns, l, 32 * j + k) - m1;
         }
     }
 }
@@ -1712,9 +1721,9 @@ static void llm__get_row(const llm_tensor *w, int64_t row, float *out, int n) {
     int i, b, nb = n / LLM__QK, l = (int)(row % LLM__QG);
     const uint8_t *g, *s;
     if (llm__is_kquant(w->dtype)) {
-        size_t sbytes = LLM__QG * llm__kq_block_bytes(w->dtype);
+        size_t sbytes = LLM__QG * llm__kq_block_bytes(w->dtype, 8);
         g = (const uint8_t *)w->data + (size_t)(row / LLM__QG) * LLM__QG * llm_dtype_row_bytes(w->dtype, n);
-        for (b = 0; b < n / LLM__QKK; b++) llm__kq_dequant(w->dtype, g + (size_t)b * sbytes, l, out + (size_t)b * LLM__QKK);
+        for (b = 0; b * LLM__QKK < n; b++) llm__kq_dequant(w->dtype, g + (size_t)b * sbytes, llm__kq_subs(n, b), l, out + (size_t)b * LLM__QKK);
         return;
     }
     if (!llm__is_quant(w->dtype)) {
@@ -1827,15 +1836,17 @@ static void llm__mm_quant_ref(const llm__mm *m, int r0, int r1) {
    are the sums of the activation codes of the halves. The SIMD kernels do the same. */
 static void llm__mm_kquant_ref(const llm__mm *m, int r0, int r1) {
     const llm_dtype dt = m->w->dtype;
-    int K = m->n_in, ns = K / LLM__QKK, g, t, s, j, l, k;
-    size_t sbytes = LLM__QG * llm__kq_block_bytes(dt), gbytes = (size_t)ns * sbytes;
+    int K = m->n_in, n_sb = (K + LLM__QKK - 1) / LLM__QKK, g, t, s, j, l, k;
+    size_t sbytes = LLM__QG * llm__kq_block_bytes(dt, 8), gbytes = (size_t)LLM__QG * llm_dtype_row_bytes(dt, K);
     for (g = r0 / LLM__QG; g < r1 / LLM__QG; g++)
         for (t = 0; t < m->n_tok; t++) {
             const uint8_t *xq = m->xq + (size_t)t * m->xq_stride;
             float acc[LLM__QG] = { 0 };
-            for (s = 0; s < ns; s++) {
+            for (s = 0; s < n_sb; s++) {
                 const uint8_t *SB = (const uint8_t *)m->w->data + (size_t)g * gbytes + (size_t)s * sbytes;
-                for (j = 0; j < 8; j++) {
+                const int ns = llm__kq_subs(K, s);
+                const uint8_t *S = SB + llm__kq_scales_at(dt, ns);
+                for (j = 0; j < ns; j++) {
                     int b = 8 * s + j;
                     const int8_t *xb = (const int8_t *)xq + b * LLM__QK;
                     float dx = llm__xq_scale(xq, K, b);
@@ -1845,16 +1856,16 @@ static void llm__mm_kquant_ref(const llm__mm *m, int r0, int r1) {
                         float d, dmin;
                         int sc, mn;
                         for (k = 0; k < 16; k++) {
-                            lo += llm__kq_code(dt, SB, l, 32 * j + k) * xb[k];
-                            hi += llm__kq_code(dt, SB, l, 32 * j + 16 + k) * xb[16 + k];
+                            lo += llm__kq_code(dt, SB, ns, l, 32 * j + k) * xb[k];
+                            hi += llm__kq_code(dt, SB, ns, l, 32 * j + 16 + k) * xb[16 + k];
                         }
-                        llm__kq_d(dt, SB, l, &d, &dmin);
+                        llm__kq_d(dt, SB, ns, l, &d, &dmin);
                         if (dt == LLM_DTYPE_Q6_K) {
-                            float sa = (float)(int8_t)SB[LLM__Q6K_SC + 16 * (2 * j) + l], sb = (float)(int8_t)SB[LLM__Q6K_SC + 16 * (2 * j + 1) + l];
+                            float sa = (float)(int8_t)S[16 * (2 * j) + l], sb = (float)(int8_t)S[16 * (2 * j + 1) + l];
                             acc[l] += (float)(lo - 32 * xsa) * (d * sa * dx);
                             acc[l] += (float)(hi - 32 * (xsum - xsa)) * (d * sb * dx);
                         } else {
-                            llm__kq_scale_min(dt, SB, l, j, &sc, &mn);
+                            llm__kq_scale_min(dt, SB, ns, l, j, &sc, &mn);
                             acc[l] += (float)(lo + hi) * (d * (float)sc * dx);
                             acc[l] -= dmin * (float)mn * ((float)xsum * dx);
                         }
@@ -2151,23 +2162,24 @@ LLM__INLINE __m512i llm__shift_epi16_avx512(__m512i v, const int left) {
     return left > 0 ? _mm512_slli_epi16(v, left) : left < 0 ? _mm512_srli_epi16(v, -left) : v;
 }
 
-LLM__INLINE void llm__ktile_avx512(const uint8_t *G, int ns, const uint8_t *xq, size_t xs, const int nt, const llm_dtype dt,
+LLM__INLINE void llm__ktile_avx512(const uint8_t *G, int K, const uint8_t *xq, size_t xs, const int nt, const llm_dtype dt,
                                    float *out, size_t os) {
-    const size_t sbytes = LLM__QG * llm__kq_block_bytes(dt);
+    const size_t sbytes = LLM__QG * llm__kq_block_bytes(dt, 8);
     const __m512i m4 = _mm512_set1_epi8(0x0F), m10 = _mm512_set1_epi8(0x10), m30 = _mm512_set1_epi8(0x30);
     const __m128i c3 = _mm_set1_epi8(3), c15 = _mm_set1_epi8(15);
-    const int K = ns * LLM__QKK, q6 = dt == LLM_DTYPE_Q6_K;
+    const int q6 = dt == LLM_DTYPE_Q6_K;
     __m512 acc[4], d, dmin = _mm512_setzero_ps();
     int t, s, j, i;
     LLM__UNROLL for (t = 0; t < nt; t++) acc[t] = _mm512_setzero_ps();
-    for (s = 0; s < ns; s++) {
-        const uint8_t *SB = G + (size_t)s * sbytes, *S = SB + llm__kq_scales_at(dt);
-        if (q6) d = _mm512_cvtph_ps(_mm256_loadu_si256((const __m256i *)(SB + LLM__Q6K_SC + 256)));
+    for (s = 0; s * LLM__QKK < K; s++) {
+        const int ns = llm__kq_subs(K, s);
+        const uint8_t *SB = G + (size_t)s * sbytes, *S = SB + llm__kq_scales_at(dt, ns), *H = SB + llm__kq_hi_at(ns);
+        if (q6) d = _mm512_cvtph_ps(_mm256_loadu_si256((const __m256i *)(S + 256)));
         else {
             d = _mm512_cvtph_ps(_mm256_loadu_si256((const __m256i *)(S + 192)));
             dmin = _mm512_cvtph_ps(_mm256_loadu_si256((const __m256i *)(S + 224)));
         }
-        for (j = 0; j < 8; j++) {
+        for (j = 0; j < ns; j++) {
             const int b = 8 * s + j;
             __m512i lo[4], hi[4];
             __m512 dsa, dsb;
@@ -2179,22 +2191,22 @@ LLM__INLINE void llm__ktile_avx512(const uint8_t *G, int ns, const uint8_t *xq, 
                 hi[i] = _mm512_and_si512(_mm512_srli_epi16(v, 4), m4);
             }
             if (dt == LLM_DTYPE_Q5_K) {
-                __m512i h = _mm512_loadu_si512((const void *)(SB + LLM__KQ_HI + 64 * j));
+                __m512i h = _mm512_loadu_si512((const void *)(H + 64 * j));
                 LLM__UNROLL for (i = 0; i < 4; i++) {
                     lo[i] = _mm512_or_si512(lo[i], _mm512_and_si512(llm__shift_epi16_avx512(h, 4 - i), m10));
                     hi[i] = _mm512_or_si512(hi[i], _mm512_and_si512(llm__shift_epi16_avx512(h, -i), m10));
                 }
             } else if (q6) {
-                __m512i h0 = _mm512_loadu_si512((const void *)(SB + LLM__KQ_HI + 128 * j));
-                __m512i h1 = _mm512_loadu_si512((const void *)(SB + LLM__KQ_HI + 128 * j + 64));
+                __m512i h0 = _mm512_loadu_si512((const void *)(H + 128 * j));
+                __m512i h1 = _mm512_loadu_si512((const void *)(H + 128 * j + 64));
                 LLM__UNROLL for (i = 0; i < 4; i++) {
                     lo[i] = _mm512_or_si512(lo[i], _mm512_and_si512(llm__shift_epi16_avx512(h0, 4 - 2 * i), m30));
                     hi[i] = _mm512_or_si512(hi[i], _mm512_and_si512(llm__shift_epi16_avx512(h1, 4 - 2 * i), m30));
                 }
             }
             if (q6) {
-                dsa = _mm512_mul_ps(d, _mm512_cvtepi32_ps(_mm512_cvtepi8_epi32(_mm_loadu_si128((const __m128i *)(SB + LLM__Q6K_SC + 32 * j)))));
-                dsb = _mm512_mul_ps(d, _mm512_cvtepi32_ps(_mm512_cvtepi8_epi32(_mm_loadu_si128((const __m128i *)(SB + LLM__Q6K_SC + 32 * j + 16)))));
+                dsa = _mm512_mul_ps(d, _mm512_cvtepi32_ps(_mm512_cvtepi8_epi32(_mm_loadu_si128((const __m128i *)(S + 32 * j)))));
+                dsb = _mm512_mul_ps(d, _mm512_cvtepi32_ps(_mm512_cvtepi8_epi32(_mm_loadu_si128((const __m128i *)(S + 32 * j + 16)))));
             } else {
                 __m128i l8 = _mm_loadu_si128((const __m128i *)(S + 16 * j));
                 __m128i h8 = _mm_srli_epi16(_mm_loadu_si128((const __m128i *)(S + 128 + 16 * (j / 2))), 4 * (j % 2));
@@ -2226,13 +2238,13 @@ LLM__INLINE void llm__ktile_avx512(const uint8_t *G, int ns, const uint8_t *xq, 
 }
 
 LLM__INLINE void llm__mm_kquant_avx512(const llm__mm *m, int r0, int r1, const llm_dtype dt) {
-    int ns = m->n_in / LLM__QKK, g, t;
+    int K = m->n_in, g, t;
     size_t gbytes = (size_t)LLM__QG * llm_dtype_row_bytes(dt, m->n_in), os = (size_t)m->n_out;
     for (g = r0 / LLM__QG; g < r1 / LLM__QG; g++) {
         const uint8_t *G = (const uint8_t *)m->w->data + (size_t)g * gbytes;
         float *out = m->out + (size_t)g * LLM__QG;
-        for (t = 0; t + 4 <= m->n_tok; t += 4) llm__ktile_avx512(G, ns, m->xq + t * m->xq_stride, m->xq_stride, 4, dt, out + t * os, os);
-        for (; t < m->n_tok; t++) llm__ktile_avx512(G, ns, m->xq + t * m->xq_stride, m->xq_stride, 1, dt, out + t * os, os);
+        for (t = 0; t + 4 <= m->n_tok; t += 4) llm__ktile_avx512(G, K, m->xq + t * m->xq_stride, m->xq_stride, 4, dt, out + t * os, os);
+        for (; t < m->n_tok; t++) llm__ktile_avx512(G, K, m->xq + t * m->xq_stride, m->xq_stride, 1, dt, out + t * os, os);
     }
 }
 
@@ -2502,7 +2514,7 @@ LLM__INLINE __m256i llm__shift_epi16_avx2(__m256i v, const int left) {
 }
 
 /* The 8 codes registers of block j of a super-block, rows 8h .. 8h+7. */
-LLM__INLINE void llm__kcodes_avx2(const uint8_t *SB, int j, int h, const llm_dtype dt, __m256i *lo, __m256i *hi) {
+LLM__INLINE void llm__kcodes_avx2(const uint8_t *SB, const uint8_t *H, int j, int h, const llm_dtype dt, __m256i *lo, __m256i *hi) {
     const __m256i m4 = _mm256_set1_epi8(0x0F), m10 = _mm256_set1_epi8(0x10), m30 = _mm256_set1_epi8(0x30);
     int i;
     LLM__UNROLL for (i = 0; i < 4; i++) {
@@ -2511,14 +2523,14 @@ LLM__INLINE void llm__kcodes_avx2(const uint8_t *SB, int j, int h, const llm_dty
         hi[i] = _mm256_and_si256(_mm256_srli_epi16(v, 4), m4);
     }
     if (dt == LLM_DTYPE_Q5_K) {
-        __m256i b = _mm256_loadu_si256((const __m256i *)(SB + LLM__KQ_HI + 64 * j + 32 * h));
+        __m256i b = _mm256_loadu_si256((const __m256i *)(H + 64 * j + 32 * h));
         LLM__UNROLL for (i = 0; i < 4; i++) {
             lo[i] = _mm256_or_si256(lo[i], _mm256_and_si256(llm__shift_epi16_avx2(b, 4 - i), m10));
             hi[i] = _mm256_or_si256(hi[i], _mm256_and_si256(llm__shift_epi16_avx2(b, -i), m10));
         }
     } else if (dt == LLM_DTYPE_Q6_K) {
-        __m256i b0 = _mm256_loadu_si256((const __m256i *)(SB + LLM__KQ_HI + 128 * j + 32 * h));
-        __m256i b1 = _mm256_loadu_si256((const __m256i *)(SB + LLM__KQ_HI + 128 * j + 64 + 32 * h));
+        __m256i b0 = _mm256_loadu_si256((const __m256i *)(H + 128 * j + 32 * h));
+        __m256i b1 = _mm256_loadu_si256((const __m256i *)(H + 128 * j + 64 + 32 * h));
         LLM__UNROLL for (i = 0; i < 4; i++) {
             lo[i] = _mm256_or_si256(lo[i], _mm256_and_si256(llm__shift_epi16_avx2(b0, 4 - 2 * i), m30));
             hi[i] = _mm256_or_si256(hi[i], _mm256_and_si256(llm__shift_epi16_avx2(b1, 4 - 2 * i), m30));
@@ -2528,12 +2540,11 @@ LLM__INLINE void llm__kcodes_avx2(const uint8_t *SB, int j, int h, const llm_dty
 
 /* Block j's scale vectors for rows 8h .. 8h+7: q6_k d sc of its two sub-blocks; q4_k, q5_k
    d sc and dmin m. */
-LLM__INLINE void llm__kscales_avx2(const uint8_t *SB, int j, int h, const llm_dtype dt, __m256 d, __m256 dmin, __m256 *dsa, __m256 *dsb) {
+LLM__INLINE void llm__kscales_avx2(const uint8_t *S, int j, int h, const llm_dtype dt, __m256 d, __m256 dmin, __m256 *dsa, __m256 *dsb) {
     const __m128i c3 = _mm_set1_epi8(3), c15 = _mm_set1_epi8(15);
-    const uint8_t *S = SB + llm__kq_scales_at(dt);
     if (dt == LLM_DTYPE_Q6_K) {
-        *dsa = _mm256_mul_ps(d, _mm256_cvtepi32_ps(_mm256_cvtepi8_epi32(_mm_loadl_epi64((const __m128i *)(SB + LLM__Q6K_SC + 32 * j + 8 * h)))));
-        *dsb = _mm256_mul_ps(d, _mm256_cvtepi32_ps(_mm256_cvtepi8_epi32(_mm_loadl_epi64((const __m128i *)(SB + LLM__Q6K_SC + 32 * j + 16 + 8 * h)))));
+        *dsa = _mm256_mul_ps(d, _mm256_cvtepi32_ps(_mm256_cvtepi8_epi32(_mm_loadl_epi64((const __m128i *)(S + 32 * j + 8 * h)))));
+        *dsb = _mm256_mul_ps(d, _mm256_cvtepi32_ps(_mm256_cvtepi8_epi32(_mm_loadl_epi64((const __m128i *)(S + 32 * j + 16 + 8 * h)))));
     } else {
         __m128i l8 = _mm_loadl_epi64((const __m128i *)(S + 16 * j + 8 * h));
         __m128i h8 = _mm_srli_epi16(_mm_loadl_epi64((const __m128i *)(S + 128 + 16 * (j / 2) + 8 * h)), 4 * (j % 2));
@@ -2544,28 +2555,29 @@ LLM__INLINE void llm__kscales_avx2(const uint8_t *SB, int j, int h, const llm_dt
     }
 }
 
-LLM__INLINE void llm__ktile_avx2(const uint8_t *G, int ns, int h, const uint8_t *xq, size_t xs, const int nt, const llm_dtype dt,
+LLM__INLINE void llm__ktile_avx2(const uint8_t *G, int K, int h, const uint8_t *xq, size_t xs, const int nt, const llm_dtype dt,
                                  float *out, size_t os) {
-    const size_t sbytes = LLM__QG * llm__kq_block_bytes(dt);
-    const int K = ns * LLM__QKK, q6 = dt == LLM_DTYPE_Q6_K;
+    const size_t sbytes = LLM__QG * llm__kq_block_bytes(dt, 8);
+    const int q6 = dt == LLM_DTYPE_Q6_K;
     __m256 acc[2], d, dmin = _mm256_setzero_ps();
     int t, s, j, i;
     LLM__UNROLL for (t = 0; t < nt; t++) acc[t] = _mm256_setzero_ps();
-    for (s = 0; s < ns; s++) {
-        const uint8_t *SB = G + (size_t)s * sbytes, *S = SB + llm__kq_scales_at(dt);
-        if (q6) d = _mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)(SB + LLM__Q6K_SC + 256 + 16 * h)));
+    for (s = 0; s * LLM__QKK < K; s++) {
+        const int ns = llm__kq_subs(K, s);
+        const uint8_t *SB = G + (size_t)s * sbytes, *S = SB + llm__kq_scales_at(dt, ns), *H = SB + llm__kq_hi_at(ns);
+        if (q6) d = _mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)(S + 256 + 16 * h)));
         else {
             d = _mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)(S + 192 + 16 * h)));
             dmin = _mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)(S + 224 + 16 * h)));
         }
-        for (j = 0; j < 8; j++) {
+        for (j = 0; j < ns; j++) {
             const int b = 8 * s + j;
             __m256i lo[4], hi[4];
             __m256 dsa, dsb;
             if (nt == 1 && h == 0)
                 for (i = 0; i < (int)sbytes / 8; i += 64) LLM__PREFETCH(SB + 2 * sbytes + (size_t)j * sbytes / 8 + (size_t)i);
-            llm__kcodes_avx2(SB, j, h, dt, lo, hi);
-            llm__kscales_avx2(SB, j, h, dt, d, dmin, &dsa, &dsb);
+            llm__kcodes_avx2(SB, H, j, h, dt, lo, hi);
+            llm__kscales_avx2(S, j, h, dt, d, dmin, &dsa, &dsb);
             LLM__UNROLL for (t = 0; t < nt; t++) {
                 const uint8_t *xt = xq + t * xs, *xb = xt + LLM__QK * b;
                 const int32_t xsum = llm__xq_sum(xt, K, b), xsa = q6 ? llm__xq_half_sum(xb) : 0;
@@ -2589,14 +2601,14 @@ LLM__INLINE void llm__ktile_avx2(const uint8_t *G, int ns, int h, const uint8_t 
 }
 
 LLM__INLINE void llm__mm_kquant_avx2(const llm__mm *m, int r0, int r1, const llm_dtype dt) {
-    int ns = m->n_in / LLM__QKK, g, t, h;
+    int K = m->n_in, g, t, h;
     size_t gbytes = (size_t)LLM__QG * llm_dtype_row_bytes(dt, m->n_in), os = (size_t)m->n_out;
     for (g = r0 / LLM__QG; g < r1 / LLM__QG; g++)
         for (h = 0; h < 2; h++) {
             const uint8_t *G = (const uint8_t *)m->w->data + (size_t)g * gbytes;
             float *out = m->out + (size_t)g * LLM__QG;
-            for (t = 0; t + 2 <= m->n_tok; t += 2) llm__ktile_avx2(G, ns, h, m->xq + t * m->xq_stride, m->xq_stride, 2, dt, out + t * os, os);
-            for (; t < m->n_tok; t++) llm__ktile_avx2(G, ns, h, m->xq + t * m->xq_stride, m->xq_stride, 1, dt, out + t * os, os);
+            for (t = 0; t + 2 <= m->n_tok; t += 2) llm__ktile_avx2(G, K, h, m->xq + t * m->xq_stride, m->xq_stride, 2, dt, out + t * os, os);
+            for (; t < m->n_tok; t++) llm__ktile_avx2(G, K, h, m->xq + t * m->xq_stride, m->xq_stride, 1, dt, out + t * os, os);
         }
 }
 
@@ -2672,28 +2684,29 @@ static void llm__mm_q8_0_avxvnni(const llm__mm *m, int r0, int r1) { llm__mm_qua
 static void llm__mm_q4_0_avxvnni(const llm__mm *m, int r0, int r1) { llm__mm_quant_avxvnni(m, r0, r1, 1); }
 
 /* k-quants: llm__ktile_avx2 with vpdpbusd (the codes are unsigned bytes already). */
-LLM__INLINE void llm__ktile_avxvnni(const uint8_t *G, int ns, int h, const uint8_t *xq, size_t xs, const int nt, const llm_dtype dt,
+LLM__INLINE void llm__ktile_avxvnni(const uint8_t *G, int K, int h, const uint8_t *xq, size_t xs, const int nt, const llm_dtype dt,
                                     float *out, size_t os) {
-    const size_t sbytes = LLM__QG * llm__kq_block_bytes(dt);
-    const int K = ns * LLM__QKK, q6 = dt == LLM_DTYPE_Q6_K;
+    const size_t sbytes = LLM__QG * llm__kq_block_bytes(dt, 8);
+    const int q6 = dt == LLM_DTYPE_Q6_K;
     __m256 acc[2], d, dmin = _mm256_setzero_ps();
     int t, s, j, i;
     LLM__UNROLL for (t = 0; t < nt; t++) acc[t] = _mm256_setzero_ps();
-    for (s = 0; s < ns; s++) {
-        const uint8_t *SB = G + (size_t)s * sbytes, *S = SB + llm__kq_scales_at(dt);
-        if (q6) d = _mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)(SB + LLM__Q6K_SC + 256 + 16 * h)));
+    for (s = 0; s * LLM__QKK < K; s++) {
+        const int ns = llm__kq_subs(K, s);
+        const uint8_t *SB = G + (size_t)s * sbytes, *S = SB + llm__kq_scales_at(dt, ns), *H = SB + llm__kq_hi_at(ns);
+        if (q6) d = _mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)(S + 256 + 16 * h)));
         else {
             d = _mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)(S + 192 + 16 * h)));
             dmin = _mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)(S + 224 + 16 * h)));
         }
-        for (j = 0; j < 8; j++) {
+        for (j = 0; j < ns; j++) {
             const int b = 8 * s + j;
             __m256i lo[4], hi[4];
             __m256 dsa, dsb;
             if (nt == 1 && h == 0)
                 for (i = 0; i < (int)sbytes / 8; i += 64) LLM__PREFETCH(SB + 2 * sbytes + (size_t)j * sbytes / 8 + (size_t)i);
-            llm__kcodes_avx2(SB, j, h, dt, lo, hi);
-            llm__kscales_avx2(SB, j, h, dt, d, dmin, &dsa, &dsb);
+            llm__kcodes_avx2(SB, H, j, h, dt, lo, hi);
+            llm__kscales_avx2(S, j, h, dt, d, dmin, &dsa, &dsb);
             LLM__UNROLL for (t = 0; t < nt; t++) {
                 const uint8_t *xt = xq + t * xs, *xb = xt + LLM__QK * b;
                 const int32_t xsum = llm__xq_sum(xt, K, b), xsa = q6 ? llm__xq_half_sum(xb) : 0;
@@ -2717,14 +2730,14 @@ LLM__INLINE void llm__ktile_avxvnni(const uint8_t *G, int ns, int h, const uint8
 }
 
 LLM__INLINE void llm__mm_kquant_avxvnni(const llm__mm *m, int r0, int r1, const llm_dtype dt) {
-    int ns = m->n_in / LLM__QKK, g, t, h;
+    int K = m->n_in, g, t, h;
     size_t gbytes = (size_t)LLM__QG * llm_dtype_row_bytes(dt, m->n_in), os = (size_t)m->n_out;
     for (g = r0 / LLM__QG; g < r1 / LLM__QG; g++)
         for (h = 0; h < 2; h++) {
             const uint8_t *G = (const uint8_t *)m->w->data + (size_t)g * gbytes;
             float *out = m->out + (size_t)g * LLM__QG;
-            for (t = 0; t + 2 <= m->n_tok; t += 2) llm__ktile_avxvnni(G, ns, h, m->xq + t * m->xq_stride, m->xq_stride, 2, dt, out + t * os, os);
-            for (; t < m->n_tok; t++) llm__ktile_avxvnni(G, ns, h, m->xq + t * m->xq_stride, m->xq_stride, 1, dt, out + t * os, os);
+            for (t = 0; t + 2 <= m->n_tok; t += 2) llm__ktile_avxvnni(G, K, h, m->xq + t * m->xq_stride, m->xq_stride, 2, dt, out + t * os, os);
+            for (; t < m->n_tok; t++) llm__ktile_avxvnni(G, K, h, m->xq + t * m->xq_stride, m->xq_stride, 1, dt, out + t * os, os);
         }
 }
 

@@ -278,9 +278,9 @@ static void ggml_dequant_block(llm_dtype t, const uint8_t *g, float *y) {
    magnitude varies along a row (as trained matrices' do). */
 static void test_kquants(void) {
     static const llm_dtype types[] = { LLM_DTYPE_Q4_K, LLM_DTYPE_Q5_K, LLM_DTYPE_Q6_K };
-    int rows = 32, cols = 512, i, r, k, bad;
-    float *row = (float *)malloc((size_t)cols * 4), y[256];
-    float *w = (float *)malloc((size_t)rows * cols * 4);
+    int rows = 32, cols = 512, qcols = 672, i, r, k, bad; /* qcols: a last super-block of 5 sub-blocks */
+    float *row = (float *)malloc((size_t)qcols * 4), y[256];
+    float *w = (float *)malloc((size_t)rows * qcols * 4);
     double err[4] = { 0 };
     llm_tensor tk;
     for (i = 0; i < 3; i++) {
@@ -311,23 +311,23 @@ static void test_kquants(void) {
     }
     /* weights whose scale changes every 32 columns */
     for (r = 0; r < rows; r++)
-        for (k = 0; k < cols; k++) w[(size_t)r * cols + k] = (frand() + frand() + frand()) * (0.2f + fabsf(sinf((float)(k / 32 + 7 * r))));
+        for (k = 0; k < qcols; k++) w[(size_t)r * qcols + k] = (frand() + frand() + frand()) * (0.2f + fabsf(sinf((float)(k / 32 + 7 * r))));
     for (i = 0; i < 4; i++) {
         llm_dtype t = i < 3 ? types[i] : LLM_DTYPE_Q4_0;
-        void *q = malloc(llm_dtype_row_bytes(t, cols) * (size_t)rows);
-        CHECK(llm_quantize(t, w, rows, cols, q, 0) == LLM_OK, "quantize %s", llm_dtype_name(t));
+        void *q = malloc(llm_dtype_row_bytes(t, qcols) * (size_t)rows);
+        CHECK(llm_quantize(t, w, rows, qcols, q, 0) == LLM_OK, "quantize %s", llm_dtype_name(t));
         memset(&tk, 0, sizeof tk);
-        tk.dtype = t; tk.n_dims = 2; tk.shape[0] = rows; tk.shape[1] = cols; tk.data = q;
+        tk.dtype = t; tk.n_dims = 2; tk.shape[0] = rows; tk.shape[1] = qcols; tk.data = q;
         for (r = 0; r < rows; r++) {
-            llm__get_row(&tk, r, row, cols);
-            for (k = 0; k < cols; k++) err[i] += (row[k] - w[(size_t)r * cols + k]) * (row[k] - w[(size_t)r * cols + k]);
+            llm__get_row(&tk, r, row, qcols);
+            for (k = 0; k < qcols; k++) err[i] += (row[k] - w[(size_t)r * qcols + k]) * (row[k] - w[(size_t)r * qcols + k]);
         }
         free(q);
     }
     printf("squared error: q4_0 %.4g q4_k %.4g q5_k %.4g q6_k %.4g\n", err[3], err[0], err[1], err[2]);
     CHECK(err[0] < err[3] && err[1] < err[0] / 3 && err[2] < err[1] / 3, "k-quant errors out of order: q4_0 %g q4_k %g q5_k %g q6_k %g",
           err[3], err[0], err[1], err[2]);
-    CHECK(llm_quantize(LLM_DTYPE_Q4_K, w, 16, 288, row, 0) == LLM_ERR_INVALID_ARGUMENT, "k-quant columns must come in 256s");
+    CHECK(llm_quantize(LLM_DTYPE_Q4_K, w, 16, 272, row, 0) == LLM_ERR_INVALID_ARGUMENT, "k-quant columns must come in 32s");
     free(row); free(w);
 }
 
@@ -401,8 +401,7 @@ static float *run_model(llm_model *m, int n_threads, llm_kernels kernels, int al
 
 static void test_forward(llm_dtype dt) {
     size_t size;
-    /* k-quants need widths in 256s */
-    void *buf = llm__is_kquant(dt) ? make_model(dt, 256, 512, 2, 4, 2, 512, &size) : make_model(dt, 128, 320, 2, 4, 2, 512, &size);
+    void *buf = make_model(dt, 128, 320, 2, 4, 2, 512, &size);
     llm_model *m;
     int32_t ids[40];
     int n = 40, vocab = 512, i;
@@ -433,7 +432,7 @@ static void test_forward(llm_dtype dt) {
    evaluates without undefined behaviour (UBSan) to NaN logits, and sampling still picks an id. */
 static void test_nan_weights(llm_dtype dt) {
     size_t size;
-    uint8_t *buf = (uint8_t *)(llm__is_kquant(dt) ? make_model(dt, 256, 256, 2, 4, 2, 64, &size) : make_model(dt, 64, 128, 2, 4, 2, 64, &size));
+    uint8_t *buf = (uint8_t *)make_model(dt, 64, 128, 2, 4, 2, 64, &size);
     size_t at;
     llm_model *m;
     const llm_tensor *v;
@@ -444,7 +443,7 @@ static void test_nan_weights(llm_dtype dt) {
     /* group 0's scales follow its codes: row 0, block 1 (docs/FORMAT.md, "Quantized tensors");
        k-quants: row 0's d of super-block 0 ("k-quant tensors") */
     at = 2 * (dt == LLM_DTYPE_Q8_0 ? 512 : 256) + 32;
-    if (llm__is_kquant(dt)) at = dt == LLM_DTYPE_Q6_K ? LLM__Q6K_SC + 256 : llm__kq_scales_at(dt) + 192;
+    if (llm__is_kquant(dt)) at = llm__kq_scales_at(dt, llm__kq_subs(v->shape[1], 0)) + (dt == LLM_DTYPE_Q6_K ? 256 : 192);
     buf[(const uint8_t *)v->data - buf + at] = 0x00;
     buf[(const uint8_t *)v->data - buf + at + 1] = 0x7E;
     for (ref = 0; ref < 2; ref++) {
@@ -510,7 +509,7 @@ static void test_set(llm_kernels k) {
         int quant = llm__is_quant(types[i]), kq = llm__is_kquant(types[i]);
         for (n_tok = 1; n_tok <= 19; n_tok += 3) {
             test_matmul(types[i], n_tok, 256, 64, 0, 64);
-            test_matmul(types[i], n_tok, kq ? 768 : quant ? 96 : 100, 48, 16, 48);
+            test_matmul(types[i], n_tok, kq ? 672 : quant ? 96 : 100, 48, 16, 48); /* k-quants: a last super-block of 5 sub-blocks */
         }
         test_matmul(types[i], 9, quant ? 1024 : 1000, quant ? 32 : 37, 0, quant ? 32 : 37);
         test_forward(types[i]);

@@ -51,6 +51,7 @@ extern "C" {
 
 /* ---- llm_convert: quantizers ------------------------------------------------------------ */
 #define LLM_QUANTIZE_REFERENCE 1 /* q4_0: ggml's reference rounding (scale = -max/8), no search */
+#define LLM_RECIPE_K_M 1         /* llm_convert_desc.recipe: q4_k_m, q5_k_m */
 /* Writes a [rows, cols] f32 matrix as type t in the file layout (docs/FORMAT.md): rows in
    multiples of llm_dtype_row_group(t), cols a whole number of blocks. */
 LLMDEF llm_result llm_quantize(llm_dtype t, const float *src, int64_t rows, int64_t cols, void *dst, int flags);
@@ -105,6 +106,9 @@ typedef struct llm_convert_desc {
                                      q4_0 keeps the embedding/output matrices of vocabularies up
                                      to 64k q8_0; a shape the blocks do not fit is f16) */
     int quantize_flags;           /* LLM_QUANTIZE_REFERENCE */
+    int recipe;                   /* LLM_RECIPE_K_M with dtype q4_k or q5_k: llama.cpp's _M mix (q6_k
+                                     for the output matrix and for attn_v and ffn_down in the
+                                     layers its use_more_bits picks) */
     int vocab_only;               /* only the tokenizer (and config.json's ids), no tensors */
     void (*progress)(void *user, const llm_convert_progress *p);
     /* What the converter says besides the error: "reading DIR" once the output is known to
@@ -522,14 +526,15 @@ typedef struct llm__cv_kq_row {
 
 /* Writes row l of a group's super-block SB (the inverse of llm.h's llm__kq_code,
    llm__kq_scale_min and llm__kq_d; docs/FORMAT.md, "k-quant tensors"). */
-static void llm__cv_kq_put_row(llm_dtype t, uint8_t *SB, int l, const llm__cv_kq_row *r) {
+static void llm__cv_kq_put_row(llm_dtype t, uint8_t *SB, int ns, int l, const llm__cv_kq_row *r) {
+    uint8_t *H = SB + llm__kq_hi_at(ns), *S = SB + llm__kq_scales_at(t, ns);
     int j, k, i, jj;
-    for (j = 0; j < 8; j++) {
+    for (j = 0; j < ns; j++) {
         for (k = 0; k < 16; k++) SB[256 * j + (k / 4) * 64 + 4 * l + k % 4] = (uint8_t)((r->q[32 * j + k] & 15) | (r->q[32 * j + 16 + k] & 15) << 4);
         for (i = 0; i < 4 && t == LLM_DTYPE_Q5_K; i++) {
             unsigned v = 0;
             for (jj = 0; jj < 4; jj++) v |= (unsigned)(r->q[32 * j + 4 * jj + i] >> 4 & 1) << jj | (unsigned)(r->q[32 * j + 16 + 4 * jj + i] >> 4 & 1) << (4 + jj);
-            SB[LLM__KQ_HI + 64 * j + 4 * l + i] = (uint8_t)v;
+            H[64 * j + 4 * l + i] = (uint8_t)v;
         }
         for (i = 0; i < 4 && t == LLM_DTYPE_Q6_K; i++) {
             unsigned a = 0, b = 0;
@@ -537,17 +542,16 @@ static void llm__cv_kq_put_row(llm_dtype t, uint8_t *SB, int l, const llm__cv_kq
                 a |= (unsigned)(r->q[32 * j + 4 * jj + i] >> 4 & 3) << (2 * jj);
                 b |= (unsigned)(r->q[32 * j + 16 + 4 * jj + i] >> 4 & 3) << (2 * jj);
             }
-            SB[LLM__KQ_HI + 128 * j + 4 * l + i] = (uint8_t)a;
-            SB[LLM__KQ_HI + 128 * j + 64 + 4 * l + i] = (uint8_t)b;
+            H[128 * j + 4 * l + i] = (uint8_t)a;
+            H[128 * j + 64 + 4 * l + i] = (uint8_t)b;
         }
     }
     if (t == LLM_DTYPE_Q6_K) {
-        for (k = 0; k < 16; k++) SB[LLM__Q6K_SC + 16 * k + l] = (uint8_t)r->sc6[k];
-        llm__cv_put16(SB + LLM__Q6K_SC + 256 + 2 * l, r->d);
+        for (k = 0; k < 16; k++) S[16 * k + l] = (uint8_t)r->sc6[k];
+        llm__cv_put16(S + 256 + 2 * l, r->d);
         return;
     }
     {
-        uint8_t *S = SB + llm__kq_scales_at(t);
         for (j = 0; j < 8; j++) S[16 * j + l] = (uint8_t)((r->sc[j] & 15) | (r->mn[j] & 15) << 4);
         for (i = 0; i < 4; i++)
             S[128 + 16 * i + l] = (uint8_t)((r->sc[2 * i] >> 4 | (r->mn[2 * i] >> 4) << 2) | (r->sc[2 * i + 1] >> 4 | (r->mn[2 * i + 1] >> 4) << 2) << 4);
@@ -629,22 +633,78 @@ static float llm__cv_q6_fit(const float *x, const float *w) {
     return best_a;
 }
 
+/* Codes of a sub-block for the stored scale ds = d sc and min dm = dmin m; returns the
+   weighted squared error. */
+static float llm__cv_kq_codes(const float *x, const float *w, float ds, float dm, int nmax, uint8_t *q) {
+    float id = ds > 0.0f ? 1.0f / ds : 0.0f, e = 0.0f;
+    int i;
+    for (i = 0; i < LLM__QK; i++) {
+        int c = ds > 0.0f ? llm__cv_round_clamp((x[i] + dm) * id, 0, nmax) : 0;
+        float r = ds * (float)c - dm - x[i];
+        q[i] = (uint8_t)c;
+        e += w[i] * r * r;
+    }
+    return e;
+}
+
+/* q4_k / q5_k, after the first pass: each sub-block's 6-bit scale and min moved by one step
+   where that lowers its error, then d and dmin fitted again by least squares to the codes
+   (kept when the row's error drops), twice. */
+static void llm__cv_kq_refine(llm_dtype t, const float *x, const float *w, int ns, llm__cv_kq_row *r) {
+    int nmax = t == LLM_DTYPE_Q4_K ? 15 : 31, it, j, a, b, i;
+    for (it = 0; it < 2; it++) {
+        float d = llm_f16_to_f32(r->d), dmin = llm_f16_to_f32(r->dmin), e0 = 0.0f, e1 = 0.0f;
+        double saa = 0, sab = 0, sbb = 0, sax = 0, sbx = 0, det;
+        llm__cv_kq_row n = *r;
+        uint8_t q[LLM__QK];
+        for (j = 0; j < ns; j++) {
+            float best = -1.0f;
+            int bs = r->sc[j], bm = r->mn[j];
+            for (a = -1; a <= 1; a++)
+                for (b = -1; b <= 1; b++) {
+                    int sc = r->sc[j] + a, mn = r->mn[j] + b;
+                    float e;
+                    if (sc < 0 || sc > 63 || mn < 0 || mn > 63) continue;
+                    e = llm__cv_kq_codes(x + 32 * j, w + 32 * j, d * (float)sc, dmin * (float)mn, nmax, q);
+                    if (best < 0.0f || e < best) { best = e; bs = sc; bm = mn; memcpy(r->q + 32 * j, q, LLM__QK); }
+                }
+            r->sc[j] = (uint8_t)bs; r->mn[j] = (uint8_t)bm;
+            e0 += best;
+            for (i = 0; i < LLM__QK; i++) {
+                double u = (double)bs * r->q[32 * j + i], v = (double)bm, wi = w[32 * j + i], xi = x[32 * j + i];
+                saa += wi * u * u; sab += wi * u * v; sbb += wi * v * v; sax += wi * u * xi; sbx += wi * v * xi;
+            }
+        }
+        /* x ~ d u - dmin v: the normal equations of d and dmin */
+        det = sab * sab - saa * sbb;
+        if (det == 0.0) continue;
+        n.d = llm_f32_to_f16((float)((sab * sbx - sax * sbb) / det));
+        n.dmin = llm_f32_to_f16((float)((saa * sbx - sab * sax) / det));
+        d = llm_f16_to_f32(n.d); dmin = llm_f16_to_f32(n.dmin);
+        if (!(d > 0.0f) || !(dmin >= 0.0f)) continue;
+        for (j = 0; j < ns; j++) e1 += llm__cv_kq_codes(x + 32 * j, w + 32 * j, d * (float)n.sc[j], dmin * (float)n.mn[j], nmax, n.q + 32 * j);
+        if (e1 < e0) *r = n;
+    }
+}
+
 /* One row's 256 weights: a scale (and min) per sub-block fitted, the scales quantized to 6
    bits (q6_k: 8) against the super-block's f16 d and dmin, then the codes taken again with
    the scales as stored. */
-static void llm__cv_kq_quantize_row(llm_dtype t, const float *x, llm__cv_kq_row *r) {
-    float w[LLM__QK], a[16], mins[8], amax = 0.0f, mmax = 0.0f, d, dmin;
+static void llm__cv_kq_quantize_row(llm_dtype t, const float *x, int ns, llm__cv_kq_row *r) {
+    float w[LLM__QKK], a[16], mins[8], amax = 0.0f, mmax = 0.0f, d, dmin;
     int j, k, nmax = t == LLM_DTYPE_Q4_K ? 15 : 31;
+    memset(r, 0, sizeof *r);
     if (t == LLM_DTYPE_Q6_K) {
         float sa = 0.0f;
-        for (j = 0; j < 16; j++) {
+        for (j = 0; j < 16; j++) a[j] = 0.0f;
+        for (j = 0; j < 2 * ns; j++) {
             llm__cv_kq_weights(x + 16 * j, 16, w);
             a[j] = llm__cv_q6_fit(x + 16 * j, w);
             if (fabsf(a[j]) > amax) { amax = fabsf(a[j]); sa = a[j]; }
         }
         r->d = llm_f32_to_f16(sa / -128.0f);
         d = llm_f16_to_f32(r->d);
-        for (j = 0; j < 16; j++) {
+        for (j = 0; j < 2 * ns; j++) {
             float ds;
             r->sc6[j] = (int8_t)(d != 0.0f ? llm__cv_round_clamp(a[j] / d, -128, 127) : 0);
             ds = d * (float)r->sc6[j];
@@ -653,9 +713,10 @@ static void llm__cv_kq_quantize_row(llm_dtype t, const float *x, llm__cv_kq_row 
         r->dmin = 0;
         return;
     }
-    for (j = 0; j < 8; j++) {
-        llm__cv_kq_weights(x + 32 * j, LLM__QK, w);
-        a[j] = llm__cv_kq_fit_min(x + 32 * j, w, nmax, &mins[j]);
+    for (j = 0; j < 8; j++) a[j] = mins[j] = 0.0f;
+    for (j = 0; j < ns; j++) {
+        llm__cv_kq_weights(x + 32 * j, LLM__QK, w + 32 * j);
+        a[j] = llm__cv_kq_fit_min(x + 32 * j, w + 32 * j, nmax, &mins[j]);
         amax = a[j] > amax ? a[j] : amax;
         mmax = mins[j] > mmax ? mins[j] : mmax;
     }
@@ -663,7 +724,7 @@ static void llm__cv_kq_quantize_row(llm_dtype t, const float *x, llm__cv_kq_row 
     r->dmin = llm_f32_to_f16(mmax / 63.0f);
     d = llm_f16_to_f32(r->d);
     dmin = llm_f16_to_f32(r->dmin);
-    for (j = 0; j < 8; j++) {
+    for (j = 0; j < ns; j++) {
         float ds, dm;
         r->sc[j] = (uint8_t)(d > 0.0f ? llm__cv_round_clamp(a[j] / d, 0, 63) : 0);
         r->mn[j] = (uint8_t)(dmin > 0.0f ? llm__cv_round_clamp(mins[j] / dmin, 0, 63) : 0);
@@ -671,19 +732,20 @@ static void llm__cv_kq_quantize_row(llm_dtype t, const float *x, llm__cv_kq_row 
         dm = dmin * (float)r->mn[j];
         for (k = 0; k < LLM__QK; k++) r->q[32 * j + k] = (uint8_t)(ds > 0.0f ? llm__cv_round_clamp((x[32 * j + k] + dm) / ds, 0, nmax) : 0);
     }
+    llm__cv_kq_refine(t, x, w, ns, r);
 }
 
 /* One group of 16 rows x n columns of a k-quant type. */
 static void llm__cv_quantize_kgroup(llm_dtype t, const float *src, int64_t n, uint8_t *dst) {
-    size_t sbytes = LLM__QG * llm__kq_block_bytes(t);
+    size_t sbytes = LLM__QG * llm__kq_block_bytes(t, 8);
     int64_t s;
     int l;
     llm__cv_kq_row r;
     memset(&r, 0, sizeof r);
-    for (s = 0; s < n / LLM__QKK; s++)
+    for (s = 0; s * LLM__QKK < n; s++)
         for (l = 0; l < LLM__QG; l++) {
-            llm__cv_kq_quantize_row(t, src + (size_t)l * (size_t)n + (size_t)s * LLM__QKK, &r);
-            llm__cv_kq_put_row(t, dst + (size_t)s * sbytes, l, &r);
+            llm__cv_kq_quantize_row(t, src + (size_t)l * (size_t)n + (size_t)s * LLM__QKK, llm__kq_subs(n, s), &r);
+            llm__cv_kq_put_row(t, dst + (size_t)s * sbytes, llm__kq_subs(n, s), l, &r);
         }
 }
 
@@ -732,14 +794,14 @@ static llm_result llm__cv_kq_from_ggml(llm_dtype t, const void *blocks, int64_t 
     size_t rb = llm_dtype_row_bytes(t, cols), sbytes = LLM__QG * gb, ns;
     int64_t r;
     llm__cv_kq_row kr;
-    if (!blocks || !dst || rows < 1 || rb == 0 || rows % LLM__QG) return LLM_ERR_INVALID_ARGUMENT;
+    if (!blocks || !dst || rows < 1 || cols % LLM__QKK || rb == 0 || rows % LLM__QG) return LLM_ERR_INVALID_ARGUMENT;
     ns = (size_t)cols / LLM__QKK;
     memset(&kr, 0, sizeof kr);
     for (r = 0; r < rows; r++) {
         size_t s;
         for (s = 0; s < ns; s++) {
             llm__cv_kq_from_ggml_block(t, (const uint8_t *)blocks + (size_t)r * rb + s * gb, &kr);
-            llm__cv_kq_put_row(t, (uint8_t *)dst + (size_t)(r / LLM__QG) * LLM__QG * rb + s * sbytes, (int)(r % LLM__QG), &kr);
+            llm__cv_kq_put_row(t, (uint8_t *)dst + (size_t)(r / LLM__QG) * LLM__QG * rb + s * sbytes, 8, (int)(r % LLM__QG), &kr);
         }
     }
     return LLM_OK;
@@ -2214,7 +2276,41 @@ static llm_dtype llm__cv_matrix_dtype(const llm__cv_src_tensor *t, const llm__cv
     return want;
 }
 
-static int llm__cv_plan_tensors(llm__cv *cv, const llm__cv_source *src, const llm__cv_hparams *h, int has_dtype, llm_dtype want, llm__cv_plan *p) {
+/* llama.cpp's use_more_bits (src/llama-quant.cpp): the first and last eighth of the layers
+   and every third one between get more bits in its _M mixes. */
+static int llm__cv_more_bits(int i, int n) { return i < n / 8 || i >= 7 * n / 8 || (i - n / 8) % 3 == 2; }
+
+/* The layer of a "model.layers.N." tensor, else -1. */
+static int llm__cv_layer_of(const char *name) {
+    int l = 0;
+    if (strncmp(name, "model.layers.", 13) || name[13] < '0' || name[13] > '9') return -1;
+    for (name += 13; *name >= '0' && *name <= '9' && l < 1000000; name++) l = l * 10 + (*name - '0');
+    return *name == '.' ? l : -1;
+}
+
+static int llm__cv_ends_with(const char *s, const char *end) {
+    size_t n = strlen(s), k = strlen(end);
+    return n >= k && !strcmp(s + n - k, end);
+}
+
+/* A weight matrix when a k-quant type is asked for, as llama.cpp's k-quant files are made:
+   the output matrix (the embedding when tied) q6_k; with the _M recipe attn_v and ffn_down
+   q6_k in the layers llm__cv_more_bits picks, and a width that is not a multiple of 256 one
+   step up, where llama.cpp's types cannot hold it and it falls back to more bits (Q4_K ->
+   Q5_0, Q5_K -> Q5_1): q4_k -> q5_k, q5_k -> q6_k. (llm.h's k-quants hold any multiple of 32,
+   so a plain --dtype q4_k keeps them q4_k, and q6_k stays q6_k where llama.cpp takes Q8_0.) */
+static llm_dtype llm__cv_kquant_dtype(const llm__cv_src_tensor *t, const llm__cv_hparams *h, llm_dtype want, int recipe) {
+    int layer = llm__cv_layer_of(t->name);
+    if (!strcmp(t->name, "lm_head.weight") || (h->tied && !strcmp(t->name, "model.embed_tokens.weight"))) want = LLM_DTYPE_Q6_K;
+    else if (recipe == LLM_RECIPE_K_M && layer >= 0 && llm__cv_more_bits(layer, h->n_layer) &&
+             (llm__cv_ends_with(t->name, ".self_attn.v_proj.weight") || llm__cv_ends_with(t->name, ".mlp.down_proj.weight")))
+        want = LLM_DTYPE_Q6_K;
+    if (recipe == LLM_RECIPE_K_M && t->shape[t->n_dims - 1] % LLM__QKK)
+        want = want == LLM_DTYPE_Q4_K ? LLM_DTYPE_Q5_K : want == LLM_DTYPE_Q5_K ? LLM_DTYPE_Q6_K : want;
+    return llm__cv_matrix_dtype(t, h, want);
+}
+
+static int llm__cv_plan_tensors(llm__cv *cv, const llm__cv_source *src, const llm__cv_hparams *h, int has_dtype, llm_dtype want, int recipe, llm__cv_plan *p) {
     int i;
     p->n = 0;
     for (i = 0; i < src->n; i++) {
@@ -2226,7 +2322,8 @@ static int llm__cv_plan_tensors(llm__cv *cv, const llm__cv_source *src, const ll
         if (p->n == (int)(sizeof p->src / sizeof p->src[0])) return llm__cv_fail(cv, "%s: more than %d tensors", llm__cv_src_where(src), (int)(sizeof p->src / sizeof p->src[0]));
         p->src[p->n] = t;
         /* Norms and biases stay f32; matrices take the requested type (or keep their own). */
-        p->dst[p->n] = t->n_dims == 1 ? LLM_DTYPE_F32 : has_dtype ? llm__cv_matrix_dtype(t, h, want) : t->dtype;
+        p->dst[p->n] = t->n_dims == 1 ? LLM_DTYPE_F32 : !has_dtype ? t->dtype :
+                       llm__is_kquant(want) ? llm__cv_kquant_dtype(t, h, want, recipe) : llm__cv_matrix_dtype(t, h, want);
         p->n++;
     }
     return llm__cv_check_complete(cv, src, h);
@@ -2418,7 +2515,7 @@ static llm_result llm__cv_run(llm__cv *cv, const char *dir, const char *out) {
     if (!no_tokenizer) llm__cv_tok_describe(cv, &td);
     if (!(p = (llm__cv_plan *)calloc(1, sizeof *p))) { llm__cv_oom(cv); goto done; }
     if (!d->vocab_only && (llm__cv_read_hparams(cv, dir, &h) || (!no_tokenizer && llm__cv_tok_check_vocab_size(cv, &td, h.n_vocab)) ||
-                           llm__cv_open_source(cv, dir, &src) || llm__cv_plan_tensors(cv, &src, &h, d->has_dtype, d->dtype, p)))
+                           llm__cv_open_source(cv, dir, &src) || llm__cv_plan_tensors(cv, &src, &h, d->has_dtype, d->dtype, d->recipe, p)))
         goto done;
     if (llm__cv_write_model(cv, out, dir, &src, p, d->vocab_only ? NULL : &h, no_tokenizer ? NULL : &td, &bytes) ||
         llm__cv_validate(cv, cv->tmp, d->vocab_only, &info)) {
