@@ -2929,9 +2929,101 @@ LLM__INLINE void llm__mm_quant_neon(const llm__mm *m, int r0, int r1, const int 
 
 static void llm__mm_q8_0_neon(const llm__mm *m, int r0, int r1) { llm__mm_quant_neon(m, r0, r1, 0); }
 static void llm__mm_q4_0_neon(const llm__mm *m, int r0, int r1) { llm__mm_quant_neon(m, r0, r1, 1); }
-#define llm__mm_q4_k_neon llm__mm_kquant_ref
-#define llm__mm_q5_k_neon llm__mm_kquant_ref
-#define llm__mm_q6_k_neon llm__mm_kquant_ref
+/* k-quants: a quarter group (4 rows, h = 0..3) x nt tokens (up to 4), as llm__ktile_avx512;
+   the codes (at most 63) are used as signed bytes. */
+LLM__INLINE uint8x16_t llm__shl_u8_neon(uint8x16_t v, int left) { return vshlq_u8(v, vdupq_n_s8((int8_t)left)); }
+
+LLM__INLINE float32x4_t llm__i8x4_f32_neon(const uint8_t *p) {
+    return vcvtq_f32_s32(vmovl_s16(vget_low_s16(vmovl_s8(vreinterpret_s8_s32(vdup_n_s32(llm__rd_i32(p)))))));
+}
+LLM__INLINE float32x4_t llm__u8x4_f32_neon(uint8x8_t v) { return vcvtq_f32_u32(vmovl_u16(vget_low_u16(vmovl_u8(v)))); }
+
+LLM__INLINE void llm__ktile_neon(const uint8_t *G, int K, int h, const uint8_t *xq, size_t xs, const int nt, const llm_dtype dt,
+                                 float *out, size_t os) {
+    const size_t sbytes = LLM__QG * llm__kq_block_bytes(dt, 8);
+    const int q6 = dt == LLM_DTYPE_Q6_K;
+    const uint8x16_t m4 = vdupq_n_u8(0x0F), m10 = vdupq_n_u8(0x10), m30 = vdupq_n_u8(0x30);
+    float32x4_t acc[4], d, dmin = vdupq_n_f32(0.0f);
+    int t, s, j, i;
+    LLM__UNROLL for (t = 0; t < nt; t++) acc[t] = vdupq_n_f32(0.0f);
+    for (s = 0; s * LLM__QKK < K; s++) {
+        const int ns = llm__kq_subs(K, s);
+        const uint8_t *SB = G + (size_t)s * sbytes, *S = SB + llm__kq_scales_at(dt, ns), *H = SB + llm__kq_hi_at(ns);
+        if (q6) d = llm__f16x4_neon((const uint16_t *)(S + 256 + 8 * h));
+        else {
+            d = llm__f16x4_neon((const uint16_t *)(S + 192 + 8 * h));
+            dmin = llm__f16x4_neon((const uint16_t *)(S + 224 + 8 * h));
+        }
+        for (j = 0; j < ns; j++) {
+            const int b = 8 * s + j;
+            int8x16_t lo[4], hi[4];
+            float32x4_t dsa, dsb;
+            uint8x16_t h0 = vdupq_n_u8(0), h1 = h0;
+            if (nt == 1 && h == 0)
+                for (i = 0; i < (int)sbytes / 8; i += 64) LLM__PREFETCH(SB + 2 * sbytes + (size_t)j * sbytes / 8 + (size_t)i);
+            if (dt == LLM_DTYPE_Q5_K) h0 = vld1q_u8(H + 64 * j + 16 * h);
+            if (q6) { h0 = vld1q_u8(H + 128 * j + 16 * h); h1 = vld1q_u8(H + 128 * j + 64 + 16 * h); }
+            LLM__UNROLL for (i = 0; i < 4; i++) {
+                uint8x16_t v = vld1q_u8(SB + 256 * j + 64 * i + 16 * h), l = vandq_u8(v, m4), u = vshrq_n_u8(v, 4);
+                if (dt == LLM_DTYPE_Q5_K) {
+                    l = vorrq_u8(l, vandq_u8(llm__shl_u8_neon(h0, 4 - i), m10));
+                    u = vorrq_u8(u, vandq_u8(llm__shl_u8_neon(h0, -i), m10));
+                } else if (q6) {
+                    l = vorrq_u8(l, vandq_u8(llm__shl_u8_neon(h0, 4 - 2 * i), m30));
+                    u = vorrq_u8(u, vandq_u8(llm__shl_u8_neon(h1, 4 - 2 * i), m30));
+                }
+                lo[i] = vreinterpretq_s8_u8(l);
+                hi[i] = vreinterpretq_s8_u8(u);
+            }
+            if (q6) {
+                dsa = vmulq_f32(d, llm__i8x4_f32_neon(S + 32 * j + 4 * h));
+                dsb = vmulq_f32(d, llm__i8x4_f32_neon(S + 32 * j + 16 + 4 * h));
+            } else {
+                uint8x8_t l8 = vreinterpret_u8_s32(vdup_n_s32(llm__rd_i32(S + 16 * j + 4 * h)));
+                uint8x8_t h8 = vshl_u8(vreinterpret_u8_s32(vdup_n_s32(llm__rd_i32(S + 128 + 16 * (j / 2) + 4 * h))), vdup_n_s8((int8_t)(-4 * (j % 2))));
+                uint8x8_t sc = vorr_u8(vand_u8(l8, vdup_n_u8(15)), vshl_n_u8(vand_u8(h8, vdup_n_u8(3)), 4));
+                uint8x8_t mn = vorr_u8(vshr_n_u8(l8, 4), vshl_n_u8(vand_u8(vshr_n_u8(h8, 2), vdup_n_u8(3)), 4));
+                dsa = vmulq_f32(d, llm__u8x4_f32_neon(sc));
+                dsb = vmulq_f32(dmin, llm__u8x4_f32_neon(mn));
+            }
+            LLM__UNROLL for (t = 0; t < nt; t++) {
+                const uint8_t *xt = xq + t * xs, *xb = xt + LLM__QK * b;
+                const int32_t xsum = llm__xq_sum(xt, K, b), xsa = q6 ? llm__xq_half_sum(xb) : 0;
+                const float dx = llm__xq_scale(xt, K, b);
+                int8x16_t x0 = vld1q_s8((const int8_t *)xb), x1 = vld1q_s8((const int8_t *)(xb + 16));
+                int32x4_t a0 = vdupq_n_s32(-32 * xsa), a1 = vdupq_n_s32(q6 ? -32 * (xsum - xsa) : 0);
+                a0 = LLM__SDOT_LANE(a0, lo[0], x0, 0); a0 = LLM__SDOT_LANE(a0, lo[1], x0, 1);
+                a0 = LLM__SDOT_LANE(a0, lo[2], x0, 2); a0 = LLM__SDOT_LANE(a0, lo[3], x0, 3);
+                a1 = LLM__SDOT_LANE(a1, hi[0], x1, 0); a1 = LLM__SDOT_LANE(a1, hi[1], x1, 1);
+                a1 = LLM__SDOT_LANE(a1, hi[2], x1, 2); a1 = LLM__SDOT_LANE(a1, hi[3], x1, 3);
+                if (q6) {
+                    acc[t] = vfmaq_f32(acc[t], vcvtq_f32_s32(a0), vmulq_n_f32(dsa, dx));
+                    acc[t] = vfmaq_f32(acc[t], vcvtq_f32_s32(a1), vmulq_n_f32(dsb, dx));
+                } else {
+                    acc[t] = vfmaq_f32(acc[t], vcvtq_f32_s32(vaddq_s32(a0, a1)), vmulq_n_f32(dsa, dx));
+                    acc[t] = vfmsq_f32(acc[t], dsb, vdupq_n_f32((float)xsum * dx));
+                }
+            }
+        }
+    }
+    LLM__UNROLL for (t = 0; t < nt; t++) vst1q_f32(out + t * os + 4 * h, acc[t]);
+}
+
+LLM__INLINE void llm__mm_kquant_neon(const llm__mm *m, int r0, int r1, const llm_dtype dt) {
+    int K = m->n_in, g, t, h;
+    size_t gbytes = (size_t)LLM__QG * llm_dtype_row_bytes(dt, m->n_in), os = (size_t)m->n_out;
+    for (g = r0 / LLM__QG; g < r1 / LLM__QG; g++)
+        for (h = 0; h < 4; h++) {
+            const uint8_t *G = (const uint8_t *)m->w->data + (size_t)g * gbytes;
+            float *out = m->out + (size_t)g * LLM__QG;
+            for (t = 0; t + 4 <= m->n_tok; t += 4) llm__ktile_neon(G, K, h, m->xq + t * m->xq_stride, m->xq_stride, 4, dt, out + t * os, os);
+            for (; t < m->n_tok; t++) llm__ktile_neon(G, K, h, m->xq + t * m->xq_stride, m->xq_stride, 1, dt, out + t * os, os);
+        }
+}
+
+static void llm__mm_q4_k_neon(const llm__mm *m, int r0, int r1) { llm__mm_kquant_neon(m, r0, r1, LLM_DTYPE_Q4_K); }
+static void llm__mm_q5_k_neon(const llm__mm *m, int r0, int r1) { llm__mm_kquant_neon(m, r0, r1, LLM_DTYPE_Q5_K); }
+static void llm__mm_q6_k_neon(const llm__mm *m, int r0, int r1) { llm__mm_kquant_neon(m, r0, r1, LLM_DTYPE_Q6_K); }
 
 static const llm__kernels llm__kernels_neon = {
     { llm__mm_f32_neon, llm__mm_f16_neon, llm__mm_bf16_neon, llm__mm_q8_0_neon, llm__mm_q4_0_neon, llm__mm_q4_k_neon, llm__mm_q5_k_neon,
