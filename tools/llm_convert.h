@@ -575,34 +575,55 @@ static int llm__cv_round_clamp(float v, int lo, int hi) {
     return q < lo ? lo : q > hi ? hi : q;
 }
 
+/* The k-quant fits below work on 8 lanes at a time (sums in 8 partial sums, codes rounded
+   by truncating value + 0.5 after the clamp, which is floor for what is left: no libm call),
+   so that the compiler can keep them in vector registers: a float sum is otherwise never
+   reordered, and so never vectorised. */
+#define LLM__CV_LANES 8
+
+static float llm__cv_lanes_sum(const float *v) {
+    return ((v[0] + v[1]) + (v[2] + v[3])) + ((v[4] + v[5]) + (v[6] + v[7]));
+}
+
+/* The nearest code in 0..nmax of v. */
+static float llm__cv_code(float v, float nmax) {
+    v = v < 0.0f ? 0.0f : v > nmax ? nmax : v;
+    return (float)(int)(v + 0.5f);
+}
+
 /* value = a q - m with codes 0..nmax, a >= 0, m >= 0: tries 21 grid densities around nmax /
    (max - min), each fitted by weighted least squares for a and m (m clipped at 0), and
    keeps the fit of least weighted squared error. Returns a; *m_out gets m. */
 static float llm__cv_kq_fit_min(const float *x, const float *w, int nmax, float *m_out) {
-    float mn = x[0], mx = x[0], best_a, best_b, best_e = -1.0f;
-    int i, step;
+    float mn = x[0], mx = x[0], best_a, best_b, best_e = -1.0f, sw = 0.0f, sx = 0.0f, fmax = (float)nmax;
+    int i, k, step;
     for (i = 1; i < LLM__QK; i++) { mn = x[i] < mn ? x[i] : mn; mx = x[i] > mx ? x[i] : mx; }
     if (mn > 0.0f) mn = 0.0f;
     if (mx <= mn) { *m_out = -mn; return 0.0f; }
-    best_a = (mx - mn) / (float)nmax;
+    for (i = 0; i < LLM__QK; i++) { sw += w[i]; sx += w[i] * x[i]; }
+    best_a = (mx - mn) / fmax;
     best_b = mn;
     for (step = -1; step <= 20; step++) {
-        float is = step < 0 ? (float)nmax / (mx - mn) : ((float)nmax - 1.0f + 0.1f * (float)step) / (mx - mn);
-        float sw = 0, sl = 0, sl2 = 0, sx = 0, sxl = 0, a, b, e = 0, D;
-        uint8_t L[LLM__QK];
-        for (i = 0; i < LLM__QK; i++) {
-            int q = llm__cv_round_clamp(is * (x[i] - mn), 0, nmax);
-            L[i] = (uint8_t)q;
-            sw += w[i]; sl += w[i] * (float)q; sl2 += w[i] * (float)q * (float)q; sx += w[i] * x[i]; sxl += w[i] * x[i] * (float)q;
-        }
-        D = sw * sl2 - sl * sl;
+        float is = step < 0 ? fmax / (mx - mn) : (fmax - 1.0f + 0.1f * (float)step) / (mx - mn);
+        float sl[LLM__CV_LANES] = { 0 }, sl2[LLM__CV_LANES] = { 0 }, sxl[LLM__CV_LANES] = { 0 }, ev[LLM__CV_LANES] = { 0 };
+        float L[LLM__QK], a, b, D, tl, tl2, txl;
+        for (i = 0; i < LLM__QK; i += LLM__CV_LANES)
+            for (k = 0; k < LLM__CV_LANES; k++) {
+                float q = llm__cv_code(is * (x[i + k] - mn), fmax), wq = w[i + k] * q;
+                L[i + k] = q;
+                sl[k] += wq; sl2[k] += wq * q; sxl[k] += wq * x[i + k];
+            }
+        tl = llm__cv_lanes_sum(sl); tl2 = llm__cv_lanes_sum(sl2); txl = llm__cv_lanes_sum(sxl);
+        D = sw * tl2 - tl * tl;
         if (D <= 0.0f) continue;
-        a = (sw * sxl - sx * sl) / D;
-        b = (sl2 * sx - sl * sxl) / D;
-        if (b > 0.0f) { b = 0.0f; a = sl2 > 0.0f ? sxl / sl2 : 0.0f; }
+        a = (sw * txl - sx * tl) / D;
+        b = (tl2 * sx - tl * txl) / D;
+        if (b > 0.0f) { b = 0.0f; a = tl2 > 0.0f ? txl / tl2 : 0.0f; }
         if (a <= 0.0f) continue;
-        for (i = 0; i < LLM__QK; i++) { float r = a * (float)L[i] + b - x[i]; e += w[i] * r * r; }
-        if (best_e < 0.0f || e < best_e) { best_e = e; best_a = a; best_b = b; }
+        for (i = 0; i < LLM__QK; i += LLM__CV_LANES)
+            for (k = 0; k < LLM__CV_LANES; k++) { float r = a * L[i + k] + b - x[i + k]; ev[k] += w[i + k] * r * r; }
+        tl = llm__cv_lanes_sum(ev);
+        if (best_e < 0.0f || tl < best_e) { best_e = tl; best_a = a; best_b = b; }
     }
     *m_out = -best_b;
     return best_a;
@@ -612,23 +633,26 @@ static float llm__cv_kq_fit_min(const float *x, const float *w, int nmax, float 
    -32 or to 31 at 19 densities each, every one refined by weighted least squares. */
 static float llm__cv_q6_fit(const float *x, const float *w) {
     float amax = 0.0f, m = 0.0f, best_a = 0.0f, best_e = -1.0f;
-    int i, s;
+    int i, k, s;
     for (i = 0; i < 16; i++)
         if (fabsf(x[i]) > amax) { amax = fabsf(x[i]); m = x[i]; }
     if (amax == 0.0f) return 0.0f;
     for (s = 0; s < 38; s++) {
         float is = (s < 19 ? -(32.0f + 0.1f * (float)(s - 9)) : 31.0f + 0.1f * (float)(s - 28)) / m;
-        float slx = 0, sl2 = 0, a, e = 0;
-        int L[16];
-        for (i = 0; i < 16; i++) {
-            L[i] = llm__cv_round_clamp(is * x[i], -32, 31);
-            slx += w[i] * x[i] * (float)L[i];
-            sl2 += w[i] * (float)L[i] * (float)L[i];
-        }
-        if (sl2 <= 0.0f) continue;
-        a = slx / sl2;
-        for (i = 0; i < 16; i++) { float r = a * (float)L[i] - x[i]; e += w[i] * r * r; }
-        if (best_e < 0.0f || e < best_e) { best_e = e; best_a = a; }
+        float slx[LLM__CV_LANES] = { 0 }, sl2[LLM__CV_LANES] = { 0 }, ev[LLM__CV_LANES] = { 0 }, L[16], a, t2;
+        for (i = 0; i < 16; i += LLM__CV_LANES)
+            for (k = 0; k < LLM__CV_LANES; k++) {
+                float q = llm__cv_code(is * x[i + k] + 32.0f, 63.0f) - 32.0f, wq = w[i + k] * q;
+                L[i + k] = q;
+                slx[k] += wq * x[i + k]; sl2[k] += wq * q;
+            }
+        t2 = llm__cv_lanes_sum(sl2);
+        if (t2 <= 0.0f) continue;
+        a = llm__cv_lanes_sum(slx) / t2;
+        for (i = 0; i < 16; i += LLM__CV_LANES)
+            for (k = 0; k < LLM__CV_LANES; k++) { float r = a * L[i + k] - x[i + k]; ev[k] += w[i + k] * r * r; }
+        t2 = llm__cv_lanes_sum(ev);
+        if (best_e < 0.0f || t2 < best_e) { best_e = t2; best_a = a; }
     }
     return best_a;
 }
@@ -636,15 +660,15 @@ static float llm__cv_q6_fit(const float *x, const float *w) {
 /* Codes of a sub-block for the stored scale ds = d sc and min dm = dmin m; returns the
    weighted squared error. */
 static float llm__cv_kq_codes(const float *x, const float *w, float ds, float dm, int nmax, uint8_t *q) {
-    float id = ds > 0.0f ? 1.0f / ds : 0.0f, e = 0.0f;
-    int i;
-    for (i = 0; i < LLM__QK; i++) {
-        int c = ds > 0.0f ? llm__cv_round_clamp((x[i] + dm) * id, 0, nmax) : 0;
-        float r = ds * (float)c - dm - x[i];
-        q[i] = (uint8_t)c;
-        e += w[i] * r * r;
-    }
-    return e;
+    float id = ds > 0.0f ? 1.0f / ds : 0.0f, ev[LLM__CV_LANES] = { 0 };
+    int i, k;
+    for (i = 0; i < LLM__QK; i += LLM__CV_LANES)
+        for (k = 0; k < LLM__CV_LANES; k++) {
+            float c = llm__cv_code((x[i + k] + dm) * id, (float)nmax), r = ds * c - dm - x[i + k];
+            q[i + k] = (uint8_t)c;
+            ev[k] += w[i + k] * r * r;
+        }
+    return llm__cv_lanes_sum(ev);
 }
 
 /* q4_k / q5_k, after the first pass: each sub-block's 6-bit scale and min moved by one step
