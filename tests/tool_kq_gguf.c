@@ -2,6 +2,7 @@
    the project's own tools (tool_kl, perplexity --kl-base) on the same positions as ours.
 
    tool_kq_gguf MODEL.gguf TEMPLATE.llm OUT.llm
+   tool_kq_gguf --check MODEL.gguf REF.f32 ROWS
 
    TEMPLATE is any conversion of the checkpoint the GGUF was made from: its metadata (the
    tokenizer, the hyper-parameters) and tensor names and shapes are kept. Every tensor holds
@@ -9,7 +10,8 @@
    bit (llm_q4_k_from_ggml ...); Q8_0 as q8_0 (quantized again from its values: the same codes
    and scales); F32, F16 and Q5_0 as f32. The Q and K rows that llama.cpp's converter permuted
    for its RoPE are put back in HuggingFace order. A small GGUF v3 reader for this measurement
-   only: it trusts the file (llama.cpp's own). */
+   only: it trusts the file (llama.cpp's own). --check compares the re-laid-out k-quant
+   tensors with llama.cpp's dequantized leading rows (../shared/testdata/gguf's tensors.f32). */
 #define _POSIX_C_SOURCE 200809L
 #define LLM_IMPLEMENTATION
 #include "../llm.h"
@@ -34,7 +36,7 @@ static void skip_value(rd *r, uint32_t type) {
     } else r->at += (size_t)size[type];
 }
 
-typedef struct { char name[96]; uint32_t type; int64_t cols, rows; uint64_t off; } gtensor;
+typedef struct { char name[96]; uint32_t type; int64_t cols, rows; uint64_t off; int n_dims; } gtensor;
 
 static uint8_t *read_file(const char *path, size_t *size) {
     FILE *f = fopen(path, "rb");
@@ -136,21 +138,12 @@ static llm_dtype stored_type(uint32_t ggml_type, int n_dims) {
     }
 }
 
-int main(int argc, char **argv) {
-    size_t gsize, tsize, i, data_at, align = 32, table_size = 0, data_size = 0, out_size, meta_off, meta_size, table_off, data_off;
-    uint8_t *gg, *tb, *out, *tp;
+/* The tensor infos of a GGUF file and where its data starts. */
+static gtensor *parse_gguf(const uint8_t *gg, uint64_t *n_tensors, size_t *data_at) {
     rd r;
-    uint64_t n_t, n_kv;
+    uint64_t n_t, n_kv, i;
+    size_t align = 32;
     gtensor *gt;
-    llm_model *m;
-    const llm_model_info *info;
-    const llm_tensor **tt;
-    size_t *toff;
-    FILE *f;
-    if (argc != 4) { fprintf(stderr, "usage: tool_kq_gguf MODEL.gguf TEMPLATE.llm OUT.llm\n"); return 2; }
-    gg = read_file(argv[1], &gsize);
-    tb = read_file(argv[2], &tsize);
-    if (memcmp(gg, "GGUF", 4)) { fprintf(stderr, "kq_gguf: %s is not a GGUF file\n", argv[1]); return 2; }
     r.p = gg; r.at = 8;
     n_t = rd64(&r); n_kv = rd64(&r);
     for (i = 0; i < n_kv; i++) {
@@ -175,8 +168,65 @@ int main(int argc, char **argv) {
         gt[i].off = rd64(&r);
         gt[i].cols = (int64_t)dims[0];
         gt[i].rows = (int64_t)(dims[1] * dims[2] * dims[3]);
+        gt[i].n_dims = (int)nd;
     }
-    data_at = (r.at + align - 1) / align * align;
+    *n_tensors = n_t;
+    *data_at = (r.at + align - 1) / align * align;
+    return gt;
+}
+
+/* --check: the first rows of every Q4_K, Q5_K and Q6_K tensor, re-laid out and read back by
+   llm.h, against llama.cpp's dequantized values (REF.f32: every 1-D tensor whole and the
+   first `rows` rows of every 2-D one, in tensor order), bit for bit. */
+static int check_gguf(const char *gguf, const char *ref, int rows) {
+    size_t gsize, rsize, data_at, at = 0, i;
+    uint8_t *gg = read_file(gguf, &gsize), *rf = read_file(ref, &rsize);
+    uint64_t n_t;
+    gtensor *gt = parse_gguf(gg, &n_t, &data_at);
+    int n_checked = 0, n_bad = 0;
+    for (i = 0; i < n_t; i++) {
+        size_t count = (size_t)gt[i].cols * (size_t)(gt[i].n_dims == 1 ? 1 : rows), grb = ggml_row_bytes(gt[i].type, gt[i].cols);
+        if (gt[i].type >= 12 && gt[i].type <= 14 && gt[i].rows >= LLM__QG && grb) {
+            llm_dtype t = gt[i].type == 12 ? LLM_DTYPE_Q4_K : gt[i].type == 13 ? LLM_DTYPE_Q5_K : LLM_DTYPE_Q6_K;
+            uint8_t *l = (uint8_t *)malloc(grb * LLM__QG);
+            float *y = (float *)malloc((size_t)gt[i].cols * 4);
+            llm_tensor w;
+            int r, bad = 0;
+            (t == LLM_DTYPE_Q4_K ? llm_q4_k_from_ggml : t == LLM_DTYPE_Q5_K ? llm_q5_k_from_ggml : llm_q6_k_from_ggml)(gg + data_at + gt[i].off, LLM__QG, gt[i].cols, l);
+            memset(&w, 0, sizeof w);
+            w.dtype = t; w.n_dims = 2; w.shape[0] = LLM__QG; w.shape[1] = gt[i].cols; w.data = l;
+            for (r = 0; r < rows; r++) {
+                llm__get_row(&w, r, y, (int)gt[i].cols);
+                bad += at + 4 * ((size_t)r + 1) * (size_t)gt[i].cols > rsize || memcmp(y, rf + at + 4 * (size_t)r * (size_t)gt[i].cols, (size_t)gt[i].cols * 4) != 0;
+            }
+            if (bad) printf("%s (%s): %d of %d rows differ from llama.cpp's\n", gt[i].name, llm_dtype_name(t), bad, rows);
+            n_bad += bad != 0;
+            n_checked++;
+            free(l); free(y);
+        }
+        at += 4 * count;
+    }
+    printf("%s: %d k-quant tensors, %d rows each, %s\n", gguf, n_checked, rows, n_bad ? "DIFFER" : "bitwise equal to llama.cpp's values");
+    free(gg); free(rf); free(gt);
+    return n_bad || !n_checked || at != rsize;
+}
+
+int main(int argc, char **argv) {
+    size_t gsize, tsize, i, data_at, table_size = 0, data_size = 0, out_size, meta_off, meta_size, table_off, data_off;
+    uint8_t *gg, *tb, *out, *tp;
+    uint64_t n_t;
+    gtensor *gt;
+    llm_model *m;
+    const llm_model_info *info;
+    const llm_tensor **tt;
+    size_t *toff;
+    FILE *f;
+    if (argc == 5 && !strcmp(argv[1], "--check")) return check_gguf(argv[2], argv[3], atoi(argv[4]));
+    if (argc != 4) { fprintf(stderr, "usage: tool_kq_gguf MODEL.gguf TEMPLATE.llm OUT.llm | --check MODEL.gguf REF.f32 ROWS\n"); return 2; }
+    gg = read_file(argv[1], &gsize);
+    tb = read_file(argv[2], &tsize);
+    if (memcmp(gg, "GGUF", 4)) { fprintf(stderr, "kq_gguf: %s is not a GGUF file\n", argv[1]); return 2; }
+    gt = parse_gguf(gg, &n_t, &data_at);
     if (llm_model_open_memory(&m, tb, tsize, NULL) != LLM_OK) { fprintf(stderr, "kq_gguf: cannot open %s\n", argv[2]); return 2; }
     info = llm_model_info_get(m);
     /* the file: the template's header fields and metadata, a new tensor table, the tensors */
