@@ -1434,8 +1434,9 @@ LLMDEF size_t llm_dtype_row_bytes(llm_dtype t, int64_t n) {
     case LLM_DTYPE_Q4_0: return n % LLM__QK ? 0 : (size_t)(n / LLM__QK) * LLM__Q4_BLOCK;
     case LLM_DTYPE_Q4_K:
     case LLM_DTYPE_Q5_K:
-    case LLM_DTYPE_Q6_K:
-        return n % LLM__QK ? 0 : (size_t)(n / LLM__QKK) * llm__kq_block_bytes(t, 8) + (n % LLM__QKK ? llm__kq_block_bytes(t, (int)(n % LLM__QKK / LLM__QK)) : 0);
+    case LLM_DTYPE_Q6_K: /* whole super-blocks, then one of the sub-blocks left */
+        if (n % LLM__QK) return 0;
+        return (size_t)(n / LLM__QKK) * llm__kq_block_bytes(t, 8) + (n % LLM__QKK ? llm__kq_block_bytes(t, (int)(n % LLM__QKK / LLM__QK)) : 0);
     default: return 0;
     }
 }
