@@ -2154,11 +2154,17 @@ static void llm__quantize_x_avx512(const float *x, int n, uint8_t *out) {
 }
 static void llm__mm_q4_0_avx512(const llm__mm *m, int r0, int r1) { llm__mm_quant_avx512(m, r0, r1, 1); }
 
-/* k-quants: one 16-row group x nt tokens (up to 4). The codes of a block of 32 columns come
+/* k-quants: one 16-row group x nt tokens (up to 8). The codes of a block of 32 columns come
    as 8 registers of unsigned bytes (columns 4i..4i+3 of the low half, then of the high half,
    the high bits merged in at bit 4), which vpdpbusd takes as they are; the sums of the two
    halves are kept apart (q6_k's sub-blocks are 16 columns wide) and its offset 32 comes out
    through the activation sums, as in llm__mm_kquant_ref. */
+/* llm__xq_half_sum with one psadbw: the codes made unsigned (+128), summed, the offset out. */
+LLM__INLINE int32_t llm__xq_half_sum_avx512(const uint8_t *xb) {
+    __m128i s = _mm_sad_epu8(_mm_xor_si128(_mm_loadu_si128((const __m128i *)xb), _mm_set1_epi8((char)0x80)), _mm_setzero_si128());
+    return _mm_cvtsi128_si32(s) + _mm_extract_epi16(s, 4) - 16 * 128;
+}
+
 LLM__INLINE __m512i llm__shift_epi16_avx512(__m512i v, const int left) {
     return left > 0 ? _mm512_slli_epi16(v, left) : left < 0 ? _mm512_srli_epi16(v, -left) : v;
 }
@@ -2169,7 +2175,7 @@ LLM__INLINE void llm__ktile_avx512(const uint8_t *G, int K, const uint8_t *xq, s
     const __m512i m4 = _mm512_set1_epi8(0x0F), m10 = _mm512_set1_epi8(0x10), m30 = _mm512_set1_epi8(0x30);
     const __m128i c3 = _mm_set1_epi8(3), c15 = _mm_set1_epi8(15);
     const int q6 = dt == LLM_DTYPE_Q6_K;
-    __m512 acc[4], d, dmin = _mm512_setzero_ps();
+    __m512 acc[8], d, dmin = _mm512_setzero_ps();
     int t, s, j, i;
     LLM__UNROLL for (t = 0; t < nt; t++) acc[t] = _mm512_setzero_ps();
     for (s = 0; s * LLM__QKK < K; s++) {
@@ -2218,7 +2224,7 @@ LLM__INLINE void llm__ktile_avx512(const uint8_t *G, int K, const uint8_t *xq, s
             }
             LLM__UNROLL for (t = 0; t < nt; t++) {
                 const uint8_t *xt = xq + t * xs, *xb = xt + LLM__QK * b;
-                const int32_t xsum = llm__xq_sum(xt, K, b), xsa = q6 ? llm__xq_half_sum(xb) : 0;
+                const int32_t xsum = llm__xq_sum(xt, K, b), xsa = q6 ? llm__xq_half_sum_avx512(xb) : 0;
                 const float dx = llm__xq_scale(xt, K, b);
                 __m512i a0 = _mm512_set1_epi32(-32 * xsa), a1 = _mm512_set1_epi32(q6 ? -32 * (xsum - xsa) : 0);
                 LLM__UNROLL for (i = 0; i < 4; i++) {
@@ -2244,7 +2250,7 @@ LLM__INLINE void llm__mm_kquant_avx512(const llm__mm *m, int r0, int r1, const l
     for (g = r0 / LLM__QG; g < r1 / LLM__QG; g++) {
         const uint8_t *G = (const uint8_t *)m->w->data + (size_t)g * gbytes;
         float *out = m->out + (size_t)g * LLM__QG;
-        for (t = 0; t + 4 <= m->n_tok; t += 4) llm__ktile_avx512(G, K, m->xq + t * m->xq_stride, m->xq_stride, 4, dt, out + t * os, os);
+        for (t = 0; t + 8 <= m->n_tok; t += 8) llm__ktile_avx512(G, K, m->xq + t * m->xq_stride, m->xq_stride, 8, dt, out + t * os, os);
         for (; t < m->n_tok; t++) llm__ktile_avx512(G, K, m->xq + t * m->xq_stride, m->xq_stride, 1, dt, out + t * os, os);
     }
 }
@@ -2510,6 +2516,12 @@ static void llm__quantize_x_avx2(const float *x, int n, uint8_t *out) {
 static void llm__mm_q4_0_avx2(const llm__mm *m, int r0, int r1) { llm__mm_quant_avx2(m, r0, r1, 1); }
 
 /* k-quants: half a group (8 rows, h = 0 or 1) x nt tokens (up to 2), as llm__ktile_avx512. */
+/* llm__xq_half_sum with one psadbw, as llm__xq_half_sum_avx512. */
+LLM__INLINE int32_t llm__xq_half_sum_avx2(const uint8_t *xb) {
+    __m128i s = _mm_sad_epu8(_mm_xor_si128(_mm_loadu_si128((const __m128i *)xb), _mm_set1_epi8((char)0x80)), _mm_setzero_si128());
+    return _mm_cvtsi128_si32(s) + _mm_extract_epi16(s, 4) - 16 * 128;
+}
+
 LLM__INLINE __m256i llm__shift_epi16_avx2(__m256i v, const int left) {
     return left > 0 ? _mm256_slli_epi16(v, left) : left < 0 ? _mm256_srli_epi16(v, -left) : v;
 }
@@ -2581,7 +2593,7 @@ LLM__INLINE void llm__ktile_avx2(const uint8_t *G, int K, int h, const uint8_t *
             llm__kscales_avx2(S, j, h, dt, d, dmin, &dsa, &dsb);
             LLM__UNROLL for (t = 0; t < nt; t++) {
                 const uint8_t *xt = xq + t * xs, *xb = xt + LLM__QK * b;
-                const int32_t xsum = llm__xq_sum(xt, K, b), xsa = q6 ? llm__xq_half_sum(xb) : 0;
+                const int32_t xsum = llm__xq_sum(xt, K, b), xsa = q6 ? llm__xq_half_sum_avx2(xb) : 0;
                 const float dx = llm__xq_scale(xt, K, b);
                 __m256i a0 = _mm256_set1_epi32(-32 * xsa), a1 = _mm256_set1_epi32(q6 ? -32 * (xsum - xsa) : 0);
                 LLM__UNROLL for (i = 0; i < 4; i++) {
@@ -2710,7 +2722,7 @@ LLM__INLINE void llm__ktile_avxvnni(const uint8_t *G, int K, int h, const uint8_
             llm__kscales_avx2(S, j, h, dt, d, dmin, &dsa, &dsb);
             LLM__UNROLL for (t = 0; t < nt; t++) {
                 const uint8_t *xt = xq + t * xs, *xb = xt + LLM__QK * b;
-                const int32_t xsum = llm__xq_sum(xt, K, b), xsa = q6 ? llm__xq_half_sum(xb) : 0;
+                const int32_t xsum = llm__xq_sum(xt, K, b), xsa = q6 ? llm__xq_half_sum_avx2(xb) : 0;
                 const float dx = llm__xq_scale(xt, K, b);
                 __m256i a0 = _mm256_set1_epi32(-32 * xsa), a1 = _mm256_set1_epi32(q6 ? -32 * (xsum - xsa) : 0);
                 LLM__UNROLL for (i = 0; i < 4; i++) {
@@ -2989,9 +3001,9 @@ LLM__INLINE void llm__ktile_neon(const uint8_t *G, int K, int h, const uint8_t *
             }
             LLM__UNROLL for (t = 0; t < nt; t++) {
                 const uint8_t *xt = xq + t * xs, *xb = xt + LLM__QK * b;
-                const int32_t xsum = llm__xq_sum(xt, K, b), xsa = q6 ? llm__xq_half_sum(xb) : 0;
+                const int8x16_t x0 = vld1q_s8((const int8_t *)xb), x1 = vld1q_s8((const int8_t *)(xb + 16));
+                const int32_t xsum = llm__xq_sum(xt, K, b), xsa = q6 ? vaddlvq_s8(x0) : 0; /* llm__xq_half_sum */
                 const float dx = llm__xq_scale(xt, K, b);
-                int8x16_t x0 = vld1q_s8((const int8_t *)xb), x1 = vld1q_s8((const int8_t *)(xb + 16));
                 int32x4_t a0 = vdupq_n_s32(-32 * xsa), a1 = vdupq_n_s32(q6 ? -32 * (xsum - xsa) : 0);
                 a0 = LLM__SDOT_LANE(a0, lo[0], x0, 0); a0 = LLM__SDOT_LANE(a0, lo[1], x0, 1);
                 a0 = LLM__SDOT_LANE(a0, lo[2], x0, 2); a0 = LLM__SDOT_LANE(a0, lo[3], x0, 3);
