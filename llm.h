@@ -92,7 +92,7 @@
        llm_system_info          the kernels and threading this build runs with
        llm_kernels_name, llm_kernels_supported, llm_kernels_best  the kernel sets
        llm_seconds              wall-clock seconds, the clock of the generation statistics
-       llm_dtype_name           "f32", "f16", "bf16", "q8_0", "q4_0"
+       llm_dtype_name           "f32", "f16", "bf16", "q8_0", "q4_0", "q4_k", "q5_k", "q6_k"
        llm_dtype_row_bytes      bytes of n values of a type
        llm_dtype_row_group      rows a tensor of a type comes in multiples of
        llm_f32_to_f16, llm_f16_to_f32, llm_f32_to_bf16, llm_bf16_to_f32  conversions (round to nearest even)
@@ -242,6 +242,9 @@ typedef enum llm_dtype {
     LLM_DTYPE_BF16 = 2,
     LLM_DTYPE_Q8_0 = 3,  /* blocks of 32 weights: an f16 scale and 32 int8 (docs/FORMAT.md) */
     LLM_DTYPE_Q4_0 = 4,  /* blocks of 32 weights: an f16 scale and 32 4-bit codes, value (q - 8) x scale */
+    LLM_DTYPE_Q4_K = 5,  /* super-blocks of 256: f16 d, dmin; 8 x 32 with 6-bit scale sc, min m; value d sc q - dmin m */
+    LLM_DTYPE_Q5_K = 6,  /* as q4_k with 5-bit codes */
+    LLM_DTYPE_Q6_K = 7,  /* super-blocks of 256: f16 d; 16 x 16 with int8 scale sc; 6-bit codes; value d sc (q - 32) */
     LLM_DTYPE_COUNT
 } llm_dtype;
 
@@ -1446,7 +1449,7 @@ LLMDEF uint16_t llm_f32_to_f16(float f) {
     return (uint16_t)(sign | (a >> 13));
 }
 
-static const char *const llm__dtype_names[LLM_DTYPE_COUNT] = { "f32", "f16", "bf16", "q8_0", "q4_0" };
+static const char *const llm__dtype_names[LLM_DTYPE_COUNT] = { "f32", "f16", "bf16", "q8_0", "q4_0", "q4_k", "q5_k", "q6_k" };
 
 LLMDEF const char *llm_dtype_name(llm_dtype t) {
     return (unsigned)t < LLM_DTYPE_COUNT ? llm__dtype_names[t] : "unknown";
@@ -1460,7 +1463,36 @@ LLMDEF const char *llm_dtype_name(llm_dtype t) {
 #define LLM__Q8_BLOCK 34 /* bytes per block of one row: 2 (scale) + 32 */
 #define LLM__Q4_BLOCK 18 /* 2 (scale) + 16 */
 
-static int llm__is_quant(llm_dtype t) { return t == LLM_DTYPE_Q8_0 || t == LLM_DTYPE_Q4_0; }
+/* k-quant types (ggml's Q4_K, Q5_K, Q6_K values): super-blocks of LLM__QKK weights of one
+   row, of ns = 8 sub-blocks of 32 columns (the last super-block of a row whose width is not a
+   multiple of 256 has fewer: ggml's formats need the multiple, llm.h's do not). A group of 16
+   rows stores, for each super-block in turn, the 4 low bits of the codes of its sub-blocks in
+   q4_0's layout (256 bytes each), then their high bits, the sub-block scales and the f16
+   super-block scales (docs/FORMAT.md, "k-quant tensors"): a sub-block meets one block of
+   quantized activations. */
+#define LLM__QKK 256
+#define LLM__Q4K_BLOCK 144 /* bytes of one row's full super-block: 2 + 2 (d, dmin) + 12 (6-bit scales, mins) + 128 */
+#define LLM__Q5K_BLOCK 176 /* q4_k's and 32 (the fifth bits) */
+#define LLM__Q6K_BLOCK 210 /* 2 (d) + 16 (int8 scales) + 128 + 64 (4 + 2 bits a code) */
+
+static int llm__is_kquant(llm_dtype t) { return t == LLM_DTYPE_Q4_K || t == LLM_DTYPE_Q5_K || t == LLM_DTYPE_Q6_K; }
+
+/* Bytes of one row's super-block of ns sub-blocks (the scales take their full size). */
+static size_t llm__kq_block_bytes(llm_dtype t, int ns) {
+    return (size_t)ns * (t == LLM_DTYPE_Q4_K ? 16 : t == LLM_DTYPE_Q5_K ? 20 : 24) + (t == LLM_DTYPE_Q6_K ? 18 : 16);
+}
+
+/* In a group's super-block of ns sub-blocks: the high bits (q5_k: 64 bytes a sub-block; q6_k:
+   128) follow the low ones; then the scales. q4_k / q5_k: 128 bytes of their low 4 bits,
+   scale | min << 4 at 16j + l, 64 of their high 2 bits, scale | min << 2, sub-blocks 2i and
+   2i+1 in the low and high nibble of byte 16i + l, then 16 f16 d and 16 f16 dmin; q6_k: 16 x 16
+   int8 scales (sub-block k of 16 columns, row l at 16k + l), then 16 f16 d. */
+static size_t llm__kq_hi_at(int ns) { return 256 * (size_t)ns; }
+static size_t llm__kq_scales_at(llm_dtype t, int ns) { return (size_t)ns * (t == LLM_DTYPE_Q4_K ? 256 : t == LLM_DTYPE_Q5_K ? 320 : 384); }
+/* The sub-blocks of super-block s of a row of n columns. */
+static int llm__kq_subs(int64_t n, int64_t s) { return n - LLM__QKK * s >= LLM__QKK ? 8 : (int)((n - LLM__QKK * s) / LLM__QK); }
+
+static int llm__is_quant(llm_dtype t) { return t == LLM_DTYPE_Q8_0 || t == LLM_DTYPE_Q4_0 || llm__is_kquant(t); }
 static int llm__is_w16(llm_dtype t) { return t == LLM_DTYPE_F16 || t == LLM_DTYPE_BF16; }
 
 LLMDEF int64_t llm_dtype_row_group(llm_dtype t) { return llm__is_quant(t) ? LLM__QG : 1; }
@@ -1482,6 +1514,11 @@ LLMDEF size_t llm_dtype_row_bytes(llm_dtype t, int64_t n) {
     case LLM_DTYPE_BF16: return (size_t)n * 2;
     case LLM_DTYPE_Q8_0: return n % LLM__QK ? 0 : (size_t)(n / LLM__QK) * LLM__Q8_BLOCK;
     case LLM_DTYPE_Q4_0: return n % LLM__QK ? 0 : (size_t)(n / LLM__QK) * LLM__Q4_BLOCK;
+    case LLM_DTYPE_Q4_K:
+    case LLM_DTYPE_Q5_K:
+    case LLM_DTYPE_Q6_K: /* whole super-blocks, then one of the sub-blocks left */
+        if (n % LLM__QK) return 0;
+        return (size_t)(n / LLM__QKK) * llm__kq_block_bytes(t, 8) + (n % LLM__QKK ? llm__kq_block_bytes(t, (int)(n % LLM__QKK / LLM__QK)) : 0);
     default: return 0;
     }
 }
@@ -1704,10 +1741,74 @@ static float llm__weight(const void *w, llm_dtype t, int64_t rows, int64_t cols,
     return t == LLM_DTYPE_F16 ? llm_f16_to_f32(h) : llm_bf16_to_f32(h);
 }
 
+/* k-quants, read one value at a time: the unsigned code (q4_k 0..15, q5_k 0..31, q6_k 0..63)
+   of row l, column c (0..255) of a group's super-block SB. */
+static int llm__kq_code(llm_dtype t, const uint8_t *SB, int ns, int l, int c) {
+    int j = c / LLM__QK, k = c % LLM__QK, half = k < 16 ? 0 : 4;
+    int q = SB[256 * j + (k % 16 / 4) * 64 + 4 * l + k % 4] >> half & 15;
+    const uint8_t *H = SB + llm__kq_hi_at(ns);
+    if (t == LLM_DTYPE_Q5_K) q |= (H[64 * j + 4 * l + k % 4] >> (half + k % 16 / 4) & 1) << 4;
+    if (t == LLM_DTYPE_Q6_K) q |= (H[128 * j + 16 * half + 4 * l + k % 4] >> (2 * (k % 16 / 4)) & 3) << 4;
+    return q;
+}
+
+/* q4_k / q5_k: the 6-bit scale and min of row l, sub-block j (columns 32j .. 32j+31). */
+static void llm__kq_scale_min(llm_dtype t, const uint8_t *SB, int ns, int l, int j, int *sc, int *mn) {
+    const uint8_t *S = SB + llm__kq_scales_at(t, ns);
+    int lo = S[16 * j + l], hi = S[128 + 16 * (j / 2) + l] >> (4 * (j % 2));
+    *sc = (lo & 15) | (hi & 3) << 4;
+    *mn = (lo >> 4) | (hi >> 2 & 3) << 4;
+}
+
+static float llm__rd_f16(const uint8_t *p) { return llm_f16_to_f32((uint16_t)(p[0] | p[1] << 8)); }
+
+/* q4_k / q5_k: d and dmin of row l; q6_k: d (dmin 0). */
+static void llm__kq_d(llm_dtype t, const uint8_t *SB, int ns, int l, float *d, float *dmin) {
+    const uint8_t *S = SB + llm__kq_scales_at(t, ns);
+    if (t == LLM_DTYPE_Q6_K) { *d = llm__rd_f16(S + 256 + 2 * l); *dmin = 0.0f; return; }
+    *d = llm__rd_f16(S + 192 + 2 * l);
+    *dmin = llm__rd_f16(S + 224 + 2 * l);
+}
+
+/* Row l of a group's super-block as f32, computed as ggml dequantizes: (d sc) q - (dmin m)
+   for q4_k and q5_k, (d sc) (q - 32) for q6_k. */
+static void llm__kq_dequant(llm_dtype t, const uint8_t *SB, int ns, int l, float *out) {
+    const uint8_t *S = SB + llm__kq_scales_at(t, ns);
+    float d, dmin;
+    int j, k, sc, mn;
+    llm__kq_d(t, SB, ns, l, &d, &dmin);
+    for (j = 0; j < ns; j++) {
+        if (t == LLM_DTYPE_Q6_K) {
+            for (k = 0; k < LLM__QK; k++)
+                out[32 * j + k] = d * (float)(int8_t)S[16 * (2 * j + k / 16) + l] * (float)(llm__kq_code(t, SB, ns, l, 32 * j + k) - 32);
+            continue;
+        }
+        llm__kq_scale_min(t, SB, ns, l, j, &sc, &mn);
+        {
+            float d1 = d * (float)sc, m1 = dmin * (float)mn;
+            for (k = 0; k < LLM__QK; k++) out[32 * j + k] = d1 * (float)llm__kq_code(t, SB, ns, l, 32 * j + k) - m1;
+        }
+    }
+}
+
+/* The sum of the first 16 activation codes of a block (q6_k's sub-blocks are 16 wide). */
+static int32_t llm__xq_half_sum(const uint8_t *xb) {
+    int32_t s = 0;
+    int i;
+    for (i = 0; i < 16; i++) s += (int8_t)xb[i];
+    return s;
+}
+
 /* Row r of a [rows, n] tensor as f32 (embedding lookup). */
 static void llm__get_row(const llm_tensor *w, int64_t row, float *out, int n) {
     int i, b, nb = n / LLM__QK, l = (int)(row % LLM__QG);
     const uint8_t *g, *s;
+    if (llm__is_kquant(w->dtype)) {
+        size_t sbytes = LLM__QG * llm__kq_block_bytes(w->dtype, 8);
+        g = (const uint8_t *)w->data + (size_t)(row / LLM__QG) * LLM__QG * llm_dtype_row_bytes(w->dtype, n);
+        for (b = 0; b * LLM__QKK < n; b++) llm__kq_dequant(w->dtype, g + (size_t)b * sbytes, llm__kq_subs(n, b), l, out + (size_t)b * LLM__QKK);
+        return;
+    }
     if (!llm__is_quant(w->dtype)) {
         for (i = 0; i < n; i++) out[i] = llm__weight(w->data, w->dtype, w->shape[0], n, row, i);
         return;
@@ -1811,6 +1912,53 @@ static void llm__mm_quant_ref(const llm__mm *m, int r0, int r1) {
     }
 }
 
+/* k-quants: per block b of 32 columns (one block of activation codes) and row l, the integer
+   sums of the codes times the activation codes over its two halves, lo and hi; then
+   q4_k, q5_k: acc += (lo + hi) x (d sc dx) - (dmin m) x (sum of x codes x dx);
+   q6_k:       acc += (lo - 32 sa) x (d sc_2b dx) + (hi - 32 sb) x (d sc_2b+1 dx), where sa, sb
+   are the sums of the activation codes of the halves. The SIMD kernels do the same. */
+static void llm__mm_kquant_ref(const llm__mm *m, int r0, int r1) {
+    const llm_dtype dt = m->w->dtype;
+    int K = m->n_in, n_sb = (K + LLM__QKK - 1) / LLM__QKK, g, t, s, j, l, k;
+    size_t sbytes = LLM__QG * llm__kq_block_bytes(dt, 8), gbytes = (size_t)LLM__QG * llm_dtype_row_bytes(dt, K);
+    for (g = r0 / LLM__QG; g < r1 / LLM__QG; g++)
+        for (t = 0; t < m->n_tok; t++) {
+            const uint8_t *xq = m->xq + (size_t)t * m->xq_stride;
+            float acc[LLM__QG] = { 0 };
+            for (s = 0; s < n_sb; s++) {
+                const uint8_t *SB = (const uint8_t *)m->w->data + (size_t)g * gbytes + (size_t)s * sbytes;
+                const int ns = llm__kq_subs(K, s);
+                const uint8_t *S = SB + llm__kq_scales_at(dt, ns);
+                for (j = 0; j < ns; j++) {
+                    int b = 8 * s + j;
+                    const int8_t *xb = (const int8_t *)xq + b * LLM__QK;
+                    float dx = llm__xq_scale(xq, K, b);
+                    int32_t xsum = llm__xq_sum(xq, K, b), xsa = llm__xq_half_sum((const uint8_t *)xb);
+                    for (l = 0; l < LLM__QG; l++) {
+                        int32_t lo = 0, hi = 0;
+                        float d, dmin;
+                        int sc, mn;
+                        for (k = 0; k < 16; k++) {
+                            lo += llm__kq_code(dt, SB, ns, l, 32 * j + k) * xb[k];
+                            hi += llm__kq_code(dt, SB, ns, l, 32 * j + 16 + k) * xb[16 + k];
+                        }
+                        llm__kq_d(dt, SB, ns, l, &d, &dmin);
+                        if (dt == LLM_DTYPE_Q6_K) {
+                            float sa = (float)(int8_t)S[16 * (2 * j) + l], sb = (float)(int8_t)S[16 * (2 * j + 1) + l];
+                            acc[l] += (float)(lo - 32 * xsa) * (d * sa * dx);
+                            acc[l] += (float)(hi - 32 * (xsum - xsa)) * (d * sb * dx);
+                        } else {
+                            llm__kq_scale_min(dt, SB, ns, l, j, &sc, &mn);
+                            acc[l] += (float)(lo + hi) * (d * (float)sc * dx);
+                            acc[l] -= dmin * (float)mn * ((float)xsum * dx);
+                        }
+                    }
+                }
+            }
+            for (l = 0; l < LLM__QG; l++) m->out[(size_t)t * (size_t)m->n_out + (size_t)(g * LLM__QG + l)] = acc[l];
+        }
+}
+
 /* SwiGLU gate: h = silu(gate) * up, in place in gate; silu(x) = x / (1 + e^-x). */
 static void llm__swiglu_ref(float *gate, const float *up, int n) {
     int i;
@@ -1818,7 +1966,8 @@ static void llm__swiglu_ref(float *gate, const float *up, int n) {
 }
 
 static const llm__kernels llm__kernels_ref = {
-    { llm__mm_float_ref, llm__mm_float_ref, llm__mm_float_ref, llm__mm_quant_ref, llm__mm_quant_ref },
+    { llm__mm_float_ref, llm__mm_float_ref, llm__mm_float_ref, llm__mm_quant_ref, llm__mm_quant_ref, llm__mm_kquant_ref,
+      llm__mm_kquant_ref, llm__mm_kquant_ref },
     llm__dot_f32_ref, llm__dot_f16_ref, llm__axpy_f32_ref, llm__axpy_f16_ref, llm__quantize_x_ref, llm__swiglu_ref, 0, "scalar"
 };
 
@@ -2087,6 +2236,111 @@ static void llm__quantize_x_avx512(const float *x, int n, uint8_t *out) {
 }
 static void llm__mm_q4_0_avx512(const llm__mm *m, int r0, int r1) { llm__mm_quant_avx512(m, r0, r1, 1); }
 
+/* k-quants: one 16-row group x nt tokens (up to 8). The codes of a block of 32 columns come
+   as 8 registers of unsigned bytes (columns 4i..4i+3 of the low half, then of the high half,
+   the high bits merged in at bit 4), which vpdpbusd takes as they are; the sums of the two
+   halves are kept apart (q6_k's sub-blocks are 16 columns wide) and its offset 32 comes out
+   through the activation sums, as in llm__mm_kquant_ref. */
+/* llm__xq_half_sum with one psadbw: the codes made unsigned (+128), summed, the offset out. */
+LLM__INLINE int32_t llm__xq_half_sum_avx512(const uint8_t *xb) {
+    __m128i s = _mm_sad_epu8(_mm_xor_si128(_mm_loadu_si128((const __m128i *)xb), _mm_set1_epi8((char)0x80)), _mm_setzero_si128());
+    return _mm_cvtsi128_si32(s) + _mm_extract_epi16(s, 4) - 16 * 128;
+}
+
+LLM__INLINE __m512i llm__shift_epi16_avx512(__m512i v, const int left) {
+    return left > 0 ? _mm512_slli_epi16(v, left) : left < 0 ? _mm512_srli_epi16(v, -left) : v;
+}
+
+LLM__INLINE void llm__ktile_avx512(const uint8_t *G, int K, const uint8_t *xq, size_t xs, const int nt, const llm_dtype dt,
+                                   float *out, size_t os) {
+    const size_t sbytes = LLM__QG * llm__kq_block_bytes(dt, 8);
+    const __m512i m4 = _mm512_set1_epi8(0x0F), m10 = _mm512_set1_epi8(0x10), m30 = _mm512_set1_epi8(0x30);
+    const __m128i c3 = _mm_set1_epi8(3), c15 = _mm_set1_epi8(15);
+    const int q6 = dt == LLM_DTYPE_Q6_K;
+    __m512 acc[8], d, dmin = _mm512_setzero_ps();
+    int t, s, j, i;
+    LLM__UNROLL for (t = 0; t < nt; t++) acc[t] = _mm512_setzero_ps();
+    for (s = 0; s * LLM__QKK < K; s++) {
+        const int ns = llm__kq_subs(K, s);
+        const uint8_t *SB = G + (size_t)s * sbytes, *S = SB + llm__kq_scales_at(dt, ns), *H = SB + llm__kq_hi_at(ns);
+        if (q6) d = _mm512_cvtph_ps(_mm256_loadu_si256((const __m256i *)(S + 256)));
+        else {
+            d = _mm512_cvtph_ps(_mm256_loadu_si256((const __m256i *)(S + 192)));
+            dmin = _mm512_cvtph_ps(_mm256_loadu_si256((const __m256i *)(S + 224)));
+        }
+        for (j = 0; j < ns; j++) {
+            const int b = 8 * s + j;
+            __m512i lo[4], hi[4];
+            __m512 dsa, dsb;
+            if (nt == 1)
+                for (i = 0; i < (int)sbytes / 8; i += 64) LLM__PREFETCH(SB + 2 * sbytes + (size_t)j * sbytes / 8 + (size_t)i);
+            LLM__UNROLL for (i = 0; i < 4; i++) {
+                __m512i v = _mm512_loadu_si512((const void *)(SB + 256 * j + 64 * i));
+                lo[i] = _mm512_and_si512(v, m4);
+                hi[i] = _mm512_and_si512(_mm512_srli_epi16(v, 4), m4);
+            }
+            if (dt == LLM_DTYPE_Q5_K) {
+                __m512i h = _mm512_loadu_si512((const void *)(H + 64 * j));
+                LLM__UNROLL for (i = 0; i < 4; i++) {
+                    lo[i] = _mm512_or_si512(lo[i], _mm512_and_si512(llm__shift_epi16_avx512(h, 4 - i), m10));
+                    hi[i] = _mm512_or_si512(hi[i], _mm512_and_si512(llm__shift_epi16_avx512(h, -i), m10));
+                }
+            } else if (q6) {
+                __m512i h0 = _mm512_loadu_si512((const void *)(H + 128 * j));
+                __m512i h1 = _mm512_loadu_si512((const void *)(H + 128 * j + 64));
+                LLM__UNROLL for (i = 0; i < 4; i++) {
+                    lo[i] = _mm512_or_si512(lo[i], _mm512_and_si512(llm__shift_epi16_avx512(h0, 4 - 2 * i), m30));
+                    hi[i] = _mm512_or_si512(hi[i], _mm512_and_si512(llm__shift_epi16_avx512(h1, 4 - 2 * i), m30));
+                }
+            }
+            if (q6) {
+                dsa = _mm512_mul_ps(d, _mm512_cvtepi32_ps(_mm512_cvtepi8_epi32(_mm_loadu_si128((const __m128i *)(S + 32 * j)))));
+                dsb = _mm512_mul_ps(d, _mm512_cvtepi32_ps(_mm512_cvtepi8_epi32(_mm_loadu_si128((const __m128i *)(S + 32 * j + 16)))));
+            } else {
+                __m128i l8 = _mm_loadu_si128((const __m128i *)(S + 16 * j));
+                __m128i h8 = _mm_srli_epi16(_mm_loadu_si128((const __m128i *)(S + 128 + 16 * (j / 2))), 4 * (j % 2));
+                __m128i sc = _mm_or_si128(_mm_and_si128(l8, c15), _mm_slli_epi16(_mm_and_si128(h8, c3), 4));
+                __m128i mn = _mm_or_si128(_mm_and_si128(_mm_srli_epi16(l8, 4), c15), _mm_slli_epi16(_mm_and_si128(_mm_srli_epi16(h8, 2), c3), 4));
+                dsa = _mm512_mul_ps(d, _mm512_cvtepi32_ps(_mm512_cvtepu8_epi32(sc)));
+                dsb = _mm512_mul_ps(dmin, _mm512_cvtepi32_ps(_mm512_cvtepu8_epi32(mn)));
+            }
+            LLM__UNROLL for (t = 0; t < nt; t++) {
+                const uint8_t *xt = xq + t * xs, *xb = xt + LLM__QK * b;
+                const int32_t xsum = llm__xq_sum(xt, K, b), xsa = q6 ? llm__xq_half_sum_avx512(xb) : 0;
+                const float dx = llm__xq_scale(xt, K, b);
+                __m512i a0 = _mm512_set1_epi32(-32 * xsa), a1 = _mm512_set1_epi32(q6 ? -32 * (xsum - xsa) : 0);
+                LLM__UNROLL for (i = 0; i < 4; i++) {
+                    a0 = _mm512_dpbusd_epi32(a0, lo[i], _mm512_set1_epi32(llm__rd_i32(xb + 4 * i)));
+                    a1 = _mm512_dpbusd_epi32(a1, hi[i], _mm512_set1_epi32(llm__rd_i32(xb + 16 + 4 * i)));
+                }
+                if (q6) {
+                    acc[t] = _mm512_fmadd_ps(_mm512_cvtepi32_ps(a0), _mm512_mul_ps(dsa, _mm512_set1_ps(dx)), acc[t]);
+                    acc[t] = _mm512_fmadd_ps(_mm512_cvtepi32_ps(a1), _mm512_mul_ps(dsb, _mm512_set1_ps(dx)), acc[t]);
+                } else {
+                    acc[t] = _mm512_fmadd_ps(_mm512_cvtepi32_ps(_mm512_add_epi32(a0, a1)), _mm512_mul_ps(dsa, _mm512_set1_ps(dx)), acc[t]);
+                    acc[t] = _mm512_fnmadd_ps(dsb, _mm512_set1_ps((float)xsum * dx), acc[t]);
+                }
+            }
+        }
+    }
+    LLM__UNROLL for (t = 0; t < nt; t++) _mm512_storeu_ps(out + t * os, acc[t]);
+}
+
+LLM__INLINE void llm__mm_kquant_avx512(const llm__mm *m, int r0, int r1, const llm_dtype dt) {
+    int K = m->n_in, g, t;
+    size_t gbytes = (size_t)LLM__QG * llm_dtype_row_bytes(dt, m->n_in), os = (size_t)m->n_out;
+    for (g = r0 / LLM__QG; g < r1 / LLM__QG; g++) {
+        const uint8_t *G = (const uint8_t *)m->w->data + (size_t)g * gbytes;
+        float *out = m->out + (size_t)g * LLM__QG;
+        for (t = 0; t + 8 <= m->n_tok; t += 8) llm__ktile_avx512(G, K, m->xq + t * m->xq_stride, m->xq_stride, 8, dt, out + t * os, os);
+        for (; t < m->n_tok; t++) llm__ktile_avx512(G, K, m->xq + t * m->xq_stride, m->xq_stride, 1, dt, out + t * os, os);
+    }
+}
+
+static void llm__mm_q4_k_avx512(const llm__mm *m, int r0, int r1) { llm__mm_kquant_avx512(m, r0, r1, LLM_DTYPE_Q4_K); }
+static void llm__mm_q5_k_avx512(const llm__mm *m, int r0, int r1) { llm__mm_kquant_avx512(m, r0, r1, LLM_DTYPE_Q5_K); }
+static void llm__mm_q6_k_avx512(const llm__mm *m, int r0, int r1) { llm__mm_kquant_avx512(m, r0, r1, LLM_DTYPE_Q6_K); }
+
 /* e^x within 1 ulp of the correctly rounded value, as a scalar expf: x = n ln2 + r with
    |r| <= ln2 / 2 (ln2 in two parts, so r is exact), e^r by its Taylor series to r^7 (the
    first term left out is below 2^-27 of the result), times 2^n. */
@@ -2121,7 +2375,8 @@ static void llm__swiglu_avx512(float *gate, const float *up, int n) {
 LLM__TARGET_END
 
 static const llm__kernels llm__kernels_avx512 = {
-    { llm__mm_f32_avx512, llm__mm_f16_avx512, llm__mm_bf16_avx512, llm__mm_q8_0_avx512, llm__mm_q4_0_avx512 },
+    { llm__mm_f32_avx512, llm__mm_f16_avx512, llm__mm_bf16_avx512, llm__mm_q8_0_avx512, llm__mm_q4_0_avx512, llm__mm_q4_k_avx512,
+      llm__mm_q5_k_avx512, llm__mm_q6_k_avx512 },
     llm__dot_f32_avx512, llm__dot_f16_avx512, llm__axpy_f32_avx512, llm__axpy_f16_avx512, llm__quantize_x_avx512, llm__swiglu_avx512, LLM__XT, "avx512"
 };
 #endif
@@ -2342,10 +2597,125 @@ static void llm__quantize_x_avx2(const float *x, int n, uint8_t *out) {
 }
 static void llm__mm_q4_0_avx2(const llm__mm *m, int r0, int r1) { llm__mm_quant_avx2(m, r0, r1, 1); }
 
+/* k-quants: half a group (8 rows, h = 0 or 1) x nt tokens (up to 2), as llm__ktile_avx512. */
+/* llm__xq_half_sum with one psadbw, as llm__xq_half_sum_avx512. */
+LLM__INLINE int32_t llm__xq_half_sum_avx2(const uint8_t *xb) {
+    __m128i s = _mm_sad_epu8(_mm_xor_si128(_mm_loadu_si128((const __m128i *)xb), _mm_set1_epi8((char)0x80)), _mm_setzero_si128());
+    return _mm_cvtsi128_si32(s) + _mm_extract_epi16(s, 4) - 16 * 128;
+}
+
+LLM__INLINE __m256i llm__shift_epi16_avx2(__m256i v, const int left) {
+    return left > 0 ? _mm256_slli_epi16(v, left) : left < 0 ? _mm256_srli_epi16(v, -left) : v;
+}
+
+/* The 8 codes registers of block j of a super-block, rows 8h .. 8h+7. */
+LLM__INLINE void llm__kcodes_avx2(const uint8_t *SB, const uint8_t *H, int j, int h, const llm_dtype dt, __m256i *lo, __m256i *hi) {
+    const __m256i m4 = _mm256_set1_epi8(0x0F), m10 = _mm256_set1_epi8(0x10), m30 = _mm256_set1_epi8(0x30);
+    int i;
+    LLM__UNROLL for (i = 0; i < 4; i++) {
+        __m256i v = _mm256_loadu_si256((const __m256i *)(SB + 256 * j + 64 * i + 32 * h));
+        lo[i] = _mm256_and_si256(v, m4);
+        hi[i] = _mm256_and_si256(_mm256_srli_epi16(v, 4), m4);
+    }
+    if (dt == LLM_DTYPE_Q5_K) {
+        __m256i b = _mm256_loadu_si256((const __m256i *)(H + 64 * j + 32 * h));
+        LLM__UNROLL for (i = 0; i < 4; i++) {
+            lo[i] = _mm256_or_si256(lo[i], _mm256_and_si256(llm__shift_epi16_avx2(b, 4 - i), m10));
+            hi[i] = _mm256_or_si256(hi[i], _mm256_and_si256(llm__shift_epi16_avx2(b, -i), m10));
+        }
+    } else if (dt == LLM_DTYPE_Q6_K) {
+        __m256i b0 = _mm256_loadu_si256((const __m256i *)(H + 128 * j + 32 * h));
+        __m256i b1 = _mm256_loadu_si256((const __m256i *)(H + 128 * j + 64 + 32 * h));
+        LLM__UNROLL for (i = 0; i < 4; i++) {
+            lo[i] = _mm256_or_si256(lo[i], _mm256_and_si256(llm__shift_epi16_avx2(b0, 4 - 2 * i), m30));
+            hi[i] = _mm256_or_si256(hi[i], _mm256_and_si256(llm__shift_epi16_avx2(b1, 4 - 2 * i), m30));
+        }
+    }
+}
+
+/* Block j's scale vectors for rows 8h .. 8h+7: q6_k d sc of its two sub-blocks; q4_k, q5_k
+   d sc and dmin m. */
+LLM__INLINE void llm__kscales_avx2(const uint8_t *S, int j, int h, const llm_dtype dt, __m256 d, __m256 dmin, __m256 *dsa, __m256 *dsb) {
+    const __m128i c3 = _mm_set1_epi8(3), c15 = _mm_set1_epi8(15);
+    if (dt == LLM_DTYPE_Q6_K) {
+        *dsa = _mm256_mul_ps(d, _mm256_cvtepi32_ps(_mm256_cvtepi8_epi32(_mm_loadl_epi64((const __m128i *)(S + 32 * j + 8 * h)))));
+        *dsb = _mm256_mul_ps(d, _mm256_cvtepi32_ps(_mm256_cvtepi8_epi32(_mm_loadl_epi64((const __m128i *)(S + 32 * j + 16 + 8 * h)))));
+    } else {
+        __m128i l8 = _mm_loadl_epi64((const __m128i *)(S + 16 * j + 8 * h));
+        __m128i h8 = _mm_srli_epi16(_mm_loadl_epi64((const __m128i *)(S + 128 + 16 * (j / 2) + 8 * h)), 4 * (j % 2));
+        __m128i sc = _mm_or_si128(_mm_and_si128(l8, c15), _mm_slli_epi16(_mm_and_si128(h8, c3), 4));
+        __m128i mn = _mm_or_si128(_mm_and_si128(_mm_srli_epi16(l8, 4), c15), _mm_slli_epi16(_mm_and_si128(_mm_srli_epi16(h8, 2), c3), 4));
+        *dsa = _mm256_mul_ps(d, _mm256_cvtepi32_ps(_mm256_cvtepu8_epi32(sc)));
+        *dsb = _mm256_mul_ps(dmin, _mm256_cvtepi32_ps(_mm256_cvtepu8_epi32(mn)));
+    }
+}
+
+LLM__INLINE void llm__ktile_avx2(const uint8_t *G, int K, int h, const uint8_t *xq, size_t xs, const int nt, const llm_dtype dt,
+                                 float *out, size_t os) {
+    const size_t sbytes = LLM__QG * llm__kq_block_bytes(dt, 8);
+    const int q6 = dt == LLM_DTYPE_Q6_K;
+    __m256 acc[2], d, dmin = _mm256_setzero_ps();
+    int t, s, j, i;
+    LLM__UNROLL for (t = 0; t < nt; t++) acc[t] = _mm256_setzero_ps();
+    for (s = 0; s * LLM__QKK < K; s++) {
+        const int ns = llm__kq_subs(K, s);
+        const uint8_t *SB = G + (size_t)s * sbytes, *S = SB + llm__kq_scales_at(dt, ns), *H = SB + llm__kq_hi_at(ns);
+        if (q6) d = _mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)(S + 256 + 16 * h)));
+        else {
+            d = _mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)(S + 192 + 16 * h)));
+            dmin = _mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)(S + 224 + 16 * h)));
+        }
+        for (j = 0; j < ns; j++) {
+            const int b = 8 * s + j;
+            __m256i lo[4], hi[4];
+            __m256 dsa, dsb;
+            if (nt == 1 && h == 0)
+                for (i = 0; i < (int)sbytes / 8; i += 64) LLM__PREFETCH(SB + 2 * sbytes + (size_t)j * sbytes / 8 + (size_t)i);
+            llm__kcodes_avx2(SB, H, j, h, dt, lo, hi);
+            llm__kscales_avx2(S, j, h, dt, d, dmin, &dsa, &dsb);
+            LLM__UNROLL for (t = 0; t < nt; t++) {
+                const uint8_t *xt = xq + t * xs, *xb = xt + LLM__QK * b;
+                const int32_t xsum = llm__xq_sum(xt, K, b), xsa = q6 ? llm__xq_half_sum_avx2(xb) : 0;
+                const float dx = llm__xq_scale(xt, K, b);
+                __m256i a0 = _mm256_set1_epi32(-32 * xsa), a1 = _mm256_set1_epi32(q6 ? -32 * (xsum - xsa) : 0);
+                LLM__UNROLL for (i = 0; i < 4; i++) {
+                    a0 = llm__dp4_avx2(a0, lo[i], _mm256_set1_epi32(llm__rd_i32(xb + 4 * i)));
+                    a1 = llm__dp4_avx2(a1, hi[i], _mm256_set1_epi32(llm__rd_i32(xb + 16 + 4 * i)));
+                }
+                if (q6) {
+                    acc[t] = _mm256_fmadd_ps(_mm256_cvtepi32_ps(a0), _mm256_mul_ps(dsa, _mm256_set1_ps(dx)), acc[t]);
+                    acc[t] = _mm256_fmadd_ps(_mm256_cvtepi32_ps(a1), _mm256_mul_ps(dsb, _mm256_set1_ps(dx)), acc[t]);
+                } else {
+                    acc[t] = _mm256_fmadd_ps(_mm256_cvtepi32_ps(_mm256_add_epi32(a0, a1)), _mm256_mul_ps(dsa, _mm256_set1_ps(dx)), acc[t]);
+                    acc[t] = _mm256_fnmadd_ps(dsb, _mm256_set1_ps((float)xsum * dx), acc[t]);
+                }
+            }
+        }
+    }
+    LLM__UNROLL for (t = 0; t < nt; t++) _mm256_storeu_ps(out + t * os + 8 * h, acc[t]);
+}
+
+LLM__INLINE void llm__mm_kquant_avx2(const llm__mm *m, int r0, int r1, const llm_dtype dt) {
+    int K = m->n_in, g, t, h;
+    size_t gbytes = (size_t)LLM__QG * llm_dtype_row_bytes(dt, m->n_in), os = (size_t)m->n_out;
+    for (g = r0 / LLM__QG; g < r1 / LLM__QG; g++)
+        for (h = 0; h < 2; h++) {
+            const uint8_t *G = (const uint8_t *)m->w->data + (size_t)g * gbytes;
+            float *out = m->out + (size_t)g * LLM__QG;
+            for (t = 0; t + 2 <= m->n_tok; t += 2) llm__ktile_avx2(G, K, h, m->xq + t * m->xq_stride, m->xq_stride, 2, dt, out + t * os, os);
+            for (; t < m->n_tok; t++) llm__ktile_avx2(G, K, h, m->xq + t * m->xq_stride, m->xq_stride, 1, dt, out + t * os, os);
+        }
+}
+
+static void llm__mm_q4_k_avx2(const llm__mm *m, int r0, int r1) { llm__mm_kquant_avx2(m, r0, r1, LLM_DTYPE_Q4_K); }
+static void llm__mm_q5_k_avx2(const llm__mm *m, int r0, int r1) { llm__mm_kquant_avx2(m, r0, r1, LLM_DTYPE_Q5_K); }
+static void llm__mm_q6_k_avx2(const llm__mm *m, int r0, int r1) { llm__mm_kquant_avx2(m, r0, r1, LLM_DTYPE_Q6_K); }
+
 LLM__TARGET_END
 
 static const llm__kernels llm__kernels_avx2 = {
-    { llm__mm_f32_avx2, llm__mm_f16_avx2, llm__mm_bf16_avx2, llm__mm_q8_0_avx2, llm__mm_q4_0_avx2 },
+    { llm__mm_f32_avx2, llm__mm_f16_avx2, llm__mm_bf16_avx2, llm__mm_q8_0_avx2, llm__mm_q4_0_avx2, llm__mm_q4_k_avx2, llm__mm_q5_k_avx2,
+      llm__mm_q6_k_avx2 },
     llm__dot_f32_avx2, llm__dot_f16_avx2, llm__axpy_f32_avx2, llm__axpy_f16_avx2, llm__quantize_x_avx2, llm__swiglu_ref, 0, "avx2"
 };
 #endif
@@ -2407,10 +2777,73 @@ LLM__INLINE void llm__mm_quant_avxvnni(const llm__mm *m, int r0, int r1, const i
 
 static void llm__mm_q8_0_avxvnni(const llm__mm *m, int r0, int r1) { llm__mm_quant_avxvnni(m, r0, r1, 0); }
 static void llm__mm_q4_0_avxvnni(const llm__mm *m, int r0, int r1) { llm__mm_quant_avxvnni(m, r0, r1, 1); }
+
+/* k-quants: llm__ktile_avx2 with vpdpbusd (the codes are unsigned bytes already). */
+LLM__INLINE void llm__ktile_avxvnni(const uint8_t *G, int K, int h, const uint8_t *xq, size_t xs, const int nt, const llm_dtype dt,
+                                    float *out, size_t os) {
+    const size_t sbytes = LLM__QG * llm__kq_block_bytes(dt, 8);
+    const int q6 = dt == LLM_DTYPE_Q6_K;
+    __m256 acc[2], d, dmin = _mm256_setzero_ps();
+    int t, s, j, i;
+    LLM__UNROLL for (t = 0; t < nt; t++) acc[t] = _mm256_setzero_ps();
+    for (s = 0; s * LLM__QKK < K; s++) {
+        const int ns = llm__kq_subs(K, s);
+        const uint8_t *SB = G + (size_t)s * sbytes, *S = SB + llm__kq_scales_at(dt, ns), *H = SB + llm__kq_hi_at(ns);
+        if (q6) d = _mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)(S + 256 + 16 * h)));
+        else {
+            d = _mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)(S + 192 + 16 * h)));
+            dmin = _mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)(S + 224 + 16 * h)));
+        }
+        for (j = 0; j < ns; j++) {
+            const int b = 8 * s + j;
+            __m256i lo[4], hi[4];
+            __m256 dsa, dsb;
+            if (nt == 1 && h == 0)
+                for (i = 0; i < (int)sbytes / 8; i += 64) LLM__PREFETCH(SB + 2 * sbytes + (size_t)j * sbytes / 8 + (size_t)i);
+            llm__kcodes_avx2(SB, H, j, h, dt, lo, hi);
+            llm__kscales_avx2(S, j, h, dt, d, dmin, &dsa, &dsb);
+            LLM__UNROLL for (t = 0; t < nt; t++) {
+                const uint8_t *xt = xq + t * xs, *xb = xt + LLM__QK * b;
+                const int32_t xsum = llm__xq_sum(xt, K, b), xsa = q6 ? llm__xq_half_sum_avx2(xb) : 0;
+                const float dx = llm__xq_scale(xt, K, b);
+                __m256i a0 = _mm256_set1_epi32(-32 * xsa), a1 = _mm256_set1_epi32(q6 ? -32 * (xsum - xsa) : 0);
+                LLM__UNROLL for (i = 0; i < 4; i++) {
+                    a0 = _mm256_dpbusd_avx_epi32(a0, lo[i], _mm256_set1_epi32(llm__rd_i32(xb + 4 * i)));
+                    a1 = _mm256_dpbusd_avx_epi32(a1, hi[i], _mm256_set1_epi32(llm__rd_i32(xb + 16 + 4 * i)));
+                }
+                if (q6) {
+                    acc[t] = _mm256_fmadd_ps(_mm256_cvtepi32_ps(a0), _mm256_mul_ps(dsa, _mm256_set1_ps(dx)), acc[t]);
+                    acc[t] = _mm256_fmadd_ps(_mm256_cvtepi32_ps(a1), _mm256_mul_ps(dsb, _mm256_set1_ps(dx)), acc[t]);
+                } else {
+                    acc[t] = _mm256_fmadd_ps(_mm256_cvtepi32_ps(_mm256_add_epi32(a0, a1)), _mm256_mul_ps(dsa, _mm256_set1_ps(dx)), acc[t]);
+                    acc[t] = _mm256_fnmadd_ps(dsb, _mm256_set1_ps((float)xsum * dx), acc[t]);
+                }
+            }
+        }
+    }
+    LLM__UNROLL for (t = 0; t < nt; t++) _mm256_storeu_ps(out + t * os + 8 * h, acc[t]);
+}
+
+LLM__INLINE void llm__mm_kquant_avxvnni(const llm__mm *m, int r0, int r1, const llm_dtype dt) {
+    int K = m->n_in, g, t, h;
+    size_t gbytes = (size_t)LLM__QG * llm_dtype_row_bytes(dt, m->n_in), os = (size_t)m->n_out;
+    for (g = r0 / LLM__QG; g < r1 / LLM__QG; g++)
+        for (h = 0; h < 2; h++) {
+            const uint8_t *G = (const uint8_t *)m->w->data + (size_t)g * gbytes;
+            float *out = m->out + (size_t)g * LLM__QG;
+            for (t = 0; t + 2 <= m->n_tok; t += 2) llm__ktile_avxvnni(G, K, h, m->xq + t * m->xq_stride, m->xq_stride, 2, dt, out + t * os, os);
+            for (; t < m->n_tok; t++) llm__ktile_avxvnni(G, K, h, m->xq + t * m->xq_stride, m->xq_stride, 1, dt, out + t * os, os);
+        }
+}
+
+static void llm__mm_q4_k_avxvnni(const llm__mm *m, int r0, int r1) { llm__mm_kquant_avxvnni(m, r0, r1, LLM_DTYPE_Q4_K); }
+static void llm__mm_q5_k_avxvnni(const llm__mm *m, int r0, int r1) { llm__mm_kquant_avxvnni(m, r0, r1, LLM_DTYPE_Q5_K); }
+static void llm__mm_q6_k_avxvnni(const llm__mm *m, int r0, int r1) { llm__mm_kquant_avxvnni(m, r0, r1, LLM_DTYPE_Q6_K); }
 LLM__TARGET_END
 
 static const llm__kernels llm__kernels_avx2_vnni = {
-    { llm__mm_f32_avx2, llm__mm_f16_avx2, llm__mm_bf16_avx2, llm__mm_q8_0_avxvnni, llm__mm_q4_0_avxvnni },
+    { llm__mm_f32_avx2, llm__mm_f16_avx2, llm__mm_bf16_avx2, llm__mm_q8_0_avxvnni, llm__mm_q4_0_avxvnni, llm__mm_q4_k_avxvnni,
+      llm__mm_q5_k_avxvnni, llm__mm_q6_k_avxvnni },
     llm__dot_f32_avx2, llm__dot_f16_avx2, llm__axpy_f32_avx2, llm__axpy_f16_avx2, llm__quantize_x_avx2, llm__swiglu_ref, 0, "avx2-vnni"
 };
 #endif
@@ -2591,9 +3024,105 @@ LLM__INLINE void llm__mm_quant_neon(const llm__mm *m, int r0, int r1, const int 
 
 static void llm__mm_q8_0_neon(const llm__mm *m, int r0, int r1) { llm__mm_quant_neon(m, r0, r1, 0); }
 static void llm__mm_q4_0_neon(const llm__mm *m, int r0, int r1) { llm__mm_quant_neon(m, r0, r1, 1); }
+/* k-quants: a quarter group (4 rows, h = 0..3) x nt tokens (up to 4), as llm__ktile_avx512;
+   the codes (at most 63) are used as signed bytes. */
+LLM__INLINE uint8x16_t llm__shl_u8_neon(uint8x16_t v, int left) { return vshlq_u8(v, vdupq_n_s8((int8_t)left)); }
+
+LLM__INLINE float32x4_t llm__i8x4_f32_neon(const uint8_t *p) {
+    return vcvtq_f32_s32(vmovl_s16(vget_low_s16(vmovl_s8(vreinterpret_s8_s32(vdup_n_s32(llm__rd_i32(p)))))));
+}
+LLM__INLINE float32x4_t llm__u8x4_f32_neon(uint8x8_t v) { return vcvtq_f32_u32(vmovl_u16(vget_low_u16(vmovl_u8(v)))); }
+
+LLM__INLINE void llm__ktile_neon(const uint8_t *G, int K, int h, const uint8_t *xq, size_t xs, const int nt, const llm_dtype dt,
+                                 float *out, size_t os) {
+    const size_t sbytes = LLM__QG * llm__kq_block_bytes(dt, 8);
+    const int q6 = dt == LLM_DTYPE_Q6_K;
+    const uint8x16_t m4 = vdupq_n_u8(0x0F), m10 = vdupq_n_u8(0x10), m30 = vdupq_n_u8(0x30);
+    float32x4_t acc[4], d, dmin = vdupq_n_f32(0.0f);
+    int t, s, j, i;
+    LLM__UNROLL for (t = 0; t < nt; t++) acc[t] = vdupq_n_f32(0.0f);
+    for (s = 0; s * LLM__QKK < K; s++) {
+        const int ns = llm__kq_subs(K, s);
+        const uint8_t *SB = G + (size_t)s * sbytes, *S = SB + llm__kq_scales_at(dt, ns), *H = SB + llm__kq_hi_at(ns);
+        if (q6) d = llm__f16x4_neon((const uint16_t *)(S + 256 + 8 * h));
+        else {
+            d = llm__f16x4_neon((const uint16_t *)(S + 192 + 8 * h));
+            dmin = llm__f16x4_neon((const uint16_t *)(S + 224 + 8 * h));
+        }
+        for (j = 0; j < ns; j++) {
+            const int b = 8 * s + j;
+            int8x16_t lo[4], hi[4];
+            float32x4_t dsa, dsb;
+            uint8x16_t h0 = vdupq_n_u8(0), h1 = h0;
+            if (nt == 1 && h == 0)
+                for (i = 0; i < (int)sbytes / 8; i += 64) LLM__PREFETCH(SB + 2 * sbytes + (size_t)j * sbytes / 8 + (size_t)i);
+            if (dt == LLM_DTYPE_Q5_K) h0 = vld1q_u8(H + 64 * j + 16 * h);
+            if (q6) { h0 = vld1q_u8(H + 128 * j + 16 * h); h1 = vld1q_u8(H + 128 * j + 64 + 16 * h); }
+            LLM__UNROLL for (i = 0; i < 4; i++) {
+                uint8x16_t v = vld1q_u8(SB + 256 * j + 64 * i + 16 * h), l = vandq_u8(v, m4), u = vshrq_n_u8(v, 4);
+                if (dt == LLM_DTYPE_Q5_K) {
+                    l = vorrq_u8(l, vandq_u8(llm__shl_u8_neon(h0, 4 - i), m10));
+                    u = vorrq_u8(u, vandq_u8(llm__shl_u8_neon(h0, -i), m10));
+                } else if (q6) {
+                    l = vorrq_u8(l, vandq_u8(llm__shl_u8_neon(h0, 4 - 2 * i), m30));
+                    u = vorrq_u8(u, vandq_u8(llm__shl_u8_neon(h1, 4 - 2 * i), m30));
+                }
+                lo[i] = vreinterpretq_s8_u8(l);
+                hi[i] = vreinterpretq_s8_u8(u);
+            }
+            if (q6) {
+                dsa = vmulq_f32(d, llm__i8x4_f32_neon(S + 32 * j + 4 * h));
+                dsb = vmulq_f32(d, llm__i8x4_f32_neon(S + 32 * j + 16 + 4 * h));
+            } else {
+                uint8x8_t l8 = vreinterpret_u8_s32(vdup_n_s32(llm__rd_i32(S + 16 * j + 4 * h)));
+                uint8x8_t h8 = vshl_u8(vreinterpret_u8_s32(vdup_n_s32(llm__rd_i32(S + 128 + 16 * (j / 2) + 4 * h))), vdup_n_s8((int8_t)(-4 * (j % 2))));
+                uint8x8_t sc = vorr_u8(vand_u8(l8, vdup_n_u8(15)), vshl_n_u8(vand_u8(h8, vdup_n_u8(3)), 4));
+                uint8x8_t mn = vorr_u8(vshr_n_u8(l8, 4), vshl_n_u8(vand_u8(vshr_n_u8(h8, 2), vdup_n_u8(3)), 4));
+                dsa = vmulq_f32(d, llm__u8x4_f32_neon(sc));
+                dsb = vmulq_f32(dmin, llm__u8x4_f32_neon(mn));
+            }
+            LLM__UNROLL for (t = 0; t < nt; t++) {
+                const uint8_t *xt = xq + t * xs, *xb = xt + LLM__QK * b;
+                const int8x16_t x0 = vld1q_s8((const int8_t *)xb), x1 = vld1q_s8((const int8_t *)(xb + 16));
+                const int32_t xsum = llm__xq_sum(xt, K, b), xsa = q6 ? vaddlvq_s8(x0) : 0; /* llm__xq_half_sum */
+                const float dx = llm__xq_scale(xt, K, b);
+                int32x4_t a0 = vdupq_n_s32(-32 * xsa), a1 = vdupq_n_s32(q6 ? -32 * (xsum - xsa) : 0);
+                a0 = LLM__SDOT_LANE(a0, lo[0], x0, 0); a0 = LLM__SDOT_LANE(a0, lo[1], x0, 1);
+                a0 = LLM__SDOT_LANE(a0, lo[2], x0, 2); a0 = LLM__SDOT_LANE(a0, lo[3], x0, 3);
+                a1 = LLM__SDOT_LANE(a1, hi[0], x1, 0); a1 = LLM__SDOT_LANE(a1, hi[1], x1, 1);
+                a1 = LLM__SDOT_LANE(a1, hi[2], x1, 2); a1 = LLM__SDOT_LANE(a1, hi[3], x1, 3);
+                if (q6) {
+                    acc[t] = vfmaq_f32(acc[t], vcvtq_f32_s32(a0), vmulq_n_f32(dsa, dx));
+                    acc[t] = vfmaq_f32(acc[t], vcvtq_f32_s32(a1), vmulq_n_f32(dsb, dx));
+                } else {
+                    acc[t] = vfmaq_f32(acc[t], vcvtq_f32_s32(vaddq_s32(a0, a1)), vmulq_n_f32(dsa, dx));
+                    acc[t] = vfmsq_f32(acc[t], dsb, vdupq_n_f32((float)xsum * dx));
+                }
+            }
+        }
+    }
+    LLM__UNROLL for (t = 0; t < nt; t++) vst1q_f32(out + t * os + 4 * h, acc[t]);
+}
+
+LLM__INLINE void llm__mm_kquant_neon(const llm__mm *m, int r0, int r1, const llm_dtype dt) {
+    int K = m->n_in, g, t, h;
+    size_t gbytes = (size_t)LLM__QG * llm_dtype_row_bytes(dt, m->n_in), os = (size_t)m->n_out;
+    for (g = r0 / LLM__QG; g < r1 / LLM__QG; g++)
+        for (h = 0; h < 4; h++) {
+            const uint8_t *G = (const uint8_t *)m->w->data + (size_t)g * gbytes;
+            float *out = m->out + (size_t)g * LLM__QG;
+            for (t = 0; t + 4 <= m->n_tok; t += 4) llm__ktile_neon(G, K, h, m->xq + t * m->xq_stride, m->xq_stride, 4, dt, out + t * os, os);
+            for (; t < m->n_tok; t++) llm__ktile_neon(G, K, h, m->xq + t * m->xq_stride, m->xq_stride, 1, dt, out + t * os, os);
+        }
+}
+
+static void llm__mm_q4_k_neon(const llm__mm *m, int r0, int r1) { llm__mm_kquant_neon(m, r0, r1, LLM_DTYPE_Q4_K); }
+static void llm__mm_q5_k_neon(const llm__mm *m, int r0, int r1) { llm__mm_kquant_neon(m, r0, r1, LLM_DTYPE_Q5_K); }
+static void llm__mm_q6_k_neon(const llm__mm *m, int r0, int r1) { llm__mm_kquant_neon(m, r0, r1, LLM_DTYPE_Q6_K); }
 
 static const llm__kernels llm__kernels_neon = {
-    { llm__mm_f32_neon, llm__mm_f16_neon, llm__mm_bf16_neon, llm__mm_q8_0_neon, llm__mm_q4_0_neon },
+    { llm__mm_f32_neon, llm__mm_f16_neon, llm__mm_bf16_neon, llm__mm_q8_0_neon, llm__mm_q4_0_neon, llm__mm_q4_k_neon, llm__mm_q5_k_neon,
+      llm__mm_q6_k_neon },
     llm__dot_f32_neon, llm__dot_f16_neon, llm__axpy_f32_neon, llm__axpy_f16_neon, llm__quantize_x_ref, llm__swiglu_ref, 0,
 #if defined(LLM__NEON_DOTPROD)
     "neon-dotprod"

@@ -11,7 +11,7 @@
    (N = -t, default 2) and, with -m, before each generation run too: the speed is printed as
    the median share of the bandwidth measured right before each run. A prompt token
    multiplies every weight but the embedding table's (the LM head runs for the last token
-   only): 2 flops, or 2 int8 operations for q8_0 and q4_0, per weight. --peak measures the
+   only): 2 flops, or 2 int8 operations for quantized types, per weight. --peak measures the
    f32 FMA and int8 dot-product peaks (and AMX's where the CPU has it) with 1 and N threads
    (N = -t, default the CPU count; x86-64) and, with -m, the relevant one before each prompt
    run too: the prompt speed is printed as the median share of it. --busy N runs N
@@ -492,6 +492,11 @@ static void print_build(void) { printf("llm.h %d.%d.%d: %s\n", LLM_VERSION_MAJOR
 static const char *const known[] = { "-m", "--model", "-p", "-n", "-t", "--threads", "-r", "--kv-type", "--membw", "--peak", "--busy", "-h", "--help", NULL };
 static const char *const valued[] = { "-m", "-p", "-n", "-t", "-r", "--kv-type", "--busy", NULL };
 
+/* Quantized weights meet int8 activations: their products are int8 dot products. */
+static int int8_weights(llm_dtype t) {
+    return t == LLM_DTYPE_Q8_0 || t == LLM_DTYPE_Q4_0 || t == LLM_DTYPE_Q4_K || t == LLM_DTYPE_Q5_K || t == LLM_DTYPE_Q6_K;
+}
+
 int main(int argc, char **argv) {
     const char *path = NULL;
     int32_t n_prompt = 128, n_gen = 64, reps = 5, threads = 0, busy = 0;
@@ -592,7 +597,7 @@ int main(int argc, char **argv) {
     }
     {
         double w = weights_per_prompt_token(m);
-        int int8 = wdt == LLM_DTYPE_Q8_0 || wdt == LLM_DTYPE_Q4_0;
+        int int8 = int8_weights(wdt);
         printf("prompt multiplies %.1f M weights per token: %.1f %s", w / 1e6, 2.0 * w * pp_med / 1e9, int8 ? "GOP/s (int8)" : "GFLOP/s");
         if (pk.loop) {
             double lo = peak[0], hi = peak[0];

@@ -14,7 +14,7 @@ flags="-std=c99 -O2 -Werror"
 fail() { echo "FAIL $*"; exit 1; }
 $cc $flags -o $out/portable programs/generate.c -lm -lpthread
 $b/convert models/kjv-tiny $out/kjv-f32.llm --dtype f32 >/dev/null 2>&1
-for t in f16 q8_0 q4_0; do $b/convert models/kjv-tiny $out/kjv-$t.llm --dtype $t >/dev/null 2>&1; done
+for t in f16 q8_0 q4_0 q4_k_m; do $b/convert models/kjv-tiny $out/kjv-$t.llm --dtype $t >/dev/null 2>&1; done
 ids="1 5 9 12 3 7 2 8 11 4 6 10 13 14 15 16"
 dump() { # GENERATE DIR [flags]: the logits of every model, a prompt at once and token by token
   g=$1; d=$2; shift 2; mkdir -p $d

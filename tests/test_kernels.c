@@ -231,6 +231,106 @@ static void test_quantizers(void) {
     free(w); free(row); free(q8); free(q4); free(q4r);
 }
 
+/* ggml's dequantization of one Q4_K / Q5_K / Q6_K block as ggml-quants.c writes it (its loop
+   order), from the block layout of ggml-common.h: the reference for the re-layout. */
+static void ggml_dequant_block(llm_dtype t, const uint8_t *g, float *y) {
+    int j, l, is = 0;
+    if (t == LLM_DTYPE_Q6_K) {
+        const uint8_t *ql = g, *qh = g + 128;
+        const int8_t *sc = (const int8_t *)(g + 192);
+        float d = llm_f16_to_f32((uint16_t)(g[208] | g[209] << 8));
+        for (j = 0; j < 256; j += 128) {
+            for (l = 0; l < 32; l++) {
+                int s = l / 16;
+                int8_t q1 = (int8_t)((ql[l] & 0xF) | ((qh[l] >> 0) & 3) << 4) - 32;
+                int8_t q2 = (int8_t)((ql[l + 32] & 0xF) | ((qh[l] >> 2) & 3) << 4) - 32;
+                int8_t q3 = (int8_t)((ql[l] >> 4) | ((qh[l] >> 4) & 3) << 4) - 32;
+                int8_t q4 = (int8_t)((ql[l + 32] >> 4) | ((qh[l] >> 6) & 3) << 4) - 32;
+                y[l] = d * sc[s] * q1; y[l + 32] = d * sc[s + 2] * q2; y[l + 64] = d * sc[s + 4] * q3; y[l + 96] = d * sc[s + 6] * q4;
+            }
+            y += 128; ql += 64; qh += 32; sc += 8;
+        }
+        return;
+    }
+    {
+        float d = llm_f16_to_f32((uint16_t)(g[0] | g[1] << 8)), dmin = llm_f16_to_f32((uint16_t)(g[2] | g[3] << 8));
+        const uint8_t *q = g + (t == LLM_DTYPE_Q5_K ? 48 : 16), *qh = g + 16, *scales = g + 4;
+        int u1 = 1, u2 = 2;
+        for (j = 0; j < 256; j += 64) {
+            int sc[2], m[2], i;
+            for (i = 0; i < 2; i++) {
+                int k = is + i;
+                if (k < 4) { sc[i] = scales[k] & 63; m[i] = scales[k + 4] & 63; }
+                else { sc[i] = (scales[k + 4] & 0xF) | ((scales[k - 4] >> 6) << 4); m[i] = (scales[k + 4] >> 4) | ((scales[k] >> 6) << 4); }
+            }
+            {
+                const float d1 = d * sc[0], m1 = dmin * m[0], d2 = d * sc[1], m2 = dmin * m[1];
+                for (l = 0; l < 32; l++) y[j + l] = d1 * ((q[l] & 0xF) + (t == LLM_DTYPE_Q5_K && (qh[l] & u1) ? 16 : 0)) - m1;
+                for (l = 0; l < 32; l++) y[j + 32 + l] = d2 * ((q[l] >> 4) + (t == LLM_DTYPE_Q5_K && (qh[l] & u2) ? 16 : 0)) - m2;
+            }
+            q += 32; is += 2; u1 <<= 2; u2 <<= 2;
+        }
+    }
+}
+
+/* k-quants: ggml blocks re-laid out give bit for bit ggml's values; the quantizers' errors
+   come in the order of their bits, and q4_k's sub-block scales beat q4_0 on weights whose
+   magnitude varies along a row (as trained matrices' do). */
+static void test_kquants(void) {
+    static const llm_dtype types[] = { LLM_DTYPE_Q4_K, LLM_DTYPE_Q5_K, LLM_DTYPE_Q6_K };
+    int rows = 32, cols = 512, qcols = 672, i, r, k, bad; /* qcols: a last super-block of 5 sub-blocks */
+    float *row = (float *)malloc((size_t)qcols * 4), y[256];
+    float *w = (float *)malloc((size_t)rows * qcols * 4);
+    double err[4] = { 0 };
+    llm_tensor tk;
+    for (i = 0; i < 3; i++) {
+        llm_dtype t = types[i];
+        size_t gb = llm_dtype_row_bytes(t, 256), rb = llm_dtype_row_bytes(t, cols), j;
+        uint8_t *g = (uint8_t *)malloc(rb * (size_t)rows), *dst = (uint8_t *)malloc(rb * (size_t)rows);
+        llm_result (*relayout)(const void *, int64_t, int64_t, void *) =
+            t == LLM_DTYPE_Q4_K ? llm_q4_k_from_ggml : t == LLM_DTYPE_Q5_K ? llm_q5_k_from_ggml : llm_q6_k_from_ggml;
+        for (j = 0; j < rb * (size_t)rows; j++) g[j] = (uint8_t)(frand() * 128.0f + 128.0f);
+        for (j = 0; j < rb * (size_t)rows; j += gb) { /* finite f16 scales */
+            uint16_t d = llm_f32_to_f16(frand() * 0.01f), m = llm_f32_to_f16(frand() * 0.01f);
+            if (t == LLM_DTYPE_Q6_K) { g[j + 208] = (uint8_t)d; g[j + 209] = (uint8_t)(d >> 8); }
+            else { g[j] = (uint8_t)d; g[j + 1] = (uint8_t)(d >> 8); g[j + 2] = (uint8_t)m; g[j + 3] = (uint8_t)(m >> 8); }
+        }
+        CHECK(relayout(g, rows, cols, dst) == LLM_OK, "%s from ggml", llm_dtype_name(t));
+        CHECK(relayout(g, 8, cols, dst) == LLM_ERR_INVALID_ARGUMENT, "%s from ggml: rows must come in 16s", llm_dtype_name(t));
+        memset(&tk, 0, sizeof tk);
+        tk.dtype = t; tk.n_dims = 2; tk.shape[0] = rows; tk.shape[1] = cols; tk.data = dst;
+        for (r = 0, bad = 0; r < rows; r++) {
+            llm__get_row(&tk, r, row, cols);
+            for (k = 0; k < cols; k += 256) {
+                ggml_dequant_block(t, g + (size_t)r * rb + (size_t)k / 256 * gb, y);
+                bad += memcmp(y, row + k, sizeof y) != 0;
+            }
+        }
+        CHECK(bad == 0, "%s: %d ggml blocks re-laid out do not dequantize to ggml's values", llm_dtype_name(t), bad);
+        free(g); free(dst);
+    }
+    /* weights whose scale changes every 32 columns */
+    for (r = 0; r < rows; r++)
+        for (k = 0; k < qcols; k++) w[(size_t)r * qcols + k] = (frand() + frand() + frand()) * (0.2f + fabsf(sinf((float)(k / 32 + 7 * r))));
+    for (i = 0; i < 4; i++) {
+        llm_dtype t = i < 3 ? types[i] : LLM_DTYPE_Q4_0;
+        void *q = malloc(llm_dtype_row_bytes(t, qcols) * (size_t)rows);
+        CHECK(llm_quantize(t, w, rows, qcols, q, 0) == LLM_OK, "quantize %s", llm_dtype_name(t));
+        memset(&tk, 0, sizeof tk);
+        tk.dtype = t; tk.n_dims = 2; tk.shape[0] = rows; tk.shape[1] = qcols; tk.data = q;
+        for (r = 0; r < rows; r++) {
+            llm__get_row(&tk, r, row, qcols);
+            for (k = 0; k < qcols; k++) err[i] += (row[k] - w[(size_t)r * qcols + k]) * (row[k] - w[(size_t)r * qcols + k]);
+        }
+        free(q);
+    }
+    printf("squared error: q4_0 %.4g q4_k %.4g q5_k %.4g q6_k %.4g\n", err[3], err[0], err[1], err[2]);
+    CHECK(err[0] < err[3] && err[1] < err[0] / 3 && err[2] < err[1] / 3, "k-quant errors out of order: q4_0 %g q4_k %g q5_k %g q6_k %g",
+          err[3], err[0], err[1], err[2]);
+    CHECK(llm_quantize(LLM_DTYPE_Q4_K, w, 16, 272, row, 0) == LLM_ERR_INVALID_ARGUMENT, "k-quant columns must come in 32s");
+    free(row); free(w);
+}
+
 /* A random llama model in memory: every matrix in dtype dt. */
 static void *make_model(llm_dtype dt, int n_embd, int n_ff, int n_layer, int n_head, int n_kv, int vocab, size_t *size) {
     llm_builder *b;
@@ -333,15 +433,19 @@ static void test_forward(llm_dtype dt) {
 static void test_nan_weights(llm_dtype dt) {
     size_t size;
     uint8_t *buf = (uint8_t *)make_model(dt, 64, 128, 2, 4, 2, 64, &size);
+    size_t at;
     llm_model *m;
     const llm_tensor *v;
     int32_t ids[5] = { 1, 5, 9, 13, 17 };
     int ref, nan_ref = 0, k;
     if (llm_model_open_memory(&m, buf, size, NULL) != LLM_OK) { CHECK(0, "open %s model", llm_dtype_name(dt)); free(buf); return; }
     v = llm_model_tensor(m, "model.layers.0.self_attn.v_proj.weight");
-    /* group 0's scales follow its codes: row 0, block 1 (docs/FORMAT.md, "Quantized tensors") */
-    buf[(const uint8_t *)v->data - buf + 2 * (dt == LLM_DTYPE_Q8_0 ? 512 : 256) + 32] = 0x00;
-    buf[(const uint8_t *)v->data - buf + 2 * (dt == LLM_DTYPE_Q8_0 ? 512 : 256) + 33] = 0x7E;
+    /* group 0's scales follow its codes: row 0, block 1 (docs/FORMAT.md, "Quantized tensors");
+       k-quants: row 0's d of super-block 0 ("k-quant tensors") */
+    at = 2 * (dt == LLM_DTYPE_Q8_0 ? 512 : 256) + 32;
+    if (llm__is_kquant(dt)) at = llm__kq_scales_at(dt, llm__kq_subs(v->shape[1], 0)) + (dt == LLM_DTYPE_Q6_K ? 256 : 192);
+    buf[(const uint8_t *)v->data - buf + at] = 0x00;
+    buf[(const uint8_t *)v->data - buf + at + 1] = 0x7E;
     for (ref = 0; ref < 2; ref++) {
         llm_ctx *c;
         llm_ctx_desc d;
@@ -390,7 +494,8 @@ static void test_forced_sets(void) {
 
 /* Every check of one kernel set against the scalar reference. */
 static void test_set(llm_kernels k) {
-    static const llm_dtype types[] = { LLM_DTYPE_F32, LLM_DTYPE_F16, LLM_DTYPE_BF16, LLM_DTYPE_Q8_0, LLM_DTYPE_Q4_0 };
+    static const llm_dtype types[] = { LLM_DTYPE_F32, LLM_DTYPE_F16, LLM_DTYPE_BF16, LLM_DTYPE_Q8_0, LLM_DTYPE_Q4_0,
+                                       LLM_DTYPE_Q4_K, LLM_DTYPE_Q5_K, LLM_DTYPE_Q6_K };
     size_t i;
     int n_tok;
     simd_set = k;
@@ -399,11 +504,12 @@ static void test_set(llm_kernels k) {
     test_vector_kernels();
     test_swiglu_kernel();
     test_quantizers();
+    test_kquants();
     for (i = 0; i < sizeof types / sizeof types[0]; i++) {
-        int quant = llm__is_quant(types[i]);
+        int quant = llm__is_quant(types[i]), kq = llm__is_kquant(types[i]);
         for (n_tok = 1; n_tok <= 19; n_tok += 3) {
             test_matmul(types[i], n_tok, 256, 64, 0, 64);
-            test_matmul(types[i], n_tok, quant ? 96 : 100, 48, 16, 48);
+            test_matmul(types[i], n_tok, kq ? 672 : quant ? 96 : 100, 48, 16, 48); /* k-quants: a last super-block of 5 sub-blocks */
         }
         test_matmul(types[i], 9, quant ? 1024 : 1000, quant ? 32 : 37, 0, quant ? 32 : 37);
         test_forward(types[i]);
@@ -411,6 +517,8 @@ static void test_set(llm_kernels k) {
     test_nonfinite_activations();
     test_nan_weights(LLM_DTYPE_Q8_0);
     test_nan_weights(LLM_DTYPE_Q4_0);
+    test_nan_weights(LLM_DTYPE_Q4_K);
+    test_nan_weights(LLM_DTYPE_Q6_K);
 }
 
 int main(void) {

@@ -1,7 +1,8 @@
 /* convert: a HuggingFace model directory or a GGUF file -> one .llm file (a CLI over
    tools/llm_convert.h; GGUF through tools/llm_gguf.h).
 
-   build/convert MODEL_DIR|MODEL.gguf|MODEL.llm OUT.llm [--dtype f32|f16|bf16|q8_0|q4_0] [--quant-reference] [--vocab-only]
+   build/convert MODEL_DIR|MODEL.gguf|MODEL.llm OUT.llm [--dtype f32|f16|bf16|q8_0|q4_0|q4_k|q5_k|q6_k|q4_k_m|q5_k_m]
+                                                     [--quant-reference] [--vocab-only]
 
    llm_convert does the work (what it reads and refuses is in llm_convert.h). --vocab-only
    writes the tokenizer (and the token ids of config.json / generation_config.json when
@@ -138,14 +139,16 @@ static int parse_dtype_arg(const char *s, llm_dtype *out) {
 
 static void usage(FILE *f) {
     fprintf(f,
-            "usage: convert MODEL_DIR|MODEL.gguf|MODEL.llm OUT.llm [--dtype f32|f16|bf16|q8_0|q4_0] [--quant-reference] [--vocab-only]\n"
+            "usage: convert MODEL_DIR|MODEL.gguf|MODEL.llm OUT.llm [--dtype T] [--quant-reference] [--vocab-only]\n"
             "  MODEL_DIR     a HuggingFace model directory (config.json, *.safetensors, tokenizer.json)\n"
             "  MODEL.gguf    a GGUF file (llama.cpp's format; without --dtype every tensor is kept\n"
             "                without loss: types llm.h lacks are dequantized to f32)\n"
             "  MODEL.llm     a model file, written again with the type --dtype gives\n"
             "  --dtype       type of the weight matrices (default: as stored); norms and biases stay f32;\n"
             "                q8_0/q4_0: 8/4-bit blocks of 32 (with q4_0 the output matrix of vocabularies\n"
-            "                up to 64k is q8_0; matrices whose shape does not fit the blocks are f16)\n"
+            "                up to 64k is q8_0; matrices whose shape does not fit the blocks are f16)\n"            "                q4_k/q5_k/q6_k: ggml's k-quants, super-blocks of 256 (the output matrix q6_k;\n"
+            "                widths that are not a multiple of 256 q8_0); q4_k_m/q5_k_m: llama.cpp's _M mix\n"
+            "                (also q6_k for attn_v and ffn_down in some layers)\n"
             "  --quant-reference  q4_0 with ggml's reference rounding instead of our scale search\n"
             "                (for accuracy comparisons)\n"
             "  --vocab-only  write only the tokenizer (needs only tokenizer.json)\n");
@@ -162,7 +165,11 @@ int main(int argc, char **argv) {
     for (i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) { usage(stdout); return 0; }
         if (!strcmp(argv[i], "--dtype") && i + 1 < argc) {
-            if (parse_dtype_arg(argv[++i], &d.dtype)) { fprintf(stderr, "convert: unknown --dtype '%s'\n", argv[i]); return 2; }
+            i++;
+            if (!strcmp(argv[i], "q4_k_m") || !strcmp(argv[i], "q5_k_m")) {
+                d.dtype = argv[i][1] == '4' ? LLM_DTYPE_Q4_K : LLM_DTYPE_Q5_K;
+                d.recipe = LLM_RECIPE_K_M;
+            } else if (parse_dtype_arg(argv[i], &d.dtype)) { fprintf(stderr, "convert: unknown --dtype '%s'\n", argv[i]); return 2; }
             d.has_dtype = 1;
         } else if (!strcmp(argv[i], "--quant-reference")) {
             d.quantize_flags |= LLM_QUANTIZE_REFERENCE;

@@ -54,9 +54,16 @@ extern "C" {
 
 /* ---- llm_convert: quantizers ------------------------------------------------------------ */
 #define LLM_QUANTIZE_REFERENCE 1 /* q4_0: ggml's reference rounding (scale = -max/8), no search */
+#define LLM_RECIPE_K_M 1         /* llm_convert_desc.recipe: q4_k_m, q5_k_m */
 /* Writes a [rows, cols] f32 matrix as type t in the file layout (docs/FORMAT.md): rows in
    multiples of llm_dtype_row_group(t), cols a whole number of blocks. */
 LLMDEF llm_result llm_quantize(llm_dtype t, const float *src, int64_t rows, int64_t cols, void *dst, int flags);
+/* ggml's Q4_K, Q5_K or Q6_K blocks of a [rows, cols] matrix (row-major, cols / 256 blocks a
+   row, as a GGUF file holds them) in the file layout of q4_k, q5_k or q6_k: the same values
+   bit for bit. rows a multiple of 16, cols of 256. */
+LLMDEF llm_result llm_q4_k_from_ggml(const void *blocks, int64_t rows, int64_t cols, void *dst);
+LLMDEF llm_result llm_q5_k_from_ggml(const void *blocks, int64_t rows, int64_t cols, void *dst);
+LLMDEF llm_result llm_q6_k_from_ggml(const void *blocks, int64_t rows, int64_t cols, void *dst);
 
 /* ---- llm_convert: builder ----------------------------------------------------------------
    Describe metadata and tensors, then write llm_builder_header() followed by each tensor's
@@ -102,6 +109,9 @@ typedef struct llm_convert_desc {
                                      q4_0 keeps the embedding/output matrices of vocabularies up
                                      to 64k q8_0; a shape the blocks do not fit is f16) */
     int quantize_flags;           /* LLM_QUANTIZE_REFERENCE */
+    int recipe;                   /* LLM_RECIPE_K_M with dtype q4_k or q5_k: llama.cpp's _M mix (q6_k
+                                     for the output matrix and for attn_v and ffn_down in the
+                                     layers its use_more_bits picks) */
     int vocab_only;               /* only the tokenizer (and config.json's ids), no tensors */
     void (*progress)(void *user, const llm_convert_progress *p);
     /* What the converter says besides the error: "reading DIR" once the output is known to
@@ -508,6 +518,332 @@ static void llm__cv_quantize_group(llm_dtype t, const float *src, int64_t n, uin
     }
 }
 
+/* ---- k-quants (q4_k, q5_k, q6_k): ggml's Q4_K, Q5_K and Q6_K values in llm.h's layout ---- */
+/* One row's super-block, unpacked: codes (unsigned: q4_k 0..15, q5_k 0..31, q6_k 0..63),
+   sub-block scales (q6_k: 16 int8 in sc6) and mins, and the f16 scales. */
+typedef struct llm__cv_kq_row {
+    uint8_t q[256], sc[8], mn[8];
+    int8_t sc6[16];
+    uint16_t d, dmin;
+} llm__cv_kq_row;
+
+/* Writes row l of a group's super-block SB (the inverse of llm.h's llm__kq_code,
+   llm__kq_scale_min and llm__kq_d; docs/FORMAT.md, "k-quant tensors"). */
+static void llm__cv_kq_put_row(llm_dtype t, uint8_t *SB, int ns, int l, const llm__cv_kq_row *r) {
+    uint8_t *H = SB + llm__kq_hi_at(ns), *S = SB + llm__kq_scales_at(t, ns);
+    int j, k, i, jj;
+    for (j = 0; j < ns; j++) {
+        for (k = 0; k < 16; k++) SB[256 * j + (k / 4) * 64 + 4 * l + k % 4] = (uint8_t)((r->q[32 * j + k] & 15) | (r->q[32 * j + 16 + k] & 15) << 4);
+        for (i = 0; i < 4 && t == LLM_DTYPE_Q5_K; i++) {
+            unsigned v = 0;
+            for (jj = 0; jj < 4; jj++) v |= (unsigned)(r->q[32 * j + 4 * jj + i] >> 4 & 1) << jj | (unsigned)(r->q[32 * j + 16 + 4 * jj + i] >> 4 & 1) << (4 + jj);
+            H[64 * j + 4 * l + i] = (uint8_t)v;
+        }
+        for (i = 0; i < 4 && t == LLM_DTYPE_Q6_K; i++) {
+            unsigned a = 0, b = 0;
+            for (jj = 0; jj < 4; jj++) {
+                a |= (unsigned)(r->q[32 * j + 4 * jj + i] >> 4 & 3) << (2 * jj);
+                b |= (unsigned)(r->q[32 * j + 16 + 4 * jj + i] >> 4 & 3) << (2 * jj);
+            }
+            H[128 * j + 4 * l + i] = (uint8_t)a;
+            H[128 * j + 64 + 4 * l + i] = (uint8_t)b;
+        }
+    }
+    if (t == LLM_DTYPE_Q6_K) {
+        for (k = 0; k < 16; k++) S[16 * k + l] = (uint8_t)r->sc6[k];
+        llm__cv_put16(S + 256 + 2 * l, r->d);
+        return;
+    }
+    {
+        for (j = 0; j < 8; j++) S[16 * j + l] = (uint8_t)((r->sc[j] & 15) | (r->mn[j] & 15) << 4);
+        for (i = 0; i < 4; i++)
+            S[128 + 16 * i + l] = (uint8_t)((r->sc[2 * i] >> 4 | (r->mn[2 * i] >> 4) << 2) | (r->sc[2 * i + 1] >> 4 | (r->mn[2 * i + 1] >> 4) << 2) << 4);
+        llm__cv_put16(S + 192 + 2 * l, r->d);
+        llm__cv_put16(S + 224 + 2 * l, r->dmin);
+    }
+}
+
+/* Importance of each weight of a sub-block for the fits below: the block's RMS plus the
+   magnitude (ggml's choice for Q4_K), so large weights are rounded more carefully. */
+static void llm__cv_kq_weights(const float *x, int n, float *w) {
+    float s2 = 0.0f, av;
+    int i;
+    for (i = 0; i < n; i++) s2 += x[i] * x[i];
+    av = sqrtf(s2 / (float)n);
+    for (i = 0; i < n; i++) w[i] = av + fabsf(x[i]);
+}
+
+static int llm__cv_round_clamp(float v, int lo, int hi) {
+    int q = (int)floorf(v + 0.5f);
+    return q < lo ? lo : q > hi ? hi : q;
+}
+
+/* The k-quant fits below work on 8 lanes at a time (sums in 8 partial sums, codes rounded
+   by truncating value + 0.5 after the clamp, which is floor for what is left: no libm call),
+   so that the compiler can keep them in vector registers: a float sum is otherwise never
+   reordered, and so never vectorised. */
+#define LLM__CV_LANES 8
+
+static float llm__cv_lanes_sum(const float *v) {
+    return ((v[0] + v[1]) + (v[2] + v[3])) + ((v[4] + v[5]) + (v[6] + v[7]));
+}
+
+/* The nearest code in 0..nmax of v. */
+static float llm__cv_code(float v, float nmax) {
+    v = v < 0.0f ? 0.0f : v > nmax ? nmax : v;
+    return (float)(int)(v + 0.5f);
+}
+
+/* value = a q - m with codes 0..nmax, a >= 0, m >= 0: tries 21 grid densities around nmax /
+   (max - min), each fitted by weighted least squares for a and m (m clipped at 0), and
+   keeps the fit of least weighted squared error. Returns a; *m_out gets m. */
+static float llm__cv_kq_fit_min(const float *x, const float *w, int nmax, float *m_out) {
+    float mn = x[0], mx = x[0], best_a, best_b, best_e = -1.0f, sw = 0.0f, sx = 0.0f, fmax = (float)nmax;
+    int i, k, step;
+    for (i = 1; i < LLM__QK; i++) { mn = x[i] < mn ? x[i] : mn; mx = x[i] > mx ? x[i] : mx; }
+    if (mn > 0.0f) mn = 0.0f;
+    if (mx <= mn) { *m_out = -mn; return 0.0f; }
+    for (i = 0; i < LLM__QK; i++) { sw += w[i]; sx += w[i] * x[i]; }
+    best_a = (mx - mn) / fmax;
+    best_b = mn;
+    for (step = -1; step <= 20; step++) {
+        float is = step < 0 ? fmax / (mx - mn) : (fmax - 1.0f + 0.1f * (float)step) / (mx - mn);
+        float sl[LLM__CV_LANES] = { 0 }, sl2[LLM__CV_LANES] = { 0 }, sxl[LLM__CV_LANES] = { 0 }, ev[LLM__CV_LANES] = { 0 };
+        float L[LLM__QK], a, b, D, tl, tl2, txl;
+        for (i = 0; i < LLM__QK; i += LLM__CV_LANES)
+            for (k = 0; k < LLM__CV_LANES; k++) {
+                float q = llm__cv_code(is * (x[i + k] - mn), fmax), wq = w[i + k] * q;
+                L[i + k] = q;
+                sl[k] += wq; sl2[k] += wq * q; sxl[k] += wq * x[i + k];
+            }
+        tl = llm__cv_lanes_sum(sl); tl2 = llm__cv_lanes_sum(sl2); txl = llm__cv_lanes_sum(sxl);
+        D = sw * tl2 - tl * tl;
+        if (D <= 0.0f) continue;
+        a = (sw * txl - sx * tl) / D;
+        b = (tl2 * sx - tl * txl) / D;
+        if (b > 0.0f) { b = 0.0f; a = tl2 > 0.0f ? txl / tl2 : 0.0f; }
+        if (a <= 0.0f) continue;
+        for (i = 0; i < LLM__QK; i += LLM__CV_LANES)
+            for (k = 0; k < LLM__CV_LANES; k++) { float r = a * L[i + k] + b - x[i + k]; ev[k] += w[i + k] * r * r; }
+        tl = llm__cv_lanes_sum(ev);
+        if (best_e < 0.0f || tl < best_e) { best_e = tl; best_a = a; best_b = b; }
+    }
+    *m_out = -best_b;
+    return best_a;
+}
+
+/* value = a q with codes -32..31 over 16 weights: the weight of largest magnitude mapped to
+   -32 or to 31 at 19 densities each, every one refined by weighted least squares. */
+static float llm__cv_q6_fit(const float *x, const float *w) {
+    float amax = 0.0f, m = 0.0f, best_a = 0.0f, best_e = -1.0f;
+    int i, k, s;
+    for (i = 0; i < 16; i++)
+        if (fabsf(x[i]) > amax) { amax = fabsf(x[i]); m = x[i]; }
+    if (amax == 0.0f) return 0.0f;
+    for (s = 0; s < 38; s++) {
+        float is = (s < 19 ? -(32.0f + 0.1f * (float)(s - 9)) : 31.0f + 0.1f * (float)(s - 28)) / m;
+        float slx[LLM__CV_LANES] = { 0 }, sl2[LLM__CV_LANES] = { 0 }, ev[LLM__CV_LANES] = { 0 }, L[16], a, t2;
+        for (i = 0; i < 16; i += LLM__CV_LANES)
+            for (k = 0; k < LLM__CV_LANES; k++) {
+                float q = llm__cv_code(is * x[i + k] + 32.0f, 63.0f) - 32.0f, wq = w[i + k] * q;
+                L[i + k] = q;
+                slx[k] += wq * x[i + k]; sl2[k] += wq * q;
+            }
+        t2 = llm__cv_lanes_sum(sl2);
+        if (t2 <= 0.0f) continue;
+        a = llm__cv_lanes_sum(slx) / t2;
+        for (i = 0; i < 16; i += LLM__CV_LANES)
+            for (k = 0; k < LLM__CV_LANES; k++) { float r = a * L[i + k] - x[i + k]; ev[k] += w[i + k] * r * r; }
+        t2 = llm__cv_lanes_sum(ev);
+        if (best_e < 0.0f || t2 < best_e) { best_e = t2; best_a = a; }
+    }
+    return best_a;
+}
+
+/* Codes of a sub-block for the stored scale ds = d sc and min dm = dmin m; returns the
+   weighted squared error. */
+static float llm__cv_kq_codes(const float *x, const float *w, float ds, float dm, int nmax, uint8_t *q) {
+    float id = ds > 0.0f ? 1.0f / ds : 0.0f, ev[LLM__CV_LANES] = { 0 };
+    int i, k;
+    for (i = 0; i < LLM__QK; i += LLM__CV_LANES)
+        for (k = 0; k < LLM__CV_LANES; k++) {
+            float c = llm__cv_code((x[i + k] + dm) * id, (float)nmax), r = ds * c - dm - x[i + k];
+            q[i + k] = (uint8_t)c;
+            ev[k] += w[i + k] * r * r;
+        }
+    return llm__cv_lanes_sum(ev);
+}
+
+/* q4_k / q5_k, after the first pass: each sub-block's 6-bit scale and min moved by one step
+   where that lowers its error, then d and dmin fitted again by least squares to the codes
+   (kept when the row's error drops), twice. */
+static void llm__cv_kq_refine(llm_dtype t, const float *x, const float *w, int ns, llm__cv_kq_row *r) {
+    int nmax = t == LLM_DTYPE_Q4_K ? 15 : 31, it, j, a, b, i;
+    for (it = 0; it < 2; it++) {
+        float d = llm_f16_to_f32(r->d), dmin = llm_f16_to_f32(r->dmin), e0 = 0.0f, e1 = 0.0f;
+        double saa = 0, sab = 0, sbb = 0, sax = 0, sbx = 0, det;
+        llm__cv_kq_row n = *r;
+        uint8_t q[LLM__QK];
+        for (j = 0; j < ns; j++) {
+            float best = -1.0f;
+            int bs = r->sc[j], bm = r->mn[j];
+            for (a = -1; a <= 1; a++)
+                for (b = -1; b <= 1; b++) {
+                    int sc = r->sc[j] + a, mn = r->mn[j] + b;
+                    float e;
+                    if (sc < 0 || sc > 63 || mn < 0 || mn > 63) continue;
+                    e = llm__cv_kq_codes(x + 32 * j, w + 32 * j, d * (float)sc, dmin * (float)mn, nmax, q);
+                    if (best < 0.0f || e < best) { best = e; bs = sc; bm = mn; memcpy(r->q + 32 * j, q, LLM__QK); }
+                }
+            r->sc[j] = (uint8_t)bs; r->mn[j] = (uint8_t)bm;
+            e0 += best;
+            for (i = 0; i < LLM__QK; i++) {
+                double u = (double)bs * r->q[32 * j + i], v = (double)bm, wi = w[32 * j + i], xi = x[32 * j + i];
+                saa += wi * u * u; sab += wi * u * v; sbb += wi * v * v; sax += wi * u * xi; sbx += wi * v * xi;
+            }
+        }
+        /* x ~ d u - dmin v: the normal equations of d and dmin */
+        det = sab * sab - saa * sbb;
+        if (det == 0.0) continue;
+        n.d = llm_f32_to_f16((float)((sab * sbx - sax * sbb) / det));
+        n.dmin = llm_f32_to_f16((float)((saa * sbx - sab * sax) / det));
+        d = llm_f16_to_f32(n.d); dmin = llm_f16_to_f32(n.dmin);
+        if (!(d > 0.0f) || !(dmin >= 0.0f)) continue;
+        for (j = 0; j < ns; j++) e1 += llm__cv_kq_codes(x + 32 * j, w + 32 * j, d * (float)n.sc[j], dmin * (float)n.mn[j], nmax, n.q + 32 * j);
+        if (e1 < e0) *r = n;
+    }
+}
+
+/* One row's 256 weights: a scale (and min) per sub-block fitted, the scales quantized to 6
+   bits (q6_k: 8) against the super-block's f16 d and dmin, then the codes taken again with
+   the scales as stored. */
+static void llm__cv_kq_quantize_row(llm_dtype t, const float *x, int ns, llm__cv_kq_row *r) {
+    float w[LLM__QKK], a[16], mins[8], amax = 0.0f, mmax = 0.0f, d, dmin;
+    int j, k, nmax = t == LLM_DTYPE_Q4_K ? 15 : 31;
+    memset(r, 0, sizeof *r);
+    if (t == LLM_DTYPE_Q6_K) {
+        float sa = 0.0f;
+        for (j = 0; j < 16; j++) a[j] = 0.0f;
+        for (j = 0; j < 2 * ns; j++) {
+            llm__cv_kq_weights(x + 16 * j, 16, w);
+            a[j] = llm__cv_q6_fit(x + 16 * j, w);
+            if (fabsf(a[j]) > amax) { amax = fabsf(a[j]); sa = a[j]; }
+        }
+        r->d = llm_f32_to_f16(sa / -128.0f);
+        d = llm_f16_to_f32(r->d);
+        for (j = 0; j < 2 * ns; j++) {
+            float ds;
+            r->sc6[j] = (int8_t)(d != 0.0f ? llm__cv_round_clamp(a[j] / d, -128, 127) : 0);
+            ds = d * (float)r->sc6[j];
+            for (k = 0; k < 16; k++) r->q[16 * j + k] = (uint8_t)(ds != 0.0f ? llm__cv_round_clamp(x[16 * j + k] / ds, -32, 31) + 32 : 32);
+        }
+        r->dmin = 0;
+        return;
+    }
+    for (j = 0; j < 8; j++) a[j] = mins[j] = 0.0f;
+    for (j = 0; j < ns; j++) {
+        llm__cv_kq_weights(x + 32 * j, LLM__QK, w + 32 * j);
+        a[j] = llm__cv_kq_fit_min(x + 32 * j, w + 32 * j, nmax, &mins[j]);
+        amax = a[j] > amax ? a[j] : amax;
+        mmax = mins[j] > mmax ? mins[j] : mmax;
+    }
+    r->d = llm_f32_to_f16(amax / 63.0f);
+    r->dmin = llm_f32_to_f16(mmax / 63.0f);
+    d = llm_f16_to_f32(r->d);
+    dmin = llm_f16_to_f32(r->dmin);
+    for (j = 0; j < ns; j++) {
+        float ds, dm;
+        r->sc[j] = (uint8_t)(d > 0.0f ? llm__cv_round_clamp(a[j] / d, 0, 63) : 0);
+        r->mn[j] = (uint8_t)(dmin > 0.0f ? llm__cv_round_clamp(mins[j] / dmin, 0, 63) : 0);
+        ds = d * (float)r->sc[j];
+        dm = dmin * (float)r->mn[j];
+        for (k = 0; k < LLM__QK; k++) r->q[32 * j + k] = (uint8_t)(ds > 0.0f ? llm__cv_round_clamp((x[32 * j + k] + dm) / ds, 0, nmax) : 0);
+    }
+    llm__cv_kq_refine(t, x, w, ns, r);
+}
+
+/* One group of 16 rows x n columns of a k-quant type. */
+static void llm__cv_quantize_kgroup(llm_dtype t, const float *src, int64_t n, uint8_t *dst) {
+    size_t sbytes = LLM__QG * llm__kq_block_bytes(t, 8);
+    int64_t s;
+    int l;
+    llm__cv_kq_row r;
+    memset(&r, 0, sizeof r);
+    for (s = 0; s * LLM__QKK < n; s++)
+        for (l = 0; l < LLM__QG; l++) {
+            llm__cv_kq_quantize_row(t, src + (size_t)l * (size_t)n + (size_t)s * LLM__QKK, llm__kq_subs(n, s), &r);
+            llm__cv_kq_put_row(t, dst + (size_t)s * sbytes, llm__kq_subs(n, s), l, &r);
+        }
+}
+
+/* ggml's blocks (docs/FORMAT.md, "k-quant tensors", as ggml-quants.h declares them):
+   block_q4_K { f16 d, dmin; u8 scales[12]; u8 qs[128]; }, block_q5_K { f16 d, dmin;
+   u8 scales[12]; u8 qh[32]; u8 qs[128]; }, block_q6_K { u8 ql[128]; u8 qh[64]; i8 scales[16];
+   f16 d; }, unpacked into one row's super-block. */
+static void llm__cv_kq_from_ggml_block(llm_dtype t, const uint8_t *g, llm__cv_kq_row *r) {
+    int j, l, c;
+    if (t == LLM_DTYPE_Q6_K) {
+        for (c = 0; c < 2; c++) {
+            const uint8_t *ql = g + 64 * c, *qh = g + 128 + 32 * c;
+            uint8_t *q = r->q + 128 * c;
+            for (l = 0; l < 32; l++) {
+                q[l] = (uint8_t)((ql[l] & 15) | (qh[l] & 3) << 4);
+                q[l + 32] = (uint8_t)((ql[l + 32] & 15) | (qh[l] >> 2 & 3) << 4);
+                q[l + 64] = (uint8_t)((ql[l] >> 4) | (qh[l] >> 4 & 3) << 4);
+                q[l + 96] = (uint8_t)((ql[l + 32] >> 4) | (qh[l] >> 6 & 3) << 4);
+            }
+        }
+        for (j = 0; j < 16; j++) r->sc6[j] = (int8_t)g[192 + j];
+        r->d = (uint16_t)(g[208] | g[209] << 8);
+        r->dmin = 0;
+        return;
+    }
+    {
+        const uint8_t *sc = g + 4, *qh = g + 16, *qs = g + (t == LLM_DTYPE_Q5_K ? 48 : 16);
+        r->d = (uint16_t)(g[0] | g[1] << 8);
+        r->dmin = (uint16_t)(g[2] | g[3] << 8);
+        for (j = 0; j < 8; j++) { /* ggml's get_scale_min_k4 */
+            r->sc[j] = (uint8_t)(j < 4 ? sc[j] & 63 : (sc[j + 4] & 15) | (sc[j - 4] >> 6) << 4);
+            r->mn[j] = (uint8_t)(j < 4 ? sc[j + 4] & 63 : (sc[j + 4] >> 4) | (sc[j] >> 6) << 4);
+        }
+        for (c = 0; c < 4; c++)
+            for (l = 0; l < 32; l++) {
+                int lo = qs[32 * c + l] & 15, hi = qs[32 * c + l] >> 4;
+                if (t == LLM_DTYPE_Q5_K) { lo |= (qh[l] >> (2 * c) & 1) << 4; hi |= (qh[l] >> (2 * c + 1) & 1) << 4; }
+                r->q[64 * c + l] = (uint8_t)lo;
+                r->q[64 * c + 32 + l] = (uint8_t)hi;
+            }
+    }
+}
+
+static llm_result llm__cv_kq_from_ggml(llm_dtype t, const void *blocks, int64_t rows, int64_t cols, void *dst) {
+    size_t gb = t == LLM_DTYPE_Q4_K ? LLM__Q4K_BLOCK : t == LLM_DTYPE_Q5_K ? LLM__Q5K_BLOCK : LLM__Q6K_BLOCK;
+    size_t rb = llm_dtype_row_bytes(t, cols), sbytes = LLM__QG * gb, ns;
+    int64_t r;
+    llm__cv_kq_row kr;
+    if (!blocks || !dst || rows < 1 || cols % LLM__QKK || rb == 0 || rows % LLM__QG) return LLM_ERR_INVALID_ARGUMENT;
+    ns = (size_t)cols / LLM__QKK;
+    memset(&kr, 0, sizeof kr);
+    for (r = 0; r < rows; r++) {
+        size_t s;
+        for (s = 0; s < ns; s++) {
+            llm__cv_kq_from_ggml_block(t, (const uint8_t *)blocks + (size_t)r * rb + s * gb, &kr);
+            llm__cv_kq_put_row(t, (uint8_t *)dst + (size_t)(r / LLM__QG) * LLM__QG * rb + s * sbytes, 8, (int)(r % LLM__QG), &kr);
+        }
+    }
+    return LLM_OK;
+}
+
+LLMDEF llm_result llm_q4_k_from_ggml(const void *blocks, int64_t rows, int64_t cols, void *dst) {
+    return llm__cv_kq_from_ggml(LLM_DTYPE_Q4_K, blocks, rows, cols, dst);
+}
+LLMDEF llm_result llm_q5_k_from_ggml(const void *blocks, int64_t rows, int64_t cols, void *dst) {
+    return llm__cv_kq_from_ggml(LLM_DTYPE_Q5_K, blocks, rows, cols, dst);
+}
+LLMDEF llm_result llm_q6_k_from_ggml(const void *blocks, int64_t rows, int64_t cols, void *dst) {
+    return llm__cv_kq_from_ggml(LLM_DTYPE_Q6_K, blocks, rows, cols, dst);
+}
+
 LLMDEF llm_result llm_quantize(llm_dtype t, const float *src, int64_t rows, int64_t cols, void *dst, int flags) {
     size_t rb = llm_dtype_row_bytes(t, cols), i, count;
     int64_t g;
@@ -528,7 +864,8 @@ LLMDEF llm_result llm_quantize(llm_dtype t, const float *src, int64_t rows, int6
 #pragma omp parallel for schedule(dynamic, 1)
 #endif
     for (g = 0; g < rows / LLM__QG; g++)
-        llm__cv_quantize_group(t, src + (size_t)g * LLM__QG * (size_t)cols, cols, (uint8_t *)dst + (size_t)g * LLM__QG * rb, flags);
+        if (llm__is_kquant(t)) llm__cv_quantize_kgroup(t, src + (size_t)g * LLM__QG * (size_t)cols, cols, (uint8_t *)dst + (size_t)g * LLM__QG * rb);
+        else llm__cv_quantize_group(t, src + (size_t)g * LLM__QG * (size_t)cols, cols, (uint8_t *)dst + (size_t)g * LLM__QG * rb, flags);
     return LLM_OK;
 }
 
@@ -2444,6 +2781,45 @@ static llm_dtype llm__cv_matrix_dtype(const llm__cv_src_tensor *t, const llm__cv
     return want;
 }
 
+/* llama.cpp's use_more_bits (src/llama-quant.cpp): the first and last eighth of the layers
+   and every third one between get more bits in its _M mixes. */
+static int llm__cv_more_bits(int i, int n) { return i < n / 8 || i >= 7 * n / 8 || (i - n / 8) % 3 == 2; }
+
+/* The layer of a "model.layers.N." tensor, else -1. */
+static int llm__cv_layer_of(const char *name) {
+    int l = 0;
+    if (strncmp(name, "model.layers.", 13) || name[13] < '0' || name[13] > '9') return -1;
+    for (name += 13; *name >= '0' && *name <= '9' && l < 1000000; name++) l = l * 10 + (*name - '0');
+    return *name == '.' ? l : -1;
+}
+
+static int llm__cv_ends_with(const char *s, const char *end) {
+    size_t n = strlen(s), k = strlen(end);
+    return n >= k && !strcmp(s + n - k, end);
+}
+
+/* A weight matrix when a k-quant type is asked for, as llama.cpp's k-quant files are made:
+   the output matrix (the embedding when tied) q6_k; with the _M recipe attn_v and ffn_down
+   q6_k in the layers llm__cv_more_bits picks, and a width that is not a multiple of 256 one
+   step up, where llama.cpp's types cannot hold it and it falls back to more bits (Q4_K ->
+   Q5_0, Q5_K -> Q5_1): q4_k -> q5_k, q5_k -> q6_k. (llm.h's k-quants hold any multiple of 32,
+   so a plain --dtype q4_k keeps them q4_k, and q6_k stays q6_k where llama.cpp takes Q8_0.) */
+static llm_dtype llm__cv_kquant_dtype(const llm__cv_src_tensor *t, const llm__cv_hparams *h, llm_dtype want, int recipe) {
+    int layer = llm__cv_layer_of(t->name);
+    if (!strcmp(t->name, "lm_head.weight") || (h->tied && !strcmp(t->name, "model.embed_tokens.weight"))) want = LLM_DTYPE_Q6_K;
+    else if (recipe == LLM_RECIPE_K_M && layer >= 0 && llm__cv_more_bits(layer, h->n_layer) &&
+             (llm__cv_ends_with(t->name, ".self_attn.v_proj.weight") || llm__cv_ends_with(t->name, ".mlp.down_proj.weight")))
+        want = LLM_DTYPE_Q6_K;
+    if (recipe == LLM_RECIPE_K_M && t->shape[t->n_dims - 1] % LLM__QKK)
+        want = want == LLM_DTYPE_Q4_K ? LLM_DTYPE_Q5_K : want == LLM_DTYPE_Q5_K ? LLM_DTYPE_Q6_K : want;
+    return llm__cv_matrix_dtype(t, h, want);
+}
+
+/* The stored type of a weight matrix when a type is asked for. */
+static llm_dtype llm__cv_weight_dtype(const llm__cv_src_tensor *t, const llm__cv_hparams *h, llm_dtype want, int recipe) {
+    return llm__is_kquant(want) ? llm__cv_kquant_dtype(t, h, want, recipe) : llm__cv_matrix_dtype(t, h, want);
+}
+
 /* A fused matrix cut into rows, as Phi-3's modeling code splits its output: qkv_proj into
    q (n_head x head_dim rows), k and v (n_kv_head x head_dim each); gate_up_proj into gate and
    up (intermediate_size each, gate first). Returns the number of pieces, 0 when t is not fused. */
@@ -2463,7 +2839,7 @@ static int llm__cv_split(const llm__cv_src_tensor *t, const llm__cv_hparams *h, 
 
 /* Adds the pieces of fused tensor t to the plan under their unfused names. */
 static int llm__cv_plan_split(llm__cv *cv, const llm__cv_source *src, const llm__cv_src_tensor *t, const llm__cv_hparams *h, llm__cv_plan *p,
-                              int has_dtype, llm_dtype want) {
+                              int has_dtype, llm_dtype want, int recipe) {
     const char *suffix[3];
     int64_t rows[3], first = 0, total = 0;
     int k, n = llm__cv_split(t, h, suffix, rows);
@@ -2483,13 +2859,13 @@ static int llm__cv_plan_split(llm__cv *cv, const llm__cv_source *src, const llm_
         part->size = (uint64_t)rows[k] * (uint64_t)t->shape[1] * es;
         first += rows[k];
         p->src[p->n] = part;
-        p->dst[p->n] = has_dtype ? llm__cv_matrix_dtype(part, h, want) : t->dtype;
+        p->dst[p->n] = has_dtype ? llm__cv_weight_dtype(part, h, want, recipe) : t->dtype;
         p->n++;
     }
     return 0;
 }
 
-static int llm__cv_plan_tensors(llm__cv *cv, const llm__cv_source *src, const llm__cv_hparams *h, int has_dtype, llm_dtype want, llm__cv_plan *p) {
+static int llm__cv_plan_tensors(llm__cv *cv, const llm__cv_source *src, const llm__cv_hparams *h, int has_dtype, llm_dtype want, int recipe, llm__cv_plan *p) {
     int i;
     const char *suffix[3];
     int64_t rows[3];
@@ -2501,13 +2877,14 @@ static int llm__cv_plan_tensors(llm__cv *cv, const llm__cv_source *src, const ll
             return llm__cv_fail(cv, "%s: tensor '%s' is not part of a %s model with this config.json", src->files[t->file], t->name,
                                 h->fam->model_type);
         if (h->fam->keys & LLM__CV_FUSED && llm__cv_split(t, h, suffix, rows)) {
-            if (llm__cv_plan_split(cv, src, t, h, p, has_dtype, want)) return -1;
+            if (llm__cv_plan_split(cv, src, t, h, p, has_dtype, want, recipe)) return -1;
             continue;
         }
         if (p->n == (int)(sizeof p->src / sizeof p->src[0])) return llm__cv_fail(cv, "%s: more than %d tensors", llm__cv_src_where(src), (int)(sizeof p->src / sizeof p->src[0]));
         p->src[p->n] = t;
         /* Norms and biases stay f32; matrices take the requested type (or keep their own). */
-        p->dst[p->n] = t->n_dims == 1 ? LLM_DTYPE_F32 : has_dtype ? llm__cv_matrix_dtype(t, h, want) : t->dtype;
+        p->dst[p->n] = t->n_dims == 1 ? LLM_DTYPE_F32 : !has_dtype ? t->dtype :
+                       llm__cv_weight_dtype(t, h, want, recipe);
         p->n++;
     }
     return llm__cv_check_complete(cv, src, p, h);
@@ -2718,7 +3095,7 @@ static llm_result llm__cv_run(llm__cv *cv, const char *dir, const char *out) {
     if (!no_tokenizer) llm__cv_tok_describe(cv, &td);
     if (!(p = (llm__cv_plan *)calloc(1, sizeof *p))) { llm__cv_oom(cv); goto done; }
     if (!d->vocab_only && (llm__cv_read_hparams(cv, dir, &h) || (!no_tokenizer && llm__cv_tok_check_vocab_size(cv, &td, h.n_vocab)) ||
-                           llm__cv_open_source(cv, dir, &src) || llm__cv_rename_experts(cv, &src, &h) || llm__cv_plan_tensors(cv, &src, &h, d->has_dtype, d->dtype, p)))
+                           llm__cv_open_source(cv, dir, &src) || llm__cv_rename_experts(cv, &src, &h) || llm__cv_plan_tensors(cv, &src, &h, d->has_dtype, d->dtype, d->recipe, p)))
         goto done;
     if (!d->vocab_only) llm__cv_embd_scale(&src, &h);
     if (llm__cv_write_model(cv, out, dir, &src, p, d->vocab_only ? NULL : &h, no_tokenizer ? NULL : &td, &bytes) ||
