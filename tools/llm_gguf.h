@@ -838,7 +838,7 @@ static int llm__gguf_plan_tensors(llm__cv *cv, const llm__gguf_file *gf, const l
         pl->p.n++;
     }
     if (llm__cv_check_unique_names(cv, &pl->src)) return -1;
-    return llm__cv_check_complete(cv, &pl->src, h);
+    return llm__cv_check_complete(cv, &pl->src, &pl->p, h);
 }
 
 static void llm__gguf_plan_free(llm__gguf_plan *pl) {
