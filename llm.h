@@ -6132,7 +6132,7 @@ static int llm__spm_cut_ok(const struct llm__tokenizer *t, const uint8_t *w, siz
     unsigned p;
     size_t start;
     if ((i >= 3 && memcmp(w + i - 3, llm__metaspace, 3) == 0) || t->spm_glued[w[i - 1]]) return 0;
-    if (!t->spm_glued['>']) return 1;
+    if (!t->spm_glued[(unsigned char)'>']) return 1;
     start = llm__char_before(w, i, &cp, &p);
     return i - start == 1 && w[start] < 0x80 ? t->unit_id[w[start]] >= 0 : llm__vocab_find(t, w + start, i - start) >= 0;
 }
