@@ -63,7 +63,9 @@ static void usage(FILE *f) {
             SAMPLING_USAGE
             "                         (defaults: --temp 0.8 --top-k 40 --top-p 0.95 --min-p 0.05, a random seed)\n"
             "  --print-prompt         read a conversation as JSON Lines on stdin, print its prompt, exit\n"
-            "  --no-generation-prompt with --print-prompt: without the assistant turn's opening\n");
+            "  --no-generation-prompt with --print-prompt: without the assistant turn's opening\n"
+            "  --render-jsonl         no model: each stdin line {\"template\": SOURCE, VARIABLE: VALUE, ...}\n"
+            "                         is answered by one line {\"text\": ...} or {\"error\": ...}\n");
 }
 
 typedef struct conversation {
@@ -636,18 +638,154 @@ static char *read_system_prompt(const char *path) {
     return text;
 }
 
+/* ---- --render-jsonl ------------------------------------------------------------------------
+   One request a line, {"template": SOURCE, name: value, ...}: every key but "template" is a
+   template variable, passed on as its JSON text; a null bos_token or eos_token is left out
+   (the tokenizer has none, so transformers does not define it). One answer a line. */
+
+/* The end of the JSON value that starts at p (after white space), or NULL. */
+static const char *json_skip(const char *p, const char *end) {
+    int depth = 0;
+    while (p < end && (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\n')) p++;
+    if (p >= end) return NULL;
+    if (*p != '"' && *p != '[' && *p != '{') {
+        while (p < end && *p != ',' && *p != '}' && *p != ']' && *p != ' ' && *p != '\n') p++;
+        return p;
+    }
+    for (; p < end; p++) {
+        if (*p == '"') {
+            for (p++; p < end && *p != '"'; p++) if (*p == '\\') p++;
+            if (p >= end) return NULL;
+        } else if (*p == '[' || *p == '{') depth++;
+        else if (*p == ']' || *p == '}') depth--;
+        if (depth == 0) return p + 1;
+    }
+    return NULL;
+}
+
+static void put_answer(const char *key, const char *text, size_t n) {
+    size_t i;
+    printf("{\"%s\": \"", key);
+    for (i = 0; i < n; i++) {
+        unsigned char ch = (unsigned char)text[i];
+        if (ch == '"' || ch == '\\') printf("\\%c", ch);
+        else if (ch == '\n') fputs("\\n", stdout);
+        else if (ch < 0x20) printf("\\u%04x", ch);
+        else putchar(ch);
+    }
+    fputs("\"}\n", stdout);
+}
+
+/* Splits one request into the template's source (decoded) and the variables' JSON object. */
+static int split_request(const char *line, size_t n, char **tmpl, size_t *tmpl_len, char **vars, size_t *vars_len, char *err, size_t err_size) {
+    const char *p = line, *end = line + n;
+    static const char documents[] = "{\"documents\":null"; /* transformers passes documents=None */
+    size_t cap = n + sizeof documents + 3, k = sizeof documents - 1;
+    char *out = (char *)malloc(cap);
+    *tmpl = NULL;
+    if (!out) { snprintf(err, err_size, "out of memory"); return -1; }
+    memcpy(out, documents, k);
+    while (p < end && *p != '{') p++;
+    if (p < end) p++;
+    for (;;) {
+        const char *key, *key_end, *val, *val_end;
+        while (p < end && (*p == ' ' || *p == '\t' || *p == ',' || *p == '\r' || *p == '\n')) p++;
+        if (p >= end || *p == '}') break;
+        key = p;
+        if (*p != '"' || !(key_end = json_skip(p, end))) { snprintf(err, err_size, "bad request: expected a key"); goto fail; }
+        p = key_end;
+        while (p < end && (*p == ' ' || *p == '\t')) p++;
+        if (p >= end || *p != ':') { snprintf(err, err_size, "bad request: expected ':'"); goto fail; }
+        val = ++p;
+        while (val < end && (*val == ' ' || *val == '\t')) val++;
+        if (!(val_end = json_skip(val, end))) { snprintf(err, err_size, "bad request: bad value"); goto fail; }
+        p = val_end;
+        if ((size_t)(key_end - key) == 10 && !memcmp(key, "\"template\"", 10)) {
+            json_value *v = json_parse(val, (size_t)(val_end - val), err, err_size);
+            if (!v) goto fail;
+            if (v->type != JSON_STRING) { json_free(v); snprintf(err, err_size, "bad request: template is not a string"); goto fail; }
+            free(*tmpl);
+            *tmpl = dup_string(v->str, v->len);
+            *tmpl_len = v->len;
+            json_free(v);
+            continue;
+        }
+        if (val_end - val == 4 && !memcmp(val, "null", 4)
+            && (((size_t)(key_end - key) == 11 && (!memcmp(key, "\"bos_token\"", 11) || !memcmp(key, "\"eos_token\"", 11)))))
+            continue;
+        out[k++] = ',';
+        memcpy(out + k, key, (size_t)(key_end - key)); k += (size_t)(key_end - key);
+        out[k++] = ':';
+        memcpy(out + k, val, (size_t)(val_end - val)); k += (size_t)(val_end - val);
+    }
+    out[k++] = '}';
+    if (!*tmpl) { snprintf(err, err_size, "bad request: no template"); goto fail; }
+    *vars = out; *vars_len = k;
+    return 0;
+fail:
+    free(out); free(*tmpl); *tmpl = NULL;
+    return -1;
+}
+
+/* One line of f without its newline, in *buf (grown as needed); -1 at the end. */
+static long get_line(FILE *f, char **buf, size_t *cap) {
+    size_t n = 0;
+    int ch;
+    while ((ch = getc(f)) != EOF && ch != '\n') {
+        if (n + 1 >= *cap) {
+            char *p = (char *)realloc(*buf, *cap * 2 + 4096);
+            if (!p) return -1;
+            *buf = p; *cap = *cap * 2 + 4096;
+        }
+        (*buf)[n++] = (char)ch;
+    }
+    if (ch == EOF && n == 0) return -1;
+    return (long)n;
+}
+
+static int render_jsonl(void) {
+    size_t cap = 1 << 16, got, line_cap = 0;
+    char *out = (char *)malloc(cap), *line = NULL, err[512];
+    long n;
+    if (!out) return 1;
+    while ((n = get_line(stdin, &line, &line_cap)) >= 0) {
+        char *tmpl, *vars;
+        size_t tmpl_len, vars_len;
+        llm_result rc;
+        if (n == 0) continue;
+        if (split_request(line, (size_t)n, &tmpl, &tmpl_len, &vars, &vars_len, err, sizeof err) != 0) {
+            put_answer("error", err, strlen(err));
+            continue;
+        }
+        rc = llm_jinja_render(tmpl, tmpl_len, vars, vars_len, NULL, out, cap, &got, err, sizeof err);
+        if (rc == LLM_ERR_BUFFER_TOO_SMALL) {
+            char *bigger = (char *)realloc(out, got + 1);
+            if (bigger) { out = bigger; cap = got + 1; rc = llm_jinja_render(tmpl, tmpl_len, vars, vars_len, NULL, out, cap, &got, err, sizeof err); }
+        }
+        if (rc == LLM_OK) put_answer("text", out, got);
+        else {
+            const char *msg = err[0] ? err : llm_result_string(rc);
+            put_answer("error", msg, strlen(msg));
+        }
+        fflush(stdout);
+        free(tmpl); free(vars);
+    }
+    free(line); free(out);
+    return 0;
+}
+
 /* ---- the command line -------------------------------------------------------------------- */
 /* Every spelling chat takes, those without a value first (CHAT_SWITCHES of them). */
 static const char *const chat_flags[] = {
-    "-h", "--help", "-v", "--print-prompt", "--no-generation-prompt", "--no-thinking",
+    "-h", "--help", "-v", "--print-prompt", "--no-generation-prompt", "--no-thinking", "--render-jsonl",
     "-m", "--model", "-sys", "--system-prompt", "-f", "--file", "--template", "-n", "--n-predict", "-c", "--ctx-size",
     "-b", "--batch-size", "-t", "--threads", "--context-full", "-s", SAMPLING_FLAGS, NULL,
 };
-#define CHAT_SWITCHES 6
+#define CHAT_SWITCHES 7
 
 typedef struct chat_args {
     const char *model, *system, *system_file;
-    int help, prompt_only, generation_prompt;
+    int help, prompt_only, generation_prompt, render_jsonl;
     int32_t max_reply;
 } chat_args;
 
@@ -663,6 +801,7 @@ static int parse_args(int argc, char **argv, chat_args *o, chat_state *s, llm_ct
             if (!strcmp(a, "-v")) s->verbose = 1;
             else if (!strcmp(a, "--print-prompt")) o->prompt_only = 1;
             else if (!strcmp(a, "--no-generation-prompt")) o->generation_prompt = 0;
+            else if (!strcmp(a, "--render-jsonl")) o->render_jsonl = 1;
             else s->chat.no_thinking = 1;
             continue;
         }
@@ -727,6 +866,7 @@ int main(int argc, char **argv) {
     s.sampler.seed = random_seed();
     if ((rc = parse_args(argc, argv, &o, &s, &cd)) != 0) return rc;
     if (o.help) { usage(stdout); return 0; }
+    if (o.render_jsonl) return render_jsonl();
     if (!o.model) { usage(stderr); return 2; }
     sampling_done(&s.sampler);
     if (!o.prompt_only) warn_build("chat");
