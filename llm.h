@@ -492,13 +492,15 @@ LLMDEF llm_result llm_sample_logits(llm_sampler *s, const float *logits, int32_t
 LLMDEF size_t llm_sample_scratch_bytes(int32_t n_vocab);
 
 /* ---- llm: chat templates -----------------------------------------------------------------
-   The converter recognises a model's Jinja chat template (tokenizer_config.json) and stores
-   which known template it is plus the literal text it needs (docs/FORMAT.md, keys chat.*);
-   llm_chat_render reproduces HuggingFace apply_chat_template for it, byte for byte,
-   including the template's own errors. Known templates (llm_chat_template_name):
+   The converter stores the model's Jinja chat template as it ships (tokenizer_config.json or
+   chat_template.jinja; docs/FORMAT.md, keys tokenizer.chat_template and chat.*), and
+   llm_chat_render runs it in llm.h's Jinja interpreter (llm_jinja_render) exactly as
+   HuggingFace apply_chat_template renders it, byte for byte, including the template's own
+   errors. A model without a template renders the contents one after another ("raw").
+   desc->template_name picks one of the built-in renderers instead (llm_chat_template_name):
      zephyr  llama2  mistral-v1  mistral-v3  mistral-v0.1-legacy  mistral-v0.2-legacy  chatml
      smollm2  qwen2.5  qwen3  gemma2  gemma3  llama3  llama3-base  llama3.1  llama3.2  raw
-   "raw" (no template, or one not recognised) renders the contents one after another. */
+   llm_chat_template names the built-in renderer the converter recognised ("raw": none). */
 typedef struct llm_chat_message {
     const char *role;        /* "system", "user", "assistant" (templates also know "tool") */
     const char *content;     /* NUL-terminated UTF-8 */
@@ -508,13 +510,21 @@ typedef struct llm_chat_desc {
     const char *template_name; /* NULL: the model's; else a known name, or a family (its first) */
     const char *date;          /* Llama 3.1/3.2 "Today Date" ("26 Jul 2024"); NULL: llama3.1's own,
                                   llama3.2: SOURCE_DATE_EPOCH when set, else today (UTC) */
-    int no_thinking;           /* qwen3: enable_thinking=False (an empty think block) */
+    int no_thinking;           /* enable_thinking=False (qwen3: an empty think block) */
+    /* For the model's own template (template_name NULL), as JSON text: */
+    const char *messages_json; /* the whole conversation, [{"role", "content", "tool_calls", ...}, ...],
+                                  used instead of msgs when set */
+    const char *tools_json;    /* the tools list, [{"type": "function", "function": {...}}, ...] */
+    const char *vars_json;     /* more template variables, {"enable_thinking": false, "documents": [...]} */
+    char *error_text;          /* the template's error message is copied here (*error points at it) */
+    size_t error_cap;
 } llm_chat_desc;
 
 /* Writes the prompt text and a NUL to out. *n_out gets the text's length; when cap is below
    *n_out + 1, LLM_ERR_BUFFER_TOO_SMALL. When the template rejects the conversation:
-   LLM_ERR_TEMPLATE and *error (optional) gets its message; an unknown template_name gives
-   LLM_ERR_UNSUPPORTED. */
+   LLM_ERR_TEMPLATE and *error (optional) gets its message (for the model's template: in
+   desc->error_text when given, else in out when cap allows); an unknown template_name gives
+   LLM_ERR_UNSUPPORTED; bad JSON in desc LLM_ERR_INVALID_ARGUMENT. */
 LLMDEF llm_result llm_chat_render(const llm_model *m, const llm_chat_message *msgs, size_t n, int add_generation_prompt,
                                   const llm_chat_desc *desc, char *out, size_t cap, size_t *n_out, const char **error);
 LLMDEF const char *llm_chat_template(const llm_model *m);         /* the model's template name, "raw" if none */
@@ -5927,6 +5937,112 @@ static void llm__today(char *buf, size_t size) {
     llm__format_date((t >= 0 ? t : t - 86399) / 86400, buf, size);
 }
 
+/* ---- llm: chat templates (the model's own, through the interpreter) ------------------------ */
+typedef struct llm__vbuf { char *p; size_t n, cap; int failed; } llm__vbuf;
+
+static void llm__vput(llm__vbuf *b, const char *p, size_t n) {
+    if (b->failed) return;
+    if (b->n + n + 1 > b->cap) {
+        size_t cap = b->cap ? b->cap : 1024;
+        char *q;
+        while (cap < b->n + n + 1) cap *= 2;
+        if (!(q = (char *)LLM_MALLOC(cap))) { b->failed = 1; return; }
+        if (b->n) memcpy(q, b->p, b->n);
+        LLM_FREE(b->p);
+        b->p = q; b->cap = cap;
+    }
+    memcpy(b->p + b->n, p, n);
+    b->n += n;
+}
+
+static void llm__vputs(llm__vbuf *b, const char *s) { llm__vput(b, s, strlen(s)); }
+
+static void llm__vput_json_string(llm__vbuf *b, const char *p, size_t n) {
+    size_t i;
+    llm__vputs(b, "\"");
+    for (i = 0; i < n; i++) {
+        unsigned char ch = (unsigned char)p[i];
+        char esc[8];
+        if (ch == '"' || ch == '\\') { esc[0] = '\\'; esc[1] = (char)ch; llm__vput(b, esc, 2); }
+        else if (ch < 0x20) { snprintf(esc, sizeof esc, "\\u%04x", ch); llm__vputs(b, esc); }
+        else llm__vput(b, p + i, 1);
+    }
+    llm__vputs(b, "\"");
+}
+
+/* ,"key":"value" for a model string; left out when the model has none (transformers does not
+   define an unset special token). */
+static void llm__vput_meta(llm__vbuf *b, const llm_model *m, const char *name, const char *key) {
+    size_t len;
+    const char *v = llm_model_meta_string(m, key, &len);
+    if (!v) return;
+    llm__vputs(b, ",\""); llm__vputs(b, name); llm__vputs(b, "\":");
+    llm__vput_json_string(b, v, len);
+}
+
+/* The members of a JSON object's text, without its braces, after a comma. */
+static int llm__vput_members(llm__vbuf *b, const char *obj) {
+    const char *p = obj, *e = obj + strlen(obj);
+    while (p < e && (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')) p++;
+    while (e > p && (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\n' || e[-1] == '\r')) e--;
+    if (p >= e || *p != '{' || e[-1] != '}') return -1;
+    p++; e--;
+    while (p < e && (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')) p++;
+    if (p < e) { llm__vputs(b, ","); llm__vput(b, p, (size_t)(e - p)); }
+    return 0;
+}
+
+/* The render call transformers makes: messages, tools, documents=None, add_generation_prompt,
+   bos_token, eos_token, then the extra keyword arguments. */
+static int llm__chat_vars(llm__vbuf *b, const llm_model *m, const llm_chat_message *msgs, size_t n, int agp, const llm_chat_desc *d) {
+    size_t i;
+    llm__vputs(b, "{\"documents\":null,\"messages\":");
+    if (d && d->messages_json) llm__vputs(b, d->messages_json);
+    else {
+        llm__vputs(b, "[");
+        for (i = 0; i < n; i++) {
+            llm__vputs(b, i ? ",{\"role\":" : "{\"role\":");
+            llm__vput_json_string(b, msgs[i].role, strlen(msgs[i].role));
+            llm__vputs(b, ",\"content\":");
+            llm__vput_json_string(b, msgs[i].content, strlen(msgs[i].content));
+            llm__vputs(b, "}");
+        }
+        llm__vputs(b, "]");
+    }
+    llm__vputs(b, ",\"tools\":");
+    llm__vputs(b, d && d->tools_json ? d->tools_json : "null");
+    llm__vputs(b, agp ? ",\"add_generation_prompt\":true" : ",\"add_generation_prompt\":false");
+    llm__vput_meta(b, m, "bos_token", LLM_KEY_CHAT_BOS);
+    llm__vput_meta(b, m, "eos_token", LLM_KEY_CHAT_EOS);
+    if (d && d->no_thinking) llm__vputs(b, ",\"enable_thinking\":false");
+    if (d && d->date) { llm__vputs(b, ",\"date_string\":"); llm__vput_json_string(b, d->date, strlen(d->date)); }
+    if (d && d->vars_json && llm__vput_members(b, d->vars_json) != 0) return -1;
+    llm__vputs(b, "}");
+    return 0;
+}
+
+static llm_result llm__chat_render_jinja(const llm_model *m, const llm_chat_message *msgs, size_t n, int agp,
+                                         const llm_chat_desc *d, char *out, size_t cap, size_t *n_out, const char **error) {
+    static const char *const generic = "the chat template raised an error (llm_chat_desc.error_text receives its message)";
+    llm__vbuf vars;
+    size_t tlen = 0;
+    const char *tmpl = llm_model_meta_string(m, LLM_KEY_CHAT_TEMPLATE, &tlen);
+    char *etext = d && d->error_text && d->error_cap ? d->error_text : out;
+    size_t ecap = d && d->error_text && d->error_cap ? d->error_cap : cap;
+    llm_result rc;
+    memset(&vars, 0, sizeof vars);
+    if (llm__chat_vars(&vars, m, msgs, n, agp, d) != 0) { LLM_FREE(vars.p); return LLM_ERR_INVALID_ARGUMENT; }
+    if (vars.failed) { LLM_FREE(vars.p); return LLM_ERR_OUT_OF_MEMORY; }
+    rc = llm_jinja_render(tmpl, tlen, vars.p, vars.n, NULL, out, cap, n_out, etext, ecap);
+    LLM_FREE(vars.p);
+    if (rc == LLM_ERR_TEMPLATE) {
+        *n_out = 0;
+        if (error) *error = ecap ? etext : generic;
+        if (ecap && !strncmp(etext, "bad JSON", 8)) rc = LLM_ERR_INVALID_ARGUMENT;
+    }
+    return rc;
+}
+
 LLMDEF llm_result llm_chat_render(const llm_model *m, const llm_chat_message *msgs, size_t n, int add_generation_prompt,
                                   const llm_chat_desc *desc, char *out, size_t cap, size_t *n_out, const char **error) {
     llm__chat c;
@@ -5937,6 +6053,8 @@ LLMDEF llm_result llm_chat_render(const llm_model *m, const llm_chat_message *ms
     if (!m || (!msgs && n) || (!out && cap) || !n_out) return LLM_ERR_INVALID_ARGUMENT;
     for (i = 0; i < n; i++)
         if (!msgs[i].role || !msgs[i].content) return LLM_ERR_INVALID_ARGUMENT;
+    if (!(desc && desc->template_name) && llm_model_meta_string(m, LLM_KEY_CHAT_TEMPLATE, &i) != NULL)
+        return llm__chat_render_jinja(m, msgs, n, add_generation_prompt, desc, out, cap, n_out, error);
     t = desc && desc->template_name ? llm__template_index(desc->template_name, strlen(desc->template_name)) : llm__model_template(m);
     if (t < 0) {
         if (error) *error = "unknown chat template name";
@@ -6510,7 +6628,7 @@ static llm__str llm__jjson_string(llm__jctx *c, llm__jjson *j) {
 }
 
 static llm__jv llm__jjson_value(llm__jctx *c, llm__jjson *j) {
-    llm__jv v;
+    llm__jv v = llm__jmk(LLM__JU);
     llm__jenter(c);
     llm__jjson_ws(j);
     if (j->p >= j->end) llm__jfail(c, "bad JSON: unexpected end");
@@ -8692,7 +8810,7 @@ LLMDEF llm_result llm_jinja_render(const char *tmpl, size_t tmpl_len, const char
     if (setjmp(c->jb)) {
         llm__jfree_all(c);
         LLM_FREE(c);
-        if (cap) out[0] = 0;
+        if (cap && out != error) out[0] = 0;
         return LLM_ERR_TEMPLATE;
     }
     rc = llm__jinja_run(c, tmpl, tmpl_len, vars_json, vars_len, &text);

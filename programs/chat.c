@@ -289,7 +289,13 @@ static int same_place(int a, int b) {
 /* Renders the conversation into s->prompt; says why not on stderr. */
 static llm_result render(chat_state *s, int add_generation_prompt, size_t *len) {
     const char *why = NULL;
-    llm_result r = render_msgs(s->model, s->conv.msgs, s->conv.n, add_generation_prompt, &s->chat, &s->prompt, &s->prompt_cap, len, &why);
+    char why_text[1024];
+    llm_result r;
+    s->chat.error_text = why_text;
+    s->chat.error_cap = sizeof why_text;
+    r = render_msgs(s->model, s->conv.msgs, s->conv.n, add_generation_prompt, &s->chat, &s->prompt, &s->prompt_cap, len, &why);
+    s->chat.error_text = NULL;
+    s->chat.error_cap = 0;
     if (r == LLM_ERR_TEMPLATE)
         note(s, "chat: the %s template rejects the conversation: %s", s->chat.template_name ? s->chat.template_name : llm_chat_template(s->model),
              why ? why : "?");
