@@ -511,7 +511,8 @@ typedef struct llm_chat_desc {
     const char *date;          /* Llama 3.1/3.2 "Today Date" ("26 Jul 2024"); NULL: llama3.1's own,
                                   llama3.2: SOURCE_DATE_EPOCH when set, else today (UTC) */
     int no_thinking;           /* enable_thinking=False (qwen3: an empty think block) */
-    /* For the model's own template (template_name NULL), as JSON text: */
+    const char *jinja;         /* a Jinja template's text rendered instead of the model's (NUL-terminated) */
+    /* For the model's own template or jinja (template_name NULL), as JSON text: */
     const char *messages_json; /* the whole conversation, [{"role", "content", "tool_calls", ...}, ...],
                                   used instead of msgs when set */
     const char *tools_json;    /* the tools list, [{"type": "function", "function": {...}}, ...] */
@@ -6026,10 +6027,11 @@ static llm_result llm__chat_render_jinja(const llm_model *m, const llm_chat_mess
     static const char *const generic = "the chat template raised an error (llm_chat_desc.error_text receives its message)";
     llm__vbuf vars;
     size_t tlen = 0;
-    const char *tmpl = llm_model_meta_string(m, LLM_KEY_CHAT_TEMPLATE, &tlen);
+    const char *tmpl = d && d->jinja ? d->jinja : llm_model_meta_string(m, LLM_KEY_CHAT_TEMPLATE, &tlen);
     char *etext = d && d->error_text && d->error_cap ? d->error_text : out;
     size_t ecap = d && d->error_text && d->error_cap ? d->error_cap : cap;
     llm_result rc;
+    if (d && d->jinja) tlen = strlen(d->jinja);
     memset(&vars, 0, sizeof vars);
     if (llm__chat_vars(&vars, m, msgs, n, agp, d) != 0) { LLM_FREE(vars.p); return LLM_ERR_INVALID_ARGUMENT; }
     if (vars.failed) { LLM_FREE(vars.p); return LLM_ERR_OUT_OF_MEMORY; }
@@ -6053,7 +6055,7 @@ LLMDEF llm_result llm_chat_render(const llm_model *m, const llm_chat_message *ms
     if (!m || (!msgs && n) || (!out && cap) || !n_out) return LLM_ERR_INVALID_ARGUMENT;
     for (i = 0; i < n; i++)
         if (!msgs[i].role || !msgs[i].content) return LLM_ERR_INVALID_ARGUMENT;
-    if (!(desc && desc->template_name) && llm_model_meta_string(m, LLM_KEY_CHAT_TEMPLATE, &i) != NULL)
+    if (!(desc && desc->template_name) && ((desc && desc->jinja) || llm_model_meta_string(m, LLM_KEY_CHAT_TEMPLATE, &i) != NULL))
         return llm__chat_render_jinja(m, msgs, n, add_generation_prompt, desc, out, cap, n_out, error);
     t = desc && desc->template_name ? llm__template_index(desc->template_name, strlen(desc->template_name)) : llm__model_template(m);
     if (t < 0) {

@@ -52,7 +52,9 @@ static void usage(FILE *f) {
     for (i = 0; llm_chat_template_name(i); i++) fprintf(f, "%s%s", i % 8 == 0 ? "\n                          " : " ", llm_chat_template_name(i));
     fprintf(f,
             "\n"
-            "  --no-thinking          qwen3: thinking off (an empty think block)\n"
+            "  --jinja-file FILE      render with the Jinja chat template in FILE instead of the model's\n"
+            "  --tools FILE           the tools the template offers the model: a JSON list in FILE\n"
+            "  --no-thinking          thinking off (enable_thinking=false; qwen3: an empty think block)\n"
             "  -n N                   most tokens per reply (default: a quarter of the context)\n"
             "  -c N                   context size in tokens (default: the model's, at most 4096)\n"
             "  -b N                   prompt tokens evaluated per batch (default 64)\n"
@@ -135,11 +137,25 @@ static char *read_stream(FILE *f, const char *name, size_t *n) {
     return buf;
 }
 
-/* One message per non-blank line: {"role": "...", "content": "..."}. */
-static int read_jsonl(FILE *f, const char *name, conversation *c) {
-    size_t n, line = 0;
+/* Appends text to the growing string *s (*n bytes, NUL-terminated). */
+static int append(char **s, size_t *n, const char *text, size_t len) {
+    char *p = (char *)realloc(*s, *n + len + 1);
+    if (!p) return -1;
+    memcpy(p + *n, text, len);
+    *n += len;
+    p[*n] = 0;
+    *s = p;
+    return 0;
+}
+
+/* One message per non-blank line: {"role": "...", "content": "..."}. With json (for a Jinja
+   template) the lines are also collected as a JSON array, and a message may carry anything
+   else the template reads (tool_calls, content as a list of parts or null, reasoning_content). */
+static int read_jsonl(FILE *f, const char *name, conversation *c, char **json) {
+    size_t n, line = 0, json_n = 0;
     char *text = read_stream(f, name, &n), *p, *end, err[200];
     if (!text) return -1;
+    if (json && append(json, &json_n, "[", 1) != 0) { free(text); return -1; }
     for (p = text; p < text + n; p = end + 1) {
         json_value *v;
         const json_value *role, *content;
@@ -154,14 +170,18 @@ static int read_jsonl(FILE *f, const char *name, conversation *c) {
         }
         role = json_get(v, "role");
         content = json_get(v, "content");
-        if (!role || role->type != JSON_STRING || !content || content->type != JSON_STRING ||
+        if (json && role && role->type == JSON_STRING && strlen(role->str) == role->len && v->type == JSON_OBJECT
+            && (!content || content->type != JSON_STRING)) {
+            content = NULL;
+        } else if (!role || role->type != JSON_STRING || !content || content->type != JSON_STRING ||
             strlen(content->str) != content->len || strlen(role->str) != role->len) {
             fprintf(stderr, "chat: %s line %lu: expected {\"role\": string, \"content\": string without NUL}\n", name, (unsigned long)line);
             json_free(v);
             free(text);
             return -1;
         }
-        if (conv_add(c, role->str, content->str, content->len)) {
+        if ((json && (append(json, &json_n, json_n > 1 ? "," : "", json_n > 1) != 0 || append(json, &json_n, p, (size_t)(end - p)) != 0))
+            || conv_add(c, role->str, content ? content->str : "", content ? content->len : 0)) {
             fprintf(stderr, "chat: %s: out of memory\n", name);
             json_free(v);
             free(text);
@@ -170,6 +190,7 @@ static int read_jsonl(FILE *f, const char *name, conversation *c) {
         json_free(v);
     }
     free(text);
+    if (json && append(json, &json_n, "]", 1) != 0) { fprintf(stderr, "chat: %s: out of memory\n", name); return -1; }
     return 0;
 }
 
@@ -304,10 +325,23 @@ static llm_result render(chat_state *s, int add_generation_prompt, size_t *len) 
     return r;
 }
 
+/* A Jinja template renders the conversation: the model's, or --jinja-file's. */
+static int uses_jinja(chat_state *s) {
+    size_t len;
+    return !s->chat.template_name && (s->chat.jinja || llm_model_meta_string(s->model, LLM_KEY_CHAT_TEMPLATE, &len));
+}
+
 static int print_prompt(chat_state *s, int add_generation_prompt) {
     size_t len = 0;
-    if (read_jsonl(stdin, "stdin", &s->conv) != 0 || render(s, add_generation_prompt, &len) != LLM_OK) return 1;
-    return fwrite(s->prompt, 1, len, stdout) == len && fflush(stdout) == 0 ? 0 : 1;
+    char *json = NULL;
+    int rc = 1;
+    if (read_jsonl(stdin, "stdin", &s->conv, uses_jinja(s) ? &json : NULL) == 0) {
+        s->chat.messages_json = json;
+        if (render(s, add_generation_prompt, &len) == LLM_OK) rc = fwrite(s->prompt, 1, len, stdout) == len && fflush(stdout) == 0 ? 0 : 1;
+        s->chat.messages_json = NULL;
+    }
+    free(json);
+    return rc;
 }
 
 /* One line for the turns dropped to make room for a reply, before the reply shows. */
@@ -545,7 +579,7 @@ static void load_session(chat_state *s, const char *path) {
     end_line(s); /* read_jsonl says what is wrong with the file on stderr */
     if (!conv_path) note(s, "chat: out of memory");
     else if (!(f = fopen(conv_path, "rb")) && errno != ENOENT) note(s, "chat: cannot open %s: %s", conv_path, strerror(errno));
-    else if (f && read_jsonl(f, conv_path, &c) != 0) {} /* said why */
+    else if (f && read_jsonl(f, conv_path, &c, NULL) != 0) {} /* said why */
     else if (llm_ctx_load(s->ctx, path) != LLM_OK) note(s, "chat: cannot load: %s", llm_ctx_error(s->ctx));
     else {
         if (f) {
@@ -780,17 +814,25 @@ static int render_jsonl(void) {
     return 0;
 }
 
+/* --jinja-file, --tools: a whole text file (no NUL byte). */
+static char *read_text_file(const char *path) {
+    size_t len;
+    char *text = read_whole_file("chat", path, &len);
+    if (text && strlen(text) != len) { fprintf(stderr, "chat: %s holds a NUL byte; expected text\n", path); free(text); return NULL; }
+    return text;
+}
+
 /* ---- the command line -------------------------------------------------------------------- */
 /* Every spelling chat takes, those without a value first (CHAT_SWITCHES of them). */
 static const char *const chat_flags[] = {
     "-h", "--help", "-v", "--print-prompt", "--no-generation-prompt", "--no-thinking", "--render-jsonl",
-    "-m", "--model", "-sys", "--system-prompt", "-f", "--file", "--template", "-n", "--n-predict", "-c", "--ctx-size",
+    "-m", "--model", "-sys", "--system-prompt", "-f", "--file", "--template", "--jinja-file", "--tools", "-n", "--n-predict", "-c", "--ctx-size",
     "-b", "--batch-size", "-t", "--threads", "--context-full", "-s", SAMPLING_FLAGS, NULL,
 };
 #define CHAT_SWITCHES 7
 
 typedef struct chat_args {
-    const char *model, *system, *system_file;
+    const char *model, *system, *system_file, *jinja_file, *tools_file;
     int help, prompt_only, generation_prompt, render_jsonl;
     int32_t max_reply;
 } chat_args;
@@ -820,6 +862,8 @@ static int parse_args(int argc, char **argv, chat_args *o, chat_state *s, llm_ct
         else if (!strcmp(a, "-sys")) o->system = v;
         else if (!strcmp(a, "-f")) o->system_file = v;
         else if (!strcmp(a, "--template")) s->chat.template_name = v;
+        else if (!strcmp(a, "--jinja-file")) o->jinja_file = v;
+        else if (!strcmp(a, "--tools")) o->tools_file = v;
         else if (!strcmp(a, "-n")) ok = flag_int("chat", raw, v, 0, INT32_MAX, &o->max_reply);
         else if (!strcmp(a, "-c")) ok = flag_int("chat", raw, v, 0, INT32_MAX, &cd->n_ctx);
         else if (!strcmp(a, "-b")) ok = flag_int("chat", raw, v, 0, INT32_MAX, &cd->n_batch);
@@ -858,7 +902,7 @@ int main(int argc, char **argv) {
     chat_state s;
     llm_ctx_desc cd;
     llm_model_desc md;
-    char *system_file = NULL;
+    char *system_file = NULL, *jinja_text = NULL, *tools_text = NULL;
     int rc;
     memset(&o, 0, sizeof o);
     memset(&s, 0, sizeof s);
@@ -877,6 +921,10 @@ int main(int argc, char **argv) {
     sampling_done(&s.sampler);
     if (!o.prompt_only) warn_build("chat");
     if (o.system_file && !(system_file = read_system_prompt(o.system_file))) return 1;
+    if (o.jinja_file && !(jinja_text = read_text_file(o.jinja_file))) { free(system_file); return 1; }
+    if (o.tools_file && !(tools_text = read_text_file(o.tools_file))) { free(system_file); free(jinja_text); return 1; }
+    s.chat.jinja = jinja_text;
+    s.chat.tools_json = tools_text;
     md.vocab_only = o.prompt_only; /* the prompt needs no weights: a vocab-only file will do */
     if (!(s.model = open_model("chat", o.model, &md))) rc = 1;
     else if (!template_known(s.model, &s.chat)) {
@@ -900,6 +948,8 @@ int main(int argc, char **argv) {
     free(s.reply);
     free(s.piece);
     free(system_file);
+    free(jinja_text);
+    free(tools_text);
     llm_ctx_close(s.ctx);
     llm_model_close(s.model);
     return rc;
