@@ -6125,6 +6125,7 @@ enum { LLM__JU, LLM__JNONE, LLM__JBOOL, LLM__JINT, LLM__JFLOAT, LLM__JSTR, LLM__
 
 typedef struct llm__jv llm__jv;
 typedef struct llm__jn llm__jn;
+/* tuple: 1 a tuple; 2, 3, 4 the views dict.keys(), values(), items() (they print so). */
 typedef struct llm__jlist { llm__jv *a; size_t n, cap; int tuple; } llm__jlist;
 typedef struct llm__jdict { llm__jv *k, *v; size_t n, cap; int ns; } llm__jdict;
 struct llm__jv {
@@ -6156,6 +6157,7 @@ typedef struct llm__jctx {
     llm__jblock *blocks;
     size_t mem, max_mem, steps, max_steps;
     int depth, max_depth, brk, soft;
+    size_t n_varargs, n_kwargs;   /* names read so far: a macro that reads them takes extra arguments */
     int64_t now;
     llm__jbuf *out;
     llm__jframe *root;
@@ -6320,7 +6322,7 @@ static const char *llm__jtype(llm__jv v) {
     case LLM__JINT: return "int";
     case LLM__JFLOAT: return "float";
     case LLM__JSTR: return "str";
-    case LLM__JLIST: return v.u.l->tuple ? "tuple" : "list";
+    case LLM__JLIST: return v.u.l->tuple == 1 ? "tuple" : v.u.l->tuple ? "dict_view" : "list";
     case LLM__JDICT: return v.u.d->ns ? "Namespace" : "dict";
     case LLM__JLOOP: return "LoopContext";
     default: return "function";
@@ -6449,18 +6451,21 @@ static void llm__jput_str(llm__jctx *c, llm__jbuf *b, llm__jv v) {
     case LLM__JFLOAT: llm__jput_float(c, b, v.u.f); break;
     case LLM__JSTR: llm__jput(c, b, v.u.s.p, v.u.s.n); break;
     case LLM__JLIST:
-        llm__jputs(c, b, v.u.l->tuple ? "(" : "[");
-        for (i = 0; i < v.u.l->n; i++) { if (i) llm__jputs(c, b, ", "); llm__jput_repr(c, b, v.u.l->a[i]); }
-        llm__jputs(c, b, v.u.l->tuple ? (v.u.l->n == 1 ? ",)" : ")") : "]");
+        {
+            static const char *const open[5] = { "[", "(", "dict_keys([", "dict_values([", "dict_items([" };
+            int t = v.u.l->tuple;
+            llm__jputs(c, b, open[t]);
+            for (i = 0; i < v.u.l->n; i++) { if (i) llm__jputs(c, b, ", "); llm__jput_repr(c, b, v.u.l->a[i]); }
+            llm__jputs(c, b, t == 1 ? (v.u.l->n == 1 ? ",)" : ")") : t ? "])" : "]");
+        }
         break;
     case LLM__JDICT:
-        if (v.u.d->ns) { llm__jputs(c, b, "<Namespace>"); break; }
-        llm__jputs(c, b, "{");
+        llm__jputs(c, b, v.u.d->ns ? "<Namespace {" : "{");
         for (i = 0; i < v.u.d->n; i++) {
             if (i) llm__jputs(c, b, ", ");
             llm__jput_repr(c, b, v.u.d->k[i]); llm__jputs(c, b, ": "); llm__jput_repr(c, b, v.u.d->v[i]);
         }
-        llm__jputs(c, b, "}");
+        llm__jputs(c, b, v.u.d->ns ? "}>" : "}");
         break;
     default: llm__jputs(c, b, "<function>"); break;
     }
@@ -6818,6 +6823,39 @@ static size_t llm__jlex_tag(llm__jctx *c, const char *s, size_t n, size_t i, int
 
 static int llm__jis_ws(char ch) { return ch == ' ' || ch == '\t' || ch == '\n' || ch == '\r' || ch == '\v' || ch == '\f'; }
 
+/* The text of {% raw %}...{% endraw %} as it is; returns the position after the end tag. */
+static size_t llm__jlex_raw(llm__jctx *c, const char *s, size_t n, size_t i, int *line) {
+    size_t t;
+    for (t = i; t + 1 < n; t++) {
+        size_t e = t + 2, text_end = t;
+        int minus;
+        if (s[t] != '{' || s[t + 1] != '%') continue;
+        minus = e < n && s[e] == '-';
+        if (e < n && (s[e] == '-' || s[e] == '+')) e++;
+        while (e < n && llm__jis_ws(s[e])) e++;
+        if (n - e < 6 || memcmp(s + e, "endraw", 6)) continue;
+        e += 6;
+        while (e < n && llm__jis_ws(s[e])) e++;
+        if (minus) while (text_end > i && llm__jis_ws(s[text_end - 1])) text_end--;
+        if (text_end > i) llm__jtok_add(c, LLM__TK_TEXT, s + i, text_end - i, *line);
+        for (; i < e; i++) if (s[i] == '\n') (*line)++;
+        if (e < n && s[e] == '-' && n - e >= 3 && s[e + 1] == '%' && s[e + 2] == '}') {
+            e += 3;
+            while (e < n && llm__jis_ws(s[e])) { if (s[e] == '\n') (*line)++; e++; }
+            return e;
+        }
+        if (e < n && s[e] == '+' && n - e >= 3 && s[e + 1] == '%' && s[e + 2] == '}') return e + 3;
+        if (n - e >= 2 && s[e] == '%' && s[e + 1] == '}') {
+            e += 2;
+            if (e < n && s[e] == '\n') { e++; (*line)++; }
+            return e;
+        }
+        llm__jfail(c, "line %d: bad endraw tag", *line);
+    }
+    llm__jfail(c, "line %d: missing endraw tag", *line);
+    return n;
+}
+
 static void llm__jlex(llm__jctx *c, const char *s, size_t n) {
     size_t i = 0;
     int line = 1, line_start = 1, strip_next = 0;
@@ -6865,6 +6903,12 @@ static void llm__jlex(llm__jctx *c, const char *s, size_t n) {
         if (!strip_after && kind != '{' && !keep_nl && i < n && s[i] == '\n') { i++; line++; line_start = 1; }
         if (strip_after) while (i < n && llm__jis_ws(s[i])) { if (s[i] == '\n') { line++; line_start = 1; } else line_start = 0; i++; }
         if (strip_after) strip_next = 0;
+        if (kind == '%' && c->n_tok >= 3 && c->tok[c->n_tok - 3].t == LLM__TK_BLOCK && c->tok[c->n_tok - 2].t == LLM__TK_NAME
+            && llm__jstr_eq(c->tok[c->n_tok - 2].s, "raw")) {
+            c->n_tok -= 3;
+            i = llm__jlex_raw(c, s, n, i, &line);
+            line_start = i > 0 && s[i - 1] == '\n';
+        }
     }
     llm__jtok_add(c, LLM__TK_EOF, s + n, 0, line);
 }
@@ -6939,7 +6983,11 @@ static llm__jn *llm__jp_primary(llm__jctx *c) {
         if (llm__jstr_eq(t->s, "true") || llm__jstr_eq(t->s, "True")) n->v = llm__jbool(1);
         else if (llm__jstr_eq(t->s, "false") || llm__jstr_eq(t->s, "False")) n->v = llm__jbool(0);
         else if (llm__jstr_eq(t->s, "none") || llm__jstr_eq(t->s, "None")) n->v = llm__jmk(LLM__JNONE);
-        else { n->k = LLM__N_NAME; n->name = t->s; }
+        else {
+            n->k = LLM__N_NAME; n->name = t->s;
+            if (llm__jstr_eq(t->s, "varargs")) c->n_varargs++;
+            if (llm__jstr_eq(t->s, "kwargs")) c->n_kwargs++;
+        }
         c->pos++;
     } else if (t->t == LLM__TK_STR) {
         llm__jbuf b;
@@ -7355,11 +7403,13 @@ static llm__jn *llm__jp_stmt(llm__jctx *c) {
         return n;
     }
     if (llm__jstr_eq(kw, "macro")) {
+        size_t va = c->n_varargs, kwa = c->n_kwargs;
         n = llm__jnode(c, LLM__S_MACRO);
         n->name = llm__jexpect_name(c);
         llm__jp_params(c, &n->l2);
         llm__jexpect_end(c);
         n->l1 = llm__jp_body(c, e_macro);
+        n->op = (c->n_varargs > va ? 1 : 0) | (c->n_kwargs > kwa ? 2 : 0);
         c->pos += 2;
         if (llm__jcur(c)->t == LLM__TK_NAME) c->pos++;
         llm__jexpect_end(c);
@@ -7459,7 +7509,7 @@ static int llm__jeq(llm__jctx *c, llm__jv a, llm__jv b) {
     case LLM__JU: case LLM__JNONE: return 1;
     case LLM__JSTR: return llm__jstr_same(a.u.s, b.u.s);
     case LLM__JLIST:
-        if (a.u.l->n != b.u.l->n || a.u.l->tuple != b.u.l->tuple) return 0;
+        if (a.u.l->n != b.u.l->n || (a.u.l->tuple == 1) != (b.u.l->tuple == 1)) return 0;
         for (i = 0; i < a.u.l->n; i++) if (!llm__jeq(c, a.u.l->a[i], b.u.l->a[i])) return 0;
         return 1;
     case LLM__JDICT:
@@ -7700,7 +7750,7 @@ static llm__jv llm__jslice(llm__jctx *c, llm__jv obj, llm__jv a, llm__jv b, llm_
         return llm__jstrv(r);
     }
     out = llm__jlist_new(c);
-    out->tuple = src->tuple;
+    out->tuple = src->tuple == 1;
     for (i = start; step > 0 ? i < stop : i > stop; i += step) llm__jlist_push(c, out, src->a[i]);
     if (obj.t == LLM__JSTR) {
         llm__jbuf buf;
@@ -8035,23 +8085,111 @@ static int llm__jaffix(llm__jctx *c, llm__str s, llm__jv *arg, int end) {
     return !memcmp(s.p + (end ? s.n - arg->u.s.n : 0), arg->u.s.p, arg->u.s.n);
 }
 
-static llm__jv llm__jcase(llm__jctx *c, llm__str s, int mode) {
-    char *q = (char *)llm__jalloc(c, s.n + 1);
-    size_t i;
-    int start = 1;
-    llm__str r;
-    for (i = 0; i < s.n; i++) {
-        char ch = s.p[i];
-        int up = mode == 'u' || ((mode == 't' || mode == 'c') && start);
-        if (mode == 'c' && !start) up = 0;
-        if (up && ch >= 'a' && ch <= 'z') ch = (char)(ch - 32);
-        else if (!up && mode != 'u' && ch >= 'A' && ch <= 'Z') ch = (char)(ch + 32);
-        q[i] = ch;
-        if (mode == 't') start = !((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') || ch == '\'' || ((unsigned char)ch >= 0x80));
-        else if (mode == 'c') start = 0;
+/* Python's simple case mapping for ASCII, Latin-1, Latin Extended-A, Greek and Cyrillic
+   (the scripts chat text is mostly in); other code points are kept. */
+static uint32_t llm__jcase_cp(uint32_t cp, int upper) {
+    if (upper) {
+        if ((cp >= 'a' && cp <= 'z') || (cp >= 0xe0 && cp <= 0xfe && cp != 0xf7) || (cp >= 0x3b1 && cp <= 0x3cb && cp != 0x3c2)
+            || (cp >= 0x430 && cp <= 0x44f)) return cp - 32;
+        if (cp == 0xff) return 0x178;
+        if (cp == 0xb5) return 0x39c;
+        if (cp == 0x3c2) return 0x3a3;
+        if (cp >= 0x450 && cp <= 0x45f) return cp - 80;
+        if (((cp >= 0x100 && cp <= 0x137) || (cp >= 0x14a && cp <= 0x177)) && (cp & 1)) return cp - 1;
+        if (((cp >= 0x139 && cp <= 0x148) || (cp >= 0x179 && cp <= 0x17e)) && !(cp & 1)) return cp - 1;
+    } else {
+        if ((cp >= 'A' && cp <= 'Z') || (cp >= 0xc0 && cp <= 0xde && cp != 0xd7) || (cp >= 0x391 && cp <= 0x3ab && cp != 0x3a2)
+            || (cp >= 0x410 && cp <= 0x42f)) return cp + 32;
+        if (cp == 0x178) return 0xff;
+        if (cp >= 0x400 && cp <= 0x40f) return cp + 80;
+        if (((cp >= 0x100 && cp <= 0x137) || (cp >= 0x14a && cp <= 0x177)) && !(cp & 1)) return cp + 1;
+        if (((cp >= 0x139 && cp <= 0x148) || (cp >= 0x179 && cp <= 0x17e)) && (cp & 1)) return cp + 1;
     }
-    r.p = q; r.n = s.n;
-    return llm__jstrv(r);
+    return cp;
+}
+
+/* upper (u), lower (l), title (t), capitalize (c). */
+static llm__jv llm__jcase(llm__jctx *c, llm__str s, int mode) {
+    llm__jbuf b;
+    size_t i = 0, k;
+    int start = 1;
+    memset(&b, 0, sizeof b);
+    while (i < s.n) {
+        uint32_t cp = llm__jutf8(s.p + i, s.n - i, &k), out;
+        int up = mode == 'u' || ((mode == 't' || mode == 'T' || mode == 'c') && start);
+        if (up && cp == 0xdf) { llm__jputs(c, &b, mode == 'u' ? "SS" : "Ss"); out = 0; }
+        else out = llm__jcase_cp(cp, up);
+        if (cp != 0xdf || !up) {
+            if (out == cp) llm__jput(c, &b, s.p + i, k);
+            else llm__jput_utf8(c, &b, out);
+        }
+        if (mode == 't') start = llm__jcase_cp(cp, 0) == cp && llm__jcase_cp(cp, 1) == cp && cp != 0xdf;
+        else if (mode == 'T') start = cp == '-' || cp == '(' || cp == '{' || cp == '[' || cp == '<' || llm__space_len((const unsigned char *)s.p + i, k);
+        else if (mode == 'c') start = 0;
+        i += k;
+    }
+    return llm__jstrv(llm__jbuf_str(&b));
+}
+
+/* Python's "fmt % args" for %s %r %d %i %f %e %g %x %% with flags, width and precision. */
+static llm__jv llm__jprintf(llm__jctx *c, llm__str fmt, llm__jargs *a) {
+    llm__jbuf b;
+    size_t i, next = 0;
+    memset(&b, 0, sizeof b);
+    for (i = 0; i < fmt.n; i++) {
+        char spec[32], tmp[512], conv;
+        size_t k = 0;
+        llm__jv v;
+        if (fmt.p[i] != '%') { llm__jput(c, &b, fmt.p + i, 1); continue; }
+        if (i + 1 < fmt.n && fmt.p[i + 1] == '%') { llm__jputs(c, &b, "%"); i++; continue; }
+        spec[k++] = '%';
+        for (i++; i < fmt.n && strchr("-+ #0123456789.", fmt.p[i]) && k < 20; i++) spec[k++] = fmt.p[i];
+        if (i >= fmt.n) llm__jfail(c, "ValueError: incomplete format");
+        conv = fmt.p[i];
+        if (next >= a->n) llm__jfail(c, "TypeError: not enough arguments for format string");
+        v = a->pos[next++];
+        if (conv == 's' || conv == 'r') {
+            llm__jbuf t;
+            memset(&t, 0, sizeof t);
+            if (conv == 's') llm__jput_str(c, &t, v); else llm__jput_repr(c, &t, v);
+            llm__jput(c, &t, "", 1);
+            spec[k++] = 's'; spec[k] = 0;
+            snprintf(tmp, sizeof tmp, spec, t.p);
+        } else if (strchr("dixX", conv)) {
+            if (!llm__jis_num(v)) llm__jfail(c, "TypeError: %%%c format: a number is required, not %s", conv, llm__jtype(v));
+            spec[k++] = 'l'; spec[k++] = 'l'; spec[k++] = conv == 'i' ? 'd' : conv; spec[k] = 0;
+            snprintf(tmp, sizeof tmp, spec, (long long)(v.t == LLM__JFLOAT ? (int64_t)v.u.f : v.u.i));
+        } else if (strchr("feEgG", conv)) {
+            if (!llm__jis_num(v)) llm__jfail(c, "TypeError: must be real number, not %s", llm__jtype(v));
+            spec[k++] = conv; spec[k] = 0;
+            snprintf(tmp, sizeof tmp, spec, llm__jnum(v));
+        } else llm__jfail(c, "ValueError: unsupported format character '%c'", conv);
+        llm__jputs(c, &b, tmp);
+    }
+    return llm__jstrv(llm__jbuf_str(&b));
+}
+
+/* Python's str.format for {} {0} {name} without format specs. */
+static llm__jv llm__jformat(llm__jctx *c, llm__str fmt, llm__jargs *a) {
+    llm__jbuf b;
+    size_t i, auto_i = 0;
+    memset(&b, 0, sizeof b);
+    for (i = 0; i < fmt.n; i++) {
+        size_t e, k;
+        llm__jv *v = NULL;
+        if (fmt.p[i] == '}' && i + 1 < fmt.n && fmt.p[i + 1] == '}') { llm__jputs(c, &b, "}"); i++; continue; }
+        if (fmt.p[i] != '{') { llm__jput(c, &b, fmt.p + i, 1); continue; }
+        if (i + 1 < fmt.n && fmt.p[i + 1] == '{') { llm__jputs(c, &b, "{"); i++; continue; }
+        for (e = i + 1; e < fmt.n && fmt.p[e] != '}'; e++) {}
+        if (e >= fmt.n) llm__jfail(c, "ValueError: Single '{' encountered in format string");
+        if (e == i + 1) v = auto_i < a->n ? &a->pos[auto_i++] : NULL;
+        else if (fmt.p[i + 1] >= '0' && fmt.p[i + 1] <= '9') { k = (size_t)strtoul(fmt.p + i + 1, NULL, 10); v = k < a->n ? &a->pos[k] : NULL; }
+        else for (k = 0; k < a->nk; k++) if (a->kn[k].n == e - i - 1 && !memcmp(a->kn[k].p, fmt.p + i + 1, a->kn[k].n)) v = &a->kv[k];
+        if (!v) llm__jfail(c, "IndexError: Replacement index out of range for positional args tuple");
+        llm__jput_str(c, &b, *v);
+        i = e;
+    }
+    return llm__jstrv(llm__jbuf_str(&b));
 }
 
 static llm__jv llm__jstr_method(llm__jctx *c, llm__str s, llm__str name, llm__jargs *a) {
@@ -8071,6 +8209,7 @@ static llm__jv llm__jstr_method(llm__jctx *c, llm__str s, llm__str name, llm__ja
     if (llm__jstr_eq(name, "lower")) return llm__jcase(c, s, 'l');
     if (llm__jstr_eq(name, "title")) return llm__jcase(c, s, 't');
     if (llm__jstr_eq(name, "capitalize")) return llm__jcase(c, s, 'c');
+    if (llm__jstr_eq(name, "format")) return llm__jformat(c, s, a);
     if (llm__jstr_eq(name, "removeprefix") || llm__jstr_eq(name, "removesuffix")) {
         int end = name.p[6] == 's';
         if (a0 && a0->t == LLM__JSTR && llm__jaffix(c, s, a0, end)) { if (!end) s.p += a0->u.s.n; s.n -= a0->u.s.n; }
@@ -8150,6 +8289,7 @@ static llm__jv llm__jpair(llm__jctx *c, llm__jv k, llm__jv v) {
 static llm__jv llm__jdict_items(llm__jctx *c, llm__jdict *d, int which) {
     llm__jlist *l = llm__jlist_new(c);
     size_t i;
+    l->tuple = which == 'k' ? 2 : which == 'v' ? 3 : 4;
     for (i = 0; i < d->n; i++)
         llm__jlist_push(c, l, which == 'k' ? d->k[i] : which == 'v' ? d->v[i] : llm__jpair(c, d->k[i], d->v[i]));
     return llm__jlistv(l);
@@ -8399,13 +8539,16 @@ static llm__jv llm__jfilter(llm__jctx *c, llm__str name, llm__jv v, llm__jargs *
     }
     if (llm__jstr_eq(name, "upper")) return llm__jcase(c, llm__jto_str(c, v), 'u');
     if (llm__jstr_eq(name, "lower")) return llm__jcase(c, llm__jto_str(c, v), 'l');
-    if (llm__jstr_eq(name, "title")) return llm__jcase(c, llm__jto_str(c, v), 't');
+    if (llm__jstr_eq(name, "title")) return llm__jcase(c, llm__jto_str(c, v), 'T');
     if (llm__jstr_eq(name, "capitalize")) return llm__jcase(c, llm__jto_str(c, v), 'c');
+    if (llm__jstr_eq(name, "format")) return llm__jprintf(c, llm__jto_str(c, v), a);
     if (llm__jstr_eq(name, "replace")) return llm__jreplace(c, llm__jto_str(c, v), a0, llm__jarg(a, 1, "new"), llm__jarg(a, 2, "count"));
     if (llm__jstr_eq(name, "items")) {
         if (v.t == LLM__JU) return llm__jlistv(llm__jlist_new(c));
         if (v.t != LLM__JDICT || v.u.d->ns) llm__jfail(c, "TypeError: Can only get item pairs from a mapping.");
-        return llm__jdict_items(c, v.u.d, 'i');
+        v = llm__jdict_items(c, v.u.d, 'i');
+        v.u.l->tuple = 0;
+        return v;
     }
     if (llm__jstr_eq(name, "list")) {
         llm__jlist *src = llm__jiter(c, v), *l = llm__jlist_new(c);
@@ -8456,6 +8599,7 @@ static llm__jv llm__jfilter(llm__jctx *c, llm__str name, llm__jv v, llm__jargs *
         llm__jv items;
         if (v.t != LLM__JDICT || v.u.d->ns) llm__jfail(c, "TypeError: dictsort filter only works with mappings");
         items = llm__jdict_items(c, v.u.d, 'i');
+        items.u.l->tuple = 0;
         llm__jsort(c, items.u.l->a, items.u.l->n, NULL, !(cs && llm__jtruthy(*cs)), rev && llm__jtruthy(*rev),
                    by && by->t == LLM__JSTR && llm__jstr_eq(by->u.s, "value") ? 1 : 0);
         return items;
@@ -8508,7 +8652,15 @@ static llm__jv llm__jfilter(llm__jctx *c, llm__str name, llm__jv v, llm__jargs *
         if (v.t == LLM__JINT) return v;
         if (v.t == LLM__JBOOL) return llm__jint(v.u.i);
         if (v.t == LLM__JFLOAT) return llm__jint((int64_t)v.u.f);
-        if (v.t == LLM__JSTR) { char *e; llm__str s = llm__jstrdup(c, v.u.s.p, v.u.s.n); long long k = strtoll(s.p, &e, 10); if (*e == 0 && s.n) return llm__jint(k); }
+        if (v.t == LLM__JSTR) {
+            char *e;
+            llm__str s = llm__jstrdup(c, v.u.s.p, v.u.s.n);
+            long long k = strtoll(s.p, &e, 10);
+            double f;
+            if (*e == 0 && s.n) return llm__jint(k);
+            f = strtod(s.p, &e);   /* Jinja tries int(float(value)) next */
+            if (*e == 0 && s.n && f == f) return llm__jint((int64_t)f);
+        }
         return a0 ? *a0 : llm__jint(0);
     }
     if (llm__jstr_eq(name, "float")) {
@@ -8649,6 +8801,7 @@ static llm__jv llm__jcall_macro(llm__jctx *c, llm__jmacro *m, llm__jargs *a) {
     llm__jframe *f = llm__jframe_new(c, m->closure);
     const llm__jnl *params = &m->node->l2;
     llm__jlist *varargs = llm__jlist_new(c);
+    varargs->tuple = 1;
     llm__jdict *kwargs = llm__jdict_new(c);
     size_t i, k;
     for (i = 0; i < params->n; i++) {
@@ -8658,10 +8811,14 @@ static llm__jv llm__jcall_macro(llm__jctx *c, llm__jmacro *m, llm__jargs *a) {
         llm__jframe_set(c, f, p->name, given ? *given : p->a ? llm__jeval(c, p->a, f)
                                                       : llm__jundeff(c, "'%.*s' is undefined", (int)p->name.n, p->name.p));
     }
+    if (a->n > params->n && !(m->node->op & 1) && m->node->k == LLM__S_MACRO)
+        llm__jfail(c, "TypeError: macro '%.*s' takes not more than %lu argument(s)", (int)m->node->name.n, m->node->name.p, (unsigned long)params->n);
     for (i = params->n; i < a->n; i++) llm__jlist_push(c, varargs, a->pos[i]);
     for (k = 0; k < a->nk; k++) {
         int known = llm__jstr_eq(a->kn[k], "caller");
         for (i = 0; i < params->n && !known; i++) known = llm__jstr_same(a->kn[k], params->p[i]->name);
+        if (!known && !(m->node->op & 2) && m->node->k == LLM__S_MACRO)
+            llm__jfail(c, "TypeError: macro '%.*s' takes no keyword argument '%.*s'", (int)m->node->name.n, m->node->name.p, (int)a->kn[k].n, a->kn[k].p);
         if (!known) llm__jdict_set(c, kwargs, llm__jstrv(a->kn[k]), a->kv[k]);
     }
     llm__jframe_set(c, f, llm__s("varargs"), llm__jlistv(varargs));
