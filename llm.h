@@ -6587,9 +6587,10 @@ static int llm__jjson_hex4(llm__jctx *c, llm__jjson *j) {
     if (j->end - j->p < 4) llm__jfail(c, "bad JSON: short \\u escape");
     for (i = 0; i < 4; i++) {
         char ch = *j->p++;
-        v = v * 16 + (ch >= '0' && ch <= '9' ? ch - '0' : ch >= 'a' && ch <= 'f' ? ch - 'a' + 10 : ch >= 'A' && ch <= 'F' ? ch - 'A' + 10 : -1000000);
+        int h = ch >= '0' && ch <= '9' ? ch - '0' : ch >= 'a' && ch <= 'f' ? ch - 'a' + 10 : ch >= 'A' && ch <= 'F' ? ch - 'A' + 10 : -1;
+        if (h < 0) llm__jfail(c, "bad JSON: bad \\u escape");
+        v = v * 16 + h;
     }
-    if (v < 0) llm__jfail(c, "bad JSON: bad \\u escape");
     return v;
 }
 
@@ -6783,7 +6784,9 @@ static size_t llm__jlex_tag(llm__jctx *c, const char *s, size_t n, size_t i, int
             int is_float = 0;
             while (i < n && ((s[i] >= '0' && s[i] <= '9') || s[i] == '_')) { if (s[i] != '_' && k < 63) tmp[k++] = s[i]; i++; }
             if (i + 1 < n && s[i] == '.' && s[i + 1] >= '0' && s[i + 1] <= '9') {
-                is_float = 1; tmp[k++] = s[i++];
+                is_float = 1;
+                if (k < 63) tmp[k++] = s[i];
+                i++;
                 while (i < n && ((s[i] >= '0' && s[i] <= '9') || s[i] == '_')) { if (s[i] != '_' && k < 63) tmp[k++] = s[i]; i++; }
             }
             if (i < n && (s[i] == 'e' || s[i] == 'E')) {
@@ -7784,6 +7787,28 @@ static llm__jv llm__jrepeat(llm__jctx *c, llm__jv seq, int64_t k) {
     }
 }
 
+/* 64-bit integer + - * without overflow (Python's integers have no bound; a template that
+   needs more is refused rather than wrapped). */
+static int64_t llm__jint_op(llm__jctx *c, int op, int64_t a, int64_t b) {
+    uint64_t r;
+    if (op == '+' && !((b > 0 && a > INT64_MAX - b) || (b < 0 && a < INT64_MIN - b))) return a + b;
+    if (op == '-' && !((b < 0 && a > INT64_MAX + b) || (b > 0 && a < INT64_MIN + b))) return a - b;
+    if (op == '*') {
+        if (a == 0 || b == 0) return 0;
+        if (!((a == -1 && b == INT64_MIN) || (b == -1 && a == INT64_MIN))) {
+            r = (uint64_t)a * (uint64_t)b;
+            if ((int64_t)r / b == a && !(a == INT64_MIN || b == INT64_MIN)) return (int64_t)r;
+        }
+    }
+    llm__jfail(c, "OverflowError: integer result out of 64-bit range");
+    return 0;
+}
+
+static int64_t llm__jfloat_to_int(llm__jctx *c, double f) {
+    if (!(f > -9.2e18 && f < 9.2e18)) llm__jfail(c, "OverflowError: cannot convert float %g to integer", f);
+    return (int64_t)f;
+}
+
 static llm__jv llm__jarith(llm__jctx *c, int op, llm__jv a, llm__jv b) {
     static const char *const names[] = { "+", "-", "*", "/", "//", "%", "**" };
     const char *opn = names[op == '+' ? 0 : op == '-' ? 1 : op == '*' ? 2 : op == '/' ? 3 : op == 'f' ? 4 : op == '%' ? 5 : 6];
@@ -7799,14 +7824,14 @@ static llm__jv llm__jarith(llm__jctx *c, int op, llm__jv a, llm__jv b) {
         int ints = a.t != LLM__JFLOAT && b.t != LLM__JFLOAT;
         double x = llm__jnum(a), y = llm__jnum(b);
         switch (op) {
-        case '+': return ints ? llm__jint(a.u.i + b.u.i) : llm__jfloat(x + y);
-        case '-': return ints ? llm__jint(a.u.i - b.u.i) : llm__jfloat(x - y);
-        case '*': return ints ? llm__jint(a.u.i * b.u.i) : llm__jfloat(x * y);
+        case '+': case '-': case '*': return ints ? llm__jint(llm__jint_op(c, op, a.u.i, b.u.i)) : llm__jfloat(op == '+' ? x + y : op == '-' ? x - y : x * y);
         case '/': if (y == 0) llm__jfail(c, "ZeroDivisionError: division by zero"); return llm__jfloat(x / y);
         case 'f': case '%':
             if (y == 0) llm__jfail(c, "ZeroDivisionError: integer division or modulo by zero");
             if (ints) {
-                int64_t q = a.u.i / b.u.i, r = a.u.i % b.u.i;
+                int64_t q, r;
+                if (a.u.i == INT64_MIN && b.u.i == -1) llm__jfail(c, "OverflowError: integer result out of 64-bit range");
+                q = a.u.i / b.u.i; r = a.u.i % b.u.i;
                 if (r && ((r < 0) != (b.u.i < 0))) { q--; r += b.u.i; }
                 return llm__jint(op == 'f' ? q : r);
             } else {
@@ -7814,7 +7839,13 @@ static llm__jv llm__jarith(llm__jctx *c, int op, llm__jv a, llm__jv b) {
                 return llm__jfloat(op == 'f' ? q : r);
             }
         default:
-            if (ints && b.u.i >= 0) { int64_t r = 1, i; for (i = 0; i < b.u.i && i < 64; i++) r *= a.u.i; return llm__jint(r); }
+            if (ints && b.u.i >= 0) {
+                int64_t r = 1, i;
+                for (i = 0; i < b.u.i && r != 0 && !(r == 1 && (a.u.i == 1 || a.u.i == 0)); i++) r = llm__jint_op(c, '*', r, a.u.i);
+                if (a.u.i == 0 && b.u.i > 0) r = 0;
+                if (a.u.i == -1) r = b.u.i % 2 ? -1 : 1;
+                return llm__jint(r);
+            }
             return llm__jfloat(pow(x, y));
         }
     }
@@ -7933,7 +7964,7 @@ static llm__jv llm__jeval(llm__jctx *c, llm__jn *n, llm__jframe *f) {
     case LLM__N_NEG: case LLM__N_POS:
         w = llm__jeval(c, n->a, f);
         if (!llm__jis_num(w)) llm__jfail(c, "TypeError: bad operand type for unary %c: '%s'", n->k == LLM__N_NEG ? '-' : '+', llm__jtype(w));
-        v = n->k == LLM__N_POS ? w : w.t == LLM__JFLOAT ? llm__jfloat(-w.u.f) : llm__jint(-w.u.i);
+        v = n->k == LLM__N_POS ? w : w.t == LLM__JFLOAT ? llm__jfloat(-w.u.f) : llm__jint(llm__jint_op(c, '-', 0, w.u.i));
         break;
     case LLM__N_NOT: v = llm__jbool(!llm__jtruthy(llm__jeval(c, n->a, f))); break;
     case LLM__N_AND: v = llm__jeval(c, n->a, f); if (llm__jtruthy(v)) v = llm__jeval(c, n->b, f); break;
@@ -8158,7 +8189,7 @@ static llm__jv llm__jprintf(llm__jctx *c, llm__str fmt, llm__jargs *a) {
         } else if (strchr("dixX", conv)) {
             if (!llm__jis_num(v)) llm__jfail(c, "TypeError: %%%c format: a number is required, not %s", conv, llm__jtype(v));
             spec[k++] = 'l'; spec[k++] = 'l'; spec[k++] = conv == 'i' ? 'd' : conv; spec[k] = 0;
-            snprintf(tmp, sizeof tmp, spec, (long long)(v.t == LLM__JFLOAT ? (int64_t)v.u.f : v.u.i));
+            snprintf(tmp, sizeof tmp, spec, (long long)(v.t == LLM__JFLOAT ? llm__jfloat_to_int(c, v.u.f) : v.u.i));
         } else if (strchr("feEgG", conv)) {
             if (!llm__jis_num(v)) llm__jfail(c, "TypeError: must be real number, not %s", llm__jtype(v));
             spec[k++] = conv; spec[k] = 0;
@@ -8405,7 +8436,11 @@ static llm__jv llm__jcall_global(llm__jctx *c, llm__str name, llm__jargs *a) {
         else if (a->n >= 2) { start = a->pos[0].u.i; stop = a->pos[1].u.i; if (a->n > 2) step = a->pos[2].u.i; }
         else { llm__jfail(c, "TypeError: range expected at least 1 argument, got 0"); stop = 0; }
         if (!step) llm__jfail(c, "ValueError: range() arg 3 must not be zero");
-        for (k = start; step > 0 ? k < stop : k > stop; k += step) { llm__jstep(c); llm__jlist_push(c, l, llm__jint(k)); }
+        for (k = start; step > 0 ? k < stop : k > stop; k = llm__jint_op(c, '+', k, step)) {
+            llm__jstep(c);
+            llm__jlist_push(c, l, llm__jint(k));
+            if ((step > 0 && k > INT64_MAX - step) || (step < 0 && k < INT64_MIN - step)) break;
+        }
         return llm__jlistv(l);
     }
 }
@@ -8651,7 +8686,7 @@ static llm__jv llm__jfilter(llm__jctx *c, llm__str name, llm__jv v, llm__jargs *
     if (llm__jstr_eq(name, "int")) {
         if (v.t == LLM__JINT) return v;
         if (v.t == LLM__JBOOL) return llm__jint(v.u.i);
-        if (v.t == LLM__JFLOAT) return llm__jint((int64_t)v.u.f);
+        if (v.t == LLM__JFLOAT) return llm__jint(llm__jfloat_to_int(c, v.u.f));
         if (v.t == LLM__JSTR) {
             char *e;
             llm__str s = llm__jstrdup(c, v.u.s.p, v.u.s.n);
@@ -8659,7 +8694,7 @@ static llm__jv llm__jfilter(llm__jctx *c, llm__str name, llm__jv v, llm__jargs *
             double f;
             if (*e == 0 && s.n) return llm__jint(k);
             f = strtod(s.p, &e);   /* Jinja tries int(float(value)) next */
-            if (*e == 0 && s.n && f == f) return llm__jint((int64_t)f);
+            if (*e == 0 && s.n && f == f) return llm__jint(llm__jfloat_to_int(c, f));
         }
         return a0 ? *a0 : llm__jint(0);
     }
@@ -8670,7 +8705,7 @@ static llm__jv llm__jfilter(llm__jctx *c, llm__str name, llm__jv v, llm__jargs *
     }
     if (llm__jstr_eq(name, "abs")) {
         if (!llm__jis_num(v)) llm__jfail(c, "TypeError: bad operand type for abs(): '%s'", llm__jtype(v));
-        return v.t == LLM__JFLOAT ? llm__jfloat(fabs(v.u.f)) : llm__jint(v.u.i < 0 ? -v.u.i : v.u.i);
+        return v.t == LLM__JFLOAT ? llm__jfloat(fabs(v.u.f)) : llm__jint(v.u.i < 0 ? llm__jint_op(c, '-', 0, v.u.i) : v.u.i);
     }
     if (llm__jstr_eq(name, "round")) {
         int64_t p = a0 && a0->t == LLM__JINT ? a0->u.i : 0;
