@@ -553,6 +553,15 @@ typedef struct llm_jinja_desc {
 LLMDEF llm_result llm_jinja_render(const char *tmpl, size_t tmpl_len, const char *vars_json, size_t vars_len,
                                    const llm_jinja_desc *desc, char *out, size_t cap, size_t *n_out, char *error,
                                    size_t error_cap);
+/* The same in two steps, for rendering one template many times: llm_jinja_open parses it
+   (LLM_ERR_TEMPLATE with the message when it does not parse: what the converter checks), and
+   llm_jinja_run renders it. An opened template is read-only: many threads may run it at once. */
+typedef struct llm_jinja llm_jinja;
+LLMDEF llm_result llm_jinja_open(llm_jinja **t, const char *tmpl, size_t tmpl_len, const llm_jinja_desc *desc, char *error,
+                                 size_t error_cap);
+LLMDEF llm_result llm_jinja_run(const llm_jinja *t, const char *vars_json, size_t vars_len, char *out, size_t cap,
+                                size_t *n_out, char *error, size_t error_cap);
+LLMDEF void llm_jinja_close(llm_jinja *t);
 
 /* ---- llm: generation ---------------------------------------------------------------------
    llm_generate_tokens makes the context hold the prompt, then samples tokens until a stop
@@ -6146,7 +6155,7 @@ struct llm__jn {
     llm__jn *a, *b, *c;
     llm__jnl l1, l2;
 };
-typedef struct llm__jtok { int t, line; llm__str s; llm__jv v; } llm__jtok;
+typedef struct llm__jtok { int t, line, op; llm__str s; llm__jv v; } llm__jtok;  /* op: an operator's bytes, for quick compares */
 typedef struct llm__jblock { struct llm__jblock *next; size_t cap, used; } llm__jblock;
 typedef struct llm__jargs { llm__jv *pos; size_t n; llm__str *kn; llm__jv *kv; size_t nk; } llm__jargs;
 
@@ -6820,6 +6829,7 @@ static size_t llm__jlex_tag(llm__jctx *c, const char *s, size_t n, size_t i, int
             }
             i += len;
             llm__jtok_add(c, LLM__TK_OP, s + st, len, *line);
+            c->tok[c->n_tok - 1].op = (unsigned char)s[st] | (len > 1 ? (unsigned char)s[st + 1] << 8 : 0);
         }
     }
 }
@@ -6927,7 +6937,10 @@ enum { LLM__N_LIT, LLM__N_NAME, LLM__N_LIST, LLM__N_TUPLE, LLM__N_DICT, LLM__N_A
        LLM__S_FILTER, LLM__S_BREAK, LLM__S_CONTINUE, LLM__S_BODY };
 
 static llm__jtok *llm__jcur(llm__jctx *c) { return &c->tok[c->pos]; }
-static int llm__jat_op(llm__jctx *c, const char *op) { llm__jtok *t = llm__jcur(c); return t->t == LLM__TK_OP && llm__jstr_eq(t->s, op); }
+static int llm__jat_op(llm__jctx *c, const char *op) {
+    llm__jtok *t = llm__jcur(c);
+    return t->t == LLM__TK_OP && t->op == ((unsigned char)op[0] | (op[0] && op[1] ? (unsigned char)op[1] << 8 : 0));
+}
 static int llm__jat_name(llm__jctx *c, const char *nm) { llm__jtok *t = llm__jcur(c); return t->t == LLM__TK_NAME && llm__jstr_eq(t->s, nm); }
 
 static void llm__jexpect_fail(llm__jctx *c, const char *what) {
@@ -7464,7 +7477,12 @@ static llm__jnl llm__jp_body(llm__jctx *c, const char *const *ends) {
     for (;;) {
         llm__jtok *t = llm__jcur(c);
         if (t->t == LLM__TK_EOF) {
-            if (ends) llm__jfail(c, "line %d: unexpected end of template, expected '%s'", t->line, ends[0]);
+            if (ends) {
+                char want[128];
+                size_t k, w = 0;
+                for (k = 0; ends[k] && w < sizeof want - 32; k++) w += (size_t)snprintf(want + w, sizeof want - w, "%s'%s'", k ? " or " : "", ends[k]);
+                llm__jfail(c, "line %d: unexpected end of template; expected %s", t->line, want);
+            }
             break;
         }
         if (t->t == LLM__TK_TEXT) {
@@ -8962,16 +8980,34 @@ static void llm__jdesc_defaults(const llm_jinja_desc *d, llm__jctx *c) {
     }
 }
 
-/* The whole render under one setjmp: lex, parse, read the variables, run. */
-static llm_result llm__jinja_run(llm__jctx *c, const char *tmpl, size_t tmpl_len, const char *vars, size_t vars_len,
-                                 llm__str *text) {
+struct llm_jinja {
+    llm__jctx parse;    /* its arena holds the text, the tree and the string literals */
     llm__jnl body;
+};
+
+static llm__jctx *llm__jctx_new(const llm_jinja_desc *desc, char *error, size_t error_cap) {
+    llm__jctx *c = (llm__jctx *)LLM_MALLOC(sizeof *c);
+    if (!c) return NULL;
+    memset(c, 0, sizeof *c);
+    c->err = error; c->err_cap = error_cap;
+    llm__jdesc_defaults(desc, c);
+    return c;
+}
+
+/* Lexing and parsing under the caller's setjmp; the tree refers to a copy of the text. */
+static void llm__jinja_parse(llm__jctx *c, const char *tmpl, size_t len, llm__jnl *body) {
+    llm__str text = llm__jstrdup(c, tmpl, len);
+    llm__jlex(c, text.p, text.n);
+    c->pos = 0;
+    *body = llm__jp_body(c, NULL);
+    c->tok = NULL; c->n_tok = c->cap_tok = 0;
+}
+
+/* Reading the variables and rendering, under the caller's setjmp. */
+static llm__str llm__jinja_exec(llm__jctx *c, const llm__jnl *body, const char *vars, size_t vars_len) {
     llm__jjson j;
     llm__jv v;
     size_t i;
-    llm__jlex(c, tmpl, tmpl_len);
-    c->pos = 0;
-    body = llm__jp_body(c, NULL);
     c->root = llm__jframe_new(c, NULL);
     if (vars && vars_len) {
         j.p = vars; j.end = vars + vars_len;
@@ -8982,37 +9018,80 @@ static llm_result llm__jinja_run(llm__jctx *c, const char *tmpl, size_t tmpl_len
     }
     c->out = (llm__jbuf *)llm__jalloc(c, sizeof *c->out);
     memset(c->out, 0, sizeof *c->out);
-    llm__jrender(c, &body, c->root);
-    *text = llm__jbuf_str(c->out);
+    llm__jrender(c, body, c->root);
+    return llm__jbuf_str(c->out);
+}
+
+LLMDEF llm_result llm_jinja_open(llm_jinja **t, const char *tmpl, size_t tmpl_len, const llm_jinja_desc *desc, char *error,
+                                 size_t error_cap) {
+    llm_jinja *j;
+    llm__jctx *c;
+    if (error && error_cap) error[0] = 0;
+    if (!t) return LLM_ERR_INVALID_ARGUMENT;
+    *t = NULL;
+    if (!tmpl) return LLM_ERR_INVALID_ARGUMENT;
+    if (!(j = (llm_jinja *)LLM_MALLOC(sizeof *j))) return LLM_ERR_OUT_OF_MEMORY;
+    if (!(c = llm__jctx_new(desc, error, error_cap))) { LLM_FREE(j); return LLM_ERR_OUT_OF_MEMORY; }
+    if (setjmp(c->jb)) {
+        llm__jfree_all(c);
+        LLM_FREE(c);
+        LLM_FREE(j);
+        return LLM_ERR_TEMPLATE;
+    }
+    llm__jinja_parse(c, tmpl, tmpl_len, &j->body);
+    j->parse = *c;      /* the arena and the limits; the jmp_buf is not used again */
+    j->parse.err = NULL; j->parse.err_cap = 0;
+    LLM_FREE(c);
+    *t = j;
     return LLM_OK;
 }
 
-LLMDEF llm_result llm_jinja_render(const char *tmpl, size_t tmpl_len, const char *vars_json, size_t vars_len,
-                                   const llm_jinja_desc *desc, char *out, size_t cap, size_t *n_out, char *error,
-                                   size_t error_cap) {
+LLMDEF void llm_jinja_close(llm_jinja *t) {
+    if (!t) return;
+    llm__jfree_all(&t->parse);
+    LLM_FREE(t);
+}
+
+LLMDEF llm_result llm_jinja_run(const llm_jinja *t, const char *vars_json, size_t vars_len, char *out, size_t cap, size_t *n_out,
+                                char *error, size_t error_cap) {
     llm__jctx *c;
     llm__str text;
     llm_result rc;
+    llm_jinja_desc d;
     if (error && error_cap) error[0] = 0;
-    if (!tmpl || !n_out || (!out && cap) || (!vars_json && vars_len)) return LLM_ERR_INVALID_ARGUMENT;
+    if (!t || !n_out || (!out && cap) || (!vars_json && vars_len)) return LLM_ERR_INVALID_ARGUMENT;
     *n_out = 0;
-    c = (llm__jctx *)LLM_MALLOC(sizeof *c);
-    if (!c) return LLM_ERR_OUT_OF_MEMORY;
-    memset(c, 0, sizeof *c);
-    c->err = error; c->err_cap = error_cap;
-    llm__jdesc_defaults(desc, c);
+    memset(&d, 0, sizeof d);
+    d.max_steps = t->parse.max_steps; d.max_memory = t->parse.max_mem; d.max_depth = t->parse.max_depth; d.now = t->parse.now;
+    if (!(c = llm__jctx_new(&d, error, error_cap))) return LLM_ERR_OUT_OF_MEMORY;
     if (setjmp(c->jb)) {
         llm__jfree_all(c);
         LLM_FREE(c);
         if (cap && out != error) out[0] = 0;
         return LLM_ERR_TEMPLATE;
     }
-    rc = llm__jinja_run(c, tmpl, tmpl_len, vars_json, vars_len, &text);
+    text = llm__jinja_exec(c, &t->body, vars_json, vars_len);
     *n_out = text.n;
-    if (text.n >= cap) rc = LLM_ERR_BUFFER_TOO_SMALL;
-    else { memcpy(out, text.p, text.n); out[text.n] = 0; }
+    rc = text.n >= cap ? LLM_ERR_BUFFER_TOO_SMALL : LLM_OK;
+    if (rc == LLM_OK) { memcpy(out, text.p, text.n); out[text.n] = 0; }
     llm__jfree_all(c);
     LLM_FREE(c);
+    return rc;
+}
+
+LLMDEF llm_result llm_jinja_render(const char *tmpl, size_t tmpl_len, const char *vars_json, size_t vars_len,
+                                   const llm_jinja_desc *desc, char *out, size_t cap, size_t *n_out, char *error,
+                                   size_t error_cap) {
+    llm_jinja *t;
+    llm_result rc;
+    if (n_out) *n_out = 0;
+    if (!tmpl || !n_out || (!out && cap) || (!vars_json && vars_len)) return LLM_ERR_INVALID_ARGUMENT;
+    if ((rc = llm_jinja_open(&t, tmpl, tmpl_len, desc, error, error_cap)) != LLM_OK) {
+        if (cap && out != error) out[0] = 0;
+        return rc;
+    }
+    rc = llm_jinja_run(t, vars_json, vars_len, out, cap, n_out, error, error_cap);
+    llm_jinja_close(t);
     return rc;
 }
 

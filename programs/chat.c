@@ -307,6 +307,12 @@ static int same_place(int a, int b) {
 #endif
 }
 
+/* A Jinja template renders the conversation: the model's, or --jinja-file's. */
+static int uses_jinja(chat_state *s) {
+    size_t len;
+    return !s->chat.template_name && (s->chat.jinja || llm_model_meta_string(s->model, LLM_KEY_CHAT_TEMPLATE, &len));
+}
+
 /* Renders the conversation into s->prompt; says why not on stderr. */
 static llm_result render(chat_state *s, int add_generation_prompt, size_t *len) {
     const char *why = NULL;
@@ -318,17 +324,12 @@ static llm_result render(chat_state *s, int add_generation_prompt, size_t *len) 
     s->chat.error_text = NULL;
     s->chat.error_cap = 0;
     if (r == LLM_ERR_TEMPLATE)
-        note(s, "chat: the %s template rejects the conversation: %s", s->chat.template_name ? s->chat.template_name : llm_chat_template(s->model),
+        note(s, "chat: the %s template rejects the conversation: %s",
+             s->chat.template_name ? s->chat.template_name : s->chat.jinja ? "--jinja-file" : uses_jinja(s) ? "model's" : llm_chat_template(s->model),
              why ? why : "?");
     else if (r != LLM_OK)
         note(s, "chat: cannot render the conversation: %s", llm_result_string(r));
     return r;
-}
-
-/* A Jinja template renders the conversation: the model's, or --jinja-file's. */
-static int uses_jinja(chat_state *s) {
-    size_t len;
-    return !s->chat.template_name && (s->chat.jinja || llm_model_meta_string(s->model, LLM_KEY_CHAT_TEMPLATE, &len));
 }
 
 static int print_prompt(chat_state *s, int add_generation_prompt) {
