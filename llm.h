@@ -137,8 +137,9 @@
        llm_sample_scratch_bytes the scratch llm_sample_logits needs
      chat templates
        llm_chat_render          a conversation as prompt text, as HF apply_chat_template renders it
-       llm_chat_template        the name of the model's chat template ("llama3.2", ..., "raw")
-       llm_chat_template_name   the known template names, one by one
+       llm_jinja_render         any Jinja chat template with JSON variables (open/run/close: parse once)
+       llm_chat_template        the built-in renderer the model's template matches ("llama3.2", ..., "raw")
+       llm_chat_template_name   the built-in renderers' names, one by one
        llm_chat_end_of_turn     the text of the token that ends an assistant turn
      generation (a layer over the context's public functions)
        llm_generate             prompt text -> streamed reply, reusing the KV cache
