@@ -8727,11 +8727,18 @@ static llm__jv llm__jfilter(llm__jctx *c, llm__str name, llm__jv v, llm__jargs *
         return v.t == LLM__JFLOAT ? llm__jfloat(fabs(v.u.f)) : llm__jint(v.u.i < 0 ? llm__jint_op(c, '-', 0, v.u.i) : v.u.i);
     }
     if (llm__jstr_eq(name, "round")) {
-        int64_t p = a0 && a0->t == LLM__JINT ? a0->u.i : 0;
-        double s = pow(10.0, (double)p), x = llm__jnum(v) * s, r = floor(x + 0.5);
-        if (!llm__jis_num(v)) llm__jfail(c, "TypeError: round needs a number");
-        if (r - x == 0.5 && fmod(r, 2.0) != 0) r -= 1;  /* round half to even, as Python */
-        return llm__jfloat(r / s);
+        /* Python's round: the exact binary value rounded half to even, as printf rounds it */
+        llm__jv *prec = llm__jarg(a, 0, "precision"), *method = llm__jarg(a, 1, "method");
+        int p = prec && prec->t == LLM__JINT && prec->u.i >= 0 && prec->u.i < 30 ? (int)prec->u.i : 0;
+        char tmp[400];
+        double x, s10 = pow(10.0, (double)p);
+        if (!llm__jis_num(v)) llm__jfail(c, "TypeError: type %s doesn't define __round__ method", llm__jtype(v));
+        x = llm__jnum(v);
+        if (method && method->t == LLM__JSTR && llm__jstr_eq(method->u.s, "floor")) return llm__jfloat(floor(x * s10) / s10);
+        if (method && method->t == LLM__JSTR && llm__jstr_eq(method->u.s, "ceil")) return llm__jfloat(ceil(x * s10) / s10);
+        if (!(x > -1e300 && x < 1e300)) return llm__jfloat(x);
+        snprintf(tmp, sizeof tmp, "%.*f", p, x);
+        return llm__jfloat(strtod(tmp, NULL));
     }
     if (llm__jstr_eq(name, "sum")) {
         llm__jlist *src = llm__jiter(c, v);
@@ -8902,6 +8909,7 @@ static void llm__jexec_for(llm__jctx *c, llm__jn *n, llm__jframe *up) {
     for (i = 0; i < items->n; i++) {
         llm__jstep(c);
         lp->i = i;
+        f = llm__jframe_new(c, up);   /* Jinja: what one iteration sets, the next does not see */
         llm__jassign(c, n->a, items->a[i], f);
         llm__jframe_set(c, f, llm__s("loop"), loopv);
         llm__jrender(c, &n->l1, f);
