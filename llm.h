@@ -518,6 +518,8 @@ typedef struct llm_chat_desc {
                                   used instead of msgs when set */
     const char *tools_json;    /* the tools list, [{"type": "function", "function": {...}}, ...] */
     const char *vars_json;     /* more template variables, {"enable_thinking": false, "documents": [...]} */
+    const struct llm_jinja *parsed; /* the template (jinja, else the model's) parsed once by llm_jinja_open,
+                                  so that each call does not parse it again */
     char *error_text;          /* the template's error message is copied here (*error points at it) */
     size_t error_cap;
 } llm_chat_desc;
@@ -6045,7 +6047,8 @@ static llm_result llm__chat_render_jinja(const llm_model *m, const llm_chat_mess
     memset(&vars, 0, sizeof vars);
     if (llm__chat_vars(&vars, m, msgs, n, agp, d) != 0) { LLM_FREE(vars.p); return LLM_ERR_INVALID_ARGUMENT; }
     if (vars.failed) { LLM_FREE(vars.p); return LLM_ERR_OUT_OF_MEMORY; }
-    rc = llm_jinja_render(tmpl, tlen, vars.p, vars.n, NULL, out, cap, n_out, etext, ecap);
+    if (d && d->parsed) rc = llm_jinja_run(d->parsed, vars.p, vars.n, out, cap, n_out, etext, ecap);
+    else rc = llm_jinja_render(tmpl, tlen, vars.p, vars.n, NULL, out, cap, n_out, etext, ecap);
     LLM_FREE(vars.p);
     if (rc == LLM_ERR_TEMPLATE) {
         *n_out = 0;
@@ -6065,7 +6068,7 @@ LLMDEF llm_result llm_chat_render(const llm_model *m, const llm_chat_message *ms
     if (!m || (!msgs && n) || (!out && cap) || !n_out) return LLM_ERR_INVALID_ARGUMENT;
     for (i = 0; i < n; i++)
         if (!msgs[i].role || !msgs[i].content) return LLM_ERR_INVALID_ARGUMENT;
-    if (!(desc && desc->template_name) && ((desc && desc->jinja) || llm_model_meta_string(m, LLM_KEY_CHAT_TEMPLATE, &i) != NULL))
+    if (!(desc && desc->template_name) && ((desc && (desc->jinja || desc->parsed)) || llm_model_meta_string(m, LLM_KEY_CHAT_TEMPLATE, &i) != NULL))
         return llm__chat_render_jinja(m, msgs, n, add_generation_prompt, desc, out, cap, n_out, error);
     t = desc && desc->template_name ? llm__template_index(desc->template_name, strlen(desc->template_name)) : llm__model_template(m);
     if (t < 0) {
@@ -6874,7 +6877,6 @@ static void llm__jlex(llm__jctx *c, const char *s, size_t n) {
     size_t i = 0;
     int line = 1, line_start = 1, strip_next = 0;
     if (n && s[n - 1] == '\n') n--;          /* keep_trailing_newline=False */
-    if (n && s[n - 1] == '\r') n--;
     while (i <= n) {
         size_t t = i, text_end, after;
         int kind = 0, minus = 0, plus = 0, strip_after = 0, keep_nl = 0;
@@ -8909,7 +8911,7 @@ static void llm__jexec_for(llm__jctx *c, llm__jn *n, llm__jframe *up) {
     for (i = 0; i < items->n; i++) {
         llm__jstep(c);
         lp->i = i;
-        f = llm__jframe_new(c, up);   /* Jinja: what one iteration sets, the next does not see */
+        f->n = 0;   /* Jinja: what one iteration sets, the next does not see */
         llm__jassign(c, n->a, items->a[i], f);
         llm__jframe_set(c, f, llm__s("loop"), loopv);
         llm__jrender(c, &n->l1, f);
@@ -9003,10 +9005,17 @@ static llm__jctx *llm__jctx_new(const llm_jinja_desc *desc, char *error, size_t 
     return c;
 }
 
-/* Lexing and parsing under the caller's setjmp; the tree refers to a copy of the text. */
+/* Lexing and parsing under the caller's setjmp. The tree refers to a copy of the text whose
+   line ends are "\n", as Jinja's lexer makes them (\r\n and \r too). */
 static void llm__jinja_parse(llm__jctx *c, const char *tmpl, size_t len, llm__jnl *body) {
-    llm__str text = llm__jstrdup(c, tmpl, len);
-    llm__jlex(c, text.p, text.n);
+    char *text = (char *)llm__jalloc(c, len + 1);
+    size_t i, n = 0;
+    for (i = 0; i < len; i++) {
+        if (tmpl[i] == '\r') { text[n++] = '\n'; if (i + 1 < len && tmpl[i + 1] == '\n') i++; }
+        else text[n++] = tmpl[i];
+    }
+    text[n] = 0;
+    llm__jlex(c, text, n);
     c->pos = 0;
     *body = llm__jp_body(c, NULL);
     c->tok = NULL; c->n_tok = c->cap_tok = 0;

@@ -904,6 +904,7 @@ int main(int argc, char **argv) {
     llm_ctx_desc cd;
     llm_model_desc md;
     char *system_file = NULL, *jinja_text = NULL, *tools_text = NULL;
+    llm_jinja *parsed = NULL;
     int rc;
     memset(&o, 0, sizeof o);
     memset(&s, 0, sizeof s);
@@ -935,6 +936,13 @@ int main(int argc, char **argv) {
         fprintf(stderr, "\n");
         rc = 2;
     }
+    if (rc == 0 && uses_jinja(&s)) { /* parsed once, rendered every turn */
+        size_t len = 0;
+        const char *text = s.chat.jinja ? s.chat.jinja : llm_model_meta_string(s.model, LLM_KEY_CHAT_TEMPLATE, &len);
+        char why[512];
+        if (s.chat.jinja) len = strlen(text);
+        if (llm_jinja_open(&parsed, text, len, NULL, why, sizeof why) == LLM_OK) s.chat.parsed = parsed;
+    }
     if (rc == 0 && o.prompt_only) {
         rc = print_prompt(&s, o.generation_prompt);
     } else if (rc == 0 && (rc = open_chat(&s, system_file ? system_file : o.system, &cd, o.max_reply)) == 0) {
@@ -951,6 +959,7 @@ int main(int argc, char **argv) {
     free(system_file);
     free(jinja_text);
     free(tools_text);
+    llm_jinja_close(parsed);
     llm_ctx_close(s.ctx);
     llm_model_close(s.model);
     return rc;
