@@ -6235,9 +6235,12 @@ static void llm__jput(llm__jctx *c, llm__jbuf *b, const char *p, size_t n) {
 static void llm__jputs(llm__jctx *c, llm__jbuf *b, const char *s) { llm__jput(c, b, s, strlen(s)); }
 static llm__str llm__jbuf_str(llm__jbuf *b) { llm__str s; s.p = b->p ? b->p : ""; s.n = b->n; return s; }
 
-static void llm__jstep(llm__jctx *c) {
-    if (++c->steps > c->max_steps) llm__jfail(c, "template ran more than its %lu steps", (unsigned long)c->max_steps);
+static void llm__jsteps(llm__jctx *c, size_t k) {
+    c->steps += k;
+    if (c->steps > c->max_steps) llm__jfail(c, "template ran more than its %lu steps", (unsigned long)c->max_steps);
 }
+
+static void llm__jstep(llm__jctx *c) { llm__jsteps(c, 1); }
 
 static void llm__jenter(llm__jctx *c) {
     if (++c->depth > c->max_depth) llm__jfail(c, "template nested deeper than %d levels", c->max_depth);
@@ -6295,6 +6298,7 @@ static llm__jv *llm__jdict_find(llm__jdict *d, llm__str key) {
 static void llm__jdict_set(llm__jctx *c, llm__jdict *d, llm__jv key, llm__jv v) {
     size_t cap = d->cap;
     llm__jv *old;
+    llm__jsteps(c, d->n / 16 + 1);   /* a linear search: a huge dict costs its size */
     if (key.t == LLM__JSTR && (old = llm__jdict_find(d, key.u.s)) != NULL) { *old = v; return; }
     d->k = (llm__jv *)llm__jgrow(c, d->k, d->n, &cap, sizeof *d->k);
     d->v = (llm__jv *)llm__jgrow(c, d->v, d->n, &d->cap, sizeof *d->v);
@@ -7631,6 +7635,7 @@ static int64_t llm__jlength(llm__jctx *c, llm__jv v) {
 
 static int llm__jin(llm__jctx *c, llm__jv item, llm__jv in) {
     size_t i;
+    llm__jsteps(c, in.t == LLM__JLIST ? in.u.l->n / 16 : in.t == LLM__JDICT ? in.u.d->n / 16 : in.t == LLM__JSTR ? in.u.s.n / 256 : 0);
     if (in.t == LLM__JSTR) {
         if (item.t != LLM__JSTR) llm__jfail(c, "TypeError: 'in <string>' requires string as left operand, not %s", llm__jtype(item));
         if (!item.u.s.n) return 1;
@@ -7862,9 +7867,9 @@ static llm__jv llm__jarith(llm__jctx *c, int op, llm__jv a, llm__jv b) {
         default:
             if (ints && b.u.i >= 0) {
                 int64_t r = 1, i;
-                for (i = 0; i < b.u.i && r != 0 && !(r == 1 && (a.u.i == 1 || a.u.i == 0)); i++) r = llm__jint_op(c, '*', r, a.u.i);
-                if (a.u.i == 0 && b.u.i > 0) r = 0;
-                if (a.u.i == -1) r = b.u.i % 2 ? -1 : 1;
+                if (a.u.i == 0 || a.u.i == 1) return llm__jint(b.u.i == 0 ? 1 : a.u.i);
+                if (a.u.i == -1) return llm__jint(b.u.i % 2 ? -1 : 1);
+                for (i = 0; i < b.u.i; i++) r = llm__jint_op(c, '*', r, a.u.i);  /* overflows within 63 */
                 return llm__jint(r);
             }
             return llm__jfloat(pow(x, y));
@@ -8673,6 +8678,7 @@ static llm__jv llm__jfilter(llm__jctx *c, llm__str name, llm__jv v, llm__jargs *
         size_t j;
         for (i = 0; i < src->n; i++) {
             int dup = 0;
+            llm__jsteps(c, l->n / 16 + 1);
             for (j = 0; j < l->n && !dup; j++) {
                 llm__jv x = l->a[j], y = src->a[i];
                 if (!(cs && llm__jtruthy(*cs)) && x.t == LLM__JSTR && y.t == LLM__JSTR) dup = llm__jstrcmp_fold(x.u.s, y.u.s, 1) == 0;
