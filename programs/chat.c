@@ -612,7 +612,8 @@ static int chat_loop(chat_state *s) {
     size_t cap = 0;
     int rc = 0, got;
     if (s->tty_in)
-        note(s, "chat: template %s, context %d tokens. /help for commands.", s->chat.template_name ? s->chat.template_name : llm_chat_template(s->model),
+        note(s, "chat: template %s, context %d tokens. /help for commands.",
+             s->chat.template_name ? s->chat.template_name : s->chat.jinja ? "from --jinja-file" : uses_jinja(s) ? "the model's (Jinja)" : llm_chat_template(s->model),
              llm_ctx_size(s->ctx));
     for (;;) {
         if (s->tty_in) {
