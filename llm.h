@@ -528,7 +528,7 @@ typedef struct llm_chat_desc {
    *n_out + 1, LLM_ERR_BUFFER_TOO_SMALL. When the template rejects the conversation:
    LLM_ERR_TEMPLATE and *error (optional) gets its message (for the model's template: in
    desc->error_text when given, else in out when cap allows); an unknown template_name gives
-   LLM_ERR_UNSUPPORTED; bad JSON in desc LLM_ERR_INVALID_ARGUMENT. */
+   LLM_ERR_UNSUPPORTED; bad JSON in desc LLM_ERR_INVALID_ARGUMENT (*error says what). */
 LLMDEF llm_result llm_chat_render(const llm_model *m, const llm_chat_message *msgs, size_t n, int add_generation_prompt,
                                   const llm_chat_desc *desc, char *out, size_t cap, size_t *n_out, const char **error);
 LLMDEF const char *llm_chat_template(const llm_model *m);         /* the model's template name, "raw" if none */
@@ -6053,7 +6053,7 @@ static llm_result llm__chat_render_jinja(const llm_model *m, const llm_chat_mess
     if (rc == LLM_ERR_TEMPLATE) {
         *n_out = 0;
         if (error) *error = ecap ? etext : generic;
-        if (ecap && !strncmp(etext, "bad JSON", 8)) rc = LLM_ERR_INVALID_ARGUMENT;
+        if (ecap && (!strncmp(etext, "bad JSON", 8) || !strncmp(etext, "the variables", 13))) rc = LLM_ERR_INVALID_ARGUMENT;
     }
     return rc;
 }

@@ -327,6 +327,8 @@ static llm_result render(chat_state *s, int add_generation_prompt, size_t *len) 
         note(s, "chat: the %s template rejects the conversation: %s",
              s->chat.template_name ? s->chat.template_name : s->chat.jinja ? "--jinja-file" : uses_jinja(s) ? "model's" : llm_chat_template(s->model),
              why ? why : "?");
+    else if (r == LLM_ERR_INVALID_ARGUMENT && why)
+        note(s, "chat: cannot render the conversation: %s (the messages or --tools)", why);
     else if (r != LLM_OK)
         note(s, "chat: cannot render the conversation: %s", llm_result_string(r));
     return r;
