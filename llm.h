@@ -6138,7 +6138,9 @@ enum { LLM__JU, LLM__JNONE, LLM__JBOOL, LLM__JINT, LLM__JFLOAT, LLM__JSTR, LLM__
 
 typedef struct llm__jv llm__jv;
 typedef struct llm__jn llm__jn;
-/* tuple: 1 a tuple; 2, 3, 4 the views dict.keys(), values(), items() (they print so). */
+/* tuple: 1 a tuple; 2, 3, 4 the views dict.keys(), values(), items() (they print so); 5 a
+   generator (what select, map, items, unique, ... give: always true, no length, no index),
+   6 a reversed list's iterator (the same). */
 typedef struct llm__jlist { llm__jv *a; size_t n, cap; int tuple; } llm__jlist;
 typedef struct llm__jdict { llm__jv *k, *v; size_t n, cap; int ns; } llm__jdict;
 struct llm__jv {
@@ -6339,7 +6341,10 @@ static const char *llm__jtype(llm__jv v) {
     case LLM__JINT: return "int";
     case LLM__JFLOAT: return "float";
     case LLM__JSTR: return "str";
-    case LLM__JLIST: return v.u.l->tuple == 1 ? "tuple" : v.u.l->tuple ? "dict_view" : "list";
+    case LLM__JLIST: {
+        static const char *const names[7] = { "list", "tuple", "dict_keys", "dict_values", "dict_items", "generator", "list_reverseiterator" };
+        return names[v.u.l->tuple];
+    }
     case LLM__JDICT: return v.u.d->ns ? "Namespace" : "dict";
     case LLM__JLOOP: return "LoopContext";
     default: return "function";
@@ -6352,7 +6357,7 @@ static int llm__jtruthy(llm__jv v) {
     case LLM__JBOOL: case LLM__JINT: return v.u.i != 0;
     case LLM__JFLOAT: return v.u.f != 0;
     case LLM__JSTR: return v.u.s.n != 0;
-    case LLM__JLIST: return v.u.l->n != 0;
+    case LLM__JLIST: return v.u.l->n != 0 || v.u.l->tuple >= 5;
     case LLM__JDICT: return v.u.d->ns || v.u.d->n != 0;
     default: return 1;
     }
@@ -6471,6 +6476,7 @@ static void llm__jput_str(llm__jctx *c, llm__jbuf *b, llm__jv v) {
         {
             static const char *const open[5] = { "[", "(", "dict_keys([", "dict_values([", "dict_items([" };
             int t = v.u.l->tuple;
+            if (t >= 5) { llm__jputs(c, b, t == 5 ? "<generator object>" : "<list_reverseiterator object>"); break; }
             llm__jputs(c, b, open[t]);
             for (i = 0; i < v.u.l->n; i++) { if (i) llm__jputs(c, b, ", "); llm__jput_repr(c, b, v.u.l->a[i]); }
             llm__jputs(c, b, t == 1 ? (v.u.l->n == 1 ? ",)" : ")") : t ? "])" : "]");
@@ -6550,6 +6556,7 @@ static void llm__jput_json(llm__jctx *c, llm__jbuf *b, llm__jv v, const llm__jjs
     case LLM__JSTR: llm__jput_json_str(c, b, v.u.s, f->ascii); break;
     case LLM__JLIST:
         n = v.u.l->n;
+        if (v.u.l->tuple >= 2) llm__jfail(c, "TypeError: Object of type %s is not JSON serializable", llm__jtype(v));
         if (!n) { llm__jputs(c, b, "[]"); break; }
         llm__jputs(c, b, "[");
         for (i = 0; i < n; i++) {
@@ -7537,6 +7544,7 @@ static int llm__jeq(llm__jctx *c, llm__jv a, llm__jv b) {
     case LLM__JU: case LLM__JNONE: return 1;
     case LLM__JSTR: return llm__jstr_same(a.u.s, b.u.s);
     case LLM__JLIST:
+        if (a.u.l->tuple >= 5 || b.u.l->tuple >= 5) return a.u.l == b.u.l;
         if (a.u.l->n != b.u.l->n || (a.u.l->tuple == 1) != (b.u.l->tuple == 1)) return 0;
         for (i = 0; i < a.u.l->n; i++) if (!llm__jeq(c, a.u.l->a[i], b.u.l->a[i])) return 0;
         return 1;
@@ -7625,7 +7633,7 @@ static int64_t llm__jlength(llm__jctx *c, llm__jv v) {
     switch (v.t) {
     case LLM__JU: return 0;
     case LLM__JSTR: return (int64_t)llm__jcp_count(v.u.s);
-    case LLM__JLIST: return (int64_t)v.u.l->n;
+    case LLM__JLIST: if (v.u.l->tuple < 5) return (int64_t)v.u.l->n; break;
     case LLM__JDICT: if (!v.u.d->ns) return (int64_t)v.u.d->n; break;
     default: break;
     }
@@ -7725,7 +7733,7 @@ static llm__jv llm__jgetitem(llm__jctx *c, llm__jv obj, llm__jv key) {
     if (obj.t == LLM__JDICT && !obj.u.d->ns) {
         size_t i;
         for (i = 0; i < obj.u.d->n; i++) if (llm__jeq(c, obj.u.d->k[i], key)) return obj.u.d->v[i];
-    } else if ((obj.t == LLM__JLIST || obj.t == LLM__JSTR) && (key.t == LLM__JINT || key.t == LLM__JBOOL)) {
+    } else if (((obj.t == LLM__JLIST && obj.u.l->tuple < 2) || obj.t == LLM__JSTR) && (key.t == LLM__JINT || key.t == LLM__JBOOL)) {
         int64_t n = obj.t == LLM__JLIST ? (int64_t)obj.u.l->n : (int64_t)llm__jcp_count(obj.u.s), k = key.u.i;
         if (k < 0) k += n;
         if (k >= 0 && k < n) {
@@ -7765,8 +7773,8 @@ static llm__jv llm__jslice(llm__jctx *c, llm__jv obj, llm__jv a, llm__jv b, llm_
     if (s.t == LLM__JINT) step = s.u.i;
     if (step == 0) llm__jfail(c, "ValueError: slice step cannot be zero");
     if (obj.t == LLM__JSTR) src = llm__jchars(c, obj.u.s);
-    else if (obj.t == LLM__JLIST) src = obj.u.l;
-    else { llm__jfail(c, "TypeError: '%s' object is not subscriptable", llm__jtype(obj)); return obj; }
+    else if (obj.t == LLM__JLIST && obj.u.l->tuple < 2) src = obj.u.l;
+    else return llm__jundeff(c, "'%s' object is not subscriptable", llm__jtype(obj));  /* Jinja: undefined */
     n = (int64_t)src->n;
     start = llm__jslice_index(c, a, n, step < 0 ? n - 1 : 0, step);
     stop = llm__jslice_index(c, b, n, step < 0 ? -1 : n, step);
@@ -8562,7 +8570,20 @@ static llm__str llm__jindent(llm__jctx *c, llm__str s, llm__jv *width, int first
     return llm__jbuf_str(&b);
 }
 
+static llm__jv llm__jfilter_eager(llm__jctx *c, llm__str name, llm__jv v, llm__jargs *a);
+
+/* Jinja's select, reject, selectattr, rejectattr, map, items and unique give generators and
+   reverse an iterator: always true, without a length or an index (what they hold is made at
+   once here). */
 static llm__jv llm__jfilter(llm__jctx *c, llm__str name, llm__jv v, llm__jargs *a) {
+    static const char *const lazy[] = { "select", "reject", "selectattr", "rejectattr", "map", "items", "unique", NULL };
+    llm__jv r = llm__jfilter_eager(c, name, v, a);
+    if (r.t == LLM__JLIST && llm__jknown(lazy, name)) r.u.l->tuple = 5;
+    else if (r.t == LLM__JLIST && llm__jstr_eq(name, "reverse")) r.u.l->tuple = 6;
+    return r;
+}
+
+static llm__jv llm__jfilter_eager(llm__jctx *c, llm__str name, llm__jv v, llm__jargs *a) {
     llm__jv *a0 = llm__jarg(a, 0, NULL);
     size_t i;
     llm__jstep(c);
@@ -8711,6 +8732,7 @@ static llm__jv llm__jfilter(llm__jctx *c, llm__str name, llm__jv v, llm__jargs *
         return llm__jstrv(llm__jindent(c, llm__jto_str(c, v), llm__jarg(a, 0, "width"), fi && llm__jtruthy(*fi), bl && llm__jtruthy(*bl)));
     }
     if (llm__jstr_eq(name, "int")) {
+        if (v.t == LLM__JU) llm__jraise_undef(c, v);
         if (v.t == LLM__JINT) return v;
         if (v.t == LLM__JBOOL) return llm__jint(v.u.i);
         if (v.t == LLM__JFLOAT) return llm__jint(llm__jfloat_to_int(c, v.u.f));
@@ -8726,6 +8748,7 @@ static llm__jv llm__jfilter(llm__jctx *c, llm__str name, llm__jv v, llm__jargs *
         return a0 ? *a0 : llm__jint(0);
     }
     if (llm__jstr_eq(name, "float")) {
+        if (v.t == LLM__JU) llm__jraise_undef(c, v);
         if (llm__jis_num(v)) return llm__jfloat(llm__jnum(v));
         if (v.t == LLM__JSTR) { char *e; llm__str s = llm__jstrdup(c, v.u.s.p, v.u.s.n); double k = strtod(s.p, &e); if (*e == 0 && s.n) return llm__jfloat(k); }
         return a0 ? *a0 : llm__jfloat(0);
@@ -8741,6 +8764,7 @@ static llm__jv llm__jfilter(llm__jctx *c, llm__str name, llm__jv v, llm__jargs *
         char tmp[400];
         double x, s10 = pow(10.0, (double)p);
         if (!llm__jis_num(v)) llm__jfail(c, "TypeError: type %s doesn't define __round__ method", llm__jtype(v));
+        if (v.t != LLM__JFLOAT) return llm__jint(v.u.i);   /* Python: round of an int is that int */
         x = llm__jnum(v);
         if (method && method->t == LLM__JSTR && llm__jstr_eq(method->u.s, "floor")) return llm__jfloat(floor(x * s10) / s10);
         if (method && method->t == LLM__JSTR && llm__jstr_eq(method->u.s, "ceil")) return llm__jfloat(ceil(x * s10) / s10);
@@ -8754,9 +8778,17 @@ static llm__jv llm__jfilter(llm__jctx *c, llm__str name, llm__jv v, llm__jargs *
         for (i = 0; i < src->n; i++) acc = llm__jarith(c, '+', acc, src->a[i]);
         return acc;
     }
-    if (llm__jstr_eq(name, "wordcount")) {
-        llm__jv parts = llm__jsplit(c, llm__jto_str(c, v), NULL, NULL, 0);
-        return llm__jint((int64_t)parts.u.l->n);
+    if (llm__jstr_eq(name, "wordcount")) {   /* runs of \w, as Jinja's regex counts them */
+        llm__str t = llm__jto_str(c, v);
+        int64_t words = 0;
+        int in_word = 0;
+        for (i = 0; i < t.n; i++) {
+            unsigned char ch = (unsigned char)t.p[i];
+            int w = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') || ch == '_' || ch >= 0x80;
+            words += w && !in_word;
+            in_word = w;
+        }
+        return llm__jint(words);
     }
     if (llm__jstr_eq(name, "e") || llm__jstr_eq(name, "escape") || llm__jstr_eq(name, "forceescape")) {
         llm__str s = llm__jto_str(c, v);
@@ -8799,8 +8831,8 @@ static int llm__jtest(llm__jctx *c, llm__str name, llm__jv v, llm__jargs *a) {
     if (llm__jstr_eq(name, "none")) return v.t == LLM__JNONE;
     if (llm__jstr_eq(name, "string")) return v.t == LLM__JSTR;
     if (llm__jstr_eq(name, "mapping")) return v.t == LLM__JDICT && !v.u.d->ns;
-    if (llm__jstr_eq(name, "iterable")) return v.t == LLM__JSTR || v.t == LLM__JLIST || (v.t == LLM__JDICT && !v.u.d->ns);
-    if (llm__jstr_eq(name, "sequence")) return v.t == LLM__JSTR || v.t == LLM__JLIST || (v.t == LLM__JDICT && !v.u.d->ns);
+    if (llm__jstr_eq(name, "iterable")) return v.t == LLM__JU || v.t == LLM__JSTR || v.t == LLM__JLIST || (v.t == LLM__JDICT && !v.u.d->ns);
+    if (llm__jstr_eq(name, "sequence")) return v.t == LLM__JSTR || (v.t == LLM__JLIST && v.u.l->tuple < 5) || (v.t == LLM__JDICT && !v.u.d->ns);
     if (llm__jstr_eq(name, "boolean")) return v.t == LLM__JBOOL;
     if (llm__jstr_eq(name, "true")) return v.t == LLM__JBOOL && v.u.i;
     if (llm__jstr_eq(name, "false")) return v.t == LLM__JBOOL && !v.u.i;
