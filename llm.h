@@ -139,8 +139,9 @@
        llm_sample_scratch_bytes the scratch llm_sample_logits needs
      chat templates
        llm_chat_render          a conversation as prompt text, as HF apply_chat_template renders it
-       llm_chat_template        the name of the model's chat template ("llama3.2", ..., "raw")
-       llm_chat_template_name   the known template names, one by one
+       llm_jinja_render         any Jinja chat template with JSON variables (open/run/close: parse once)
+       llm_chat_template        the built-in renderer the model's template matches ("llama3.2", ..., "raw")
+       llm_chat_template_name   the built-in renderers' names, one by one
        llm_chat_end_of_turn     the text of the token that ends an assistant turn
      generation (a layer over the context's public functions)
        llm_generate             prompt text -> streamed reply, reusing the KV cache
@@ -548,13 +549,15 @@ LLMDEF llm_result llm_sample_logits(llm_sampler *s, const float *logits, int32_t
 LLMDEF size_t llm_sample_scratch_bytes(int32_t n_vocab);
 
 /* ---- llm: chat templates -----------------------------------------------------------------
-   The converter recognises a model's Jinja chat template (tokenizer_config.json) and stores
-   which known template it is plus the literal text it needs (docs/FORMAT.md, keys chat.*);
-   llm_chat_render reproduces HuggingFace apply_chat_template for it, byte for byte,
-   including the template's own errors. Known templates (llm_chat_template_name):
+   The converter stores the model's Jinja chat template as it ships (tokenizer_config.json or
+   chat_template.jinja; docs/FORMAT.md, keys tokenizer.chat_template and chat.*), and
+   llm_chat_render runs it in llm.h's Jinja interpreter (llm_jinja_render) exactly as
+   HuggingFace apply_chat_template renders it, byte for byte, including the template's own
+   errors. A model without a template renders the contents one after another ("raw").
+   desc->template_name picks one of the built-in renderers instead (llm_chat_template_name):
      zephyr  llama2  mistral-v1  mistral-v3  mistral-v0.1-legacy  mistral-v0.2-legacy  chatml
      smollm2  qwen2.5  qwen3  gemma2  gemma3  llama3  llama3-base  llama3.1  llama3.2  raw
-   "raw" (no template, or one not recognised) renders the contents one after another. */
+   llm_chat_template names the built-in renderer the converter recognised ("raw": none). */
 typedef struct llm_chat_message {
     const char *role;        /* "system", "user", "assistant" (templates also know "tool") */
     const char *content;     /* NUL-terminated UTF-8 */
@@ -564,13 +567,24 @@ typedef struct llm_chat_desc {
     const char *template_name; /* NULL: the model's; else a known name, or a family (its first) */
     const char *date;          /* Llama 3.1/3.2 "Today Date" ("26 Jul 2024"); NULL: llama3.1's own,
                                   llama3.2: SOURCE_DATE_EPOCH when set, else today (UTC) */
-    int no_thinking;           /* qwen3: enable_thinking=False (an empty think block) */
+    int no_thinking;           /* enable_thinking=False (qwen3: an empty think block) */
+    const char *jinja;         /* a Jinja template's text rendered instead of the model's (NUL-terminated) */
+    /* For the model's own template or jinja (template_name NULL), as JSON text: */
+    const char *messages_json; /* the whole conversation, [{"role", "content", "tool_calls", ...}, ...],
+                                  used instead of msgs when set */
+    const char *tools_json;    /* the tools list, [{"type": "function", "function": {...}}, ...] */
+    const char *vars_json;     /* more template variables, {"enable_thinking": false, "documents": [...]} */
+    const struct llm_jinja *parsed; /* the template (jinja, else the model's) parsed once by llm_jinja_open,
+                                  so that each call does not parse it again */
+    char *error_text;          /* the template's error message is copied here (*error points at it) */
+    size_t error_cap;
 } llm_chat_desc;
 
 /* Writes the prompt text and a NUL to out. *n_out gets the text's length; when cap is below
    *n_out + 1, LLM_ERR_BUFFER_TOO_SMALL. When the template rejects the conversation:
-   LLM_ERR_TEMPLATE and *error (optional) gets its message; an unknown template_name gives
-   LLM_ERR_UNSUPPORTED. */
+   LLM_ERR_TEMPLATE and *error (optional) gets its message (for the model's template: in
+   desc->error_text when given, else in out when cap allows); an unknown template_name gives
+   LLM_ERR_UNSUPPORTED; bad JSON in desc LLM_ERR_INVALID_ARGUMENT (*error says what). */
 LLMDEF llm_result llm_chat_render(const llm_model *m, const llm_chat_message *msgs, size_t n, int add_generation_prompt,
                                   const llm_chat_desc *desc, char *out, size_t cap, size_t *n_out, const char **error);
 LLMDEF const char *llm_chat_template(const llm_model *m);         /* the model's template name, "raw" if none */
@@ -578,6 +592,35 @@ LLMDEF const char *llm_chat_template_name(size_t i);              /* the i-th kn
 /* The text of the token that ends an assistant turn for a template (NULL: the model's),
    e.g. "<|eot_id|>"; NULL for raw or an unknown name. Not NUL-terminated: see len. */
 LLMDEF const char *llm_chat_end_of_turn(const llm_model *m, const char *template_name, size_t *len);
+
+/* Any Jinja chat template, rendered as transformers' apply_chat_template renders it (the
+   interpreter is described in the "jinja" sections below). vars_json is one JSON object whose
+   keys are the template's variables: messages, tools, add_generation_prompt, bos_token,
+   eos_token, documents, enable_thinking, ...; a key left out is undefined, null is None.
+   Writes the text and a NUL to out; *n_out gets its length, and LLM_ERR_BUFFER_TOO_SMALL
+   says cap was too small. A template that does not parse, raises (raise_exception, a type
+   error, an unsafe call) or passes a limit gives LLM_ERR_TEMPLATE with the message in error. */
+#define LLM_JINJA_DEFAULT_STEPS  10000000   /* expressions and statements evaluated */
+#define LLM_JINJA_DEFAULT_MEMORY (64u << 20) /* bytes of tokens, values and text */
+#define LLM_JINJA_DEFAULT_DEPTH  200        /* nesting of calls, expressions and statements */
+typedef struct llm_jinja_desc {
+    size_t max_steps;   /* 0: LLM_JINJA_DEFAULT_STEPS */
+    size_t max_memory;  /* 0: LLM_JINJA_DEFAULT_MEMORY */
+    int max_depth;      /* 0: LLM_JINJA_DEFAULT_DEPTH */
+    int64_t now;        /* strftime_now's clock, seconds since 1970 UTC; 0: SOURCE_DATE_EPOCH, else the time */
+} llm_jinja_desc;
+LLMDEF llm_result llm_jinja_render(const char *tmpl, size_t tmpl_len, const char *vars_json, size_t vars_len,
+                                   const llm_jinja_desc *desc, char *out, size_t cap, size_t *n_out, char *error,
+                                   size_t error_cap);
+/* The same in two steps, for rendering one template many times: llm_jinja_open parses it
+   (LLM_ERR_TEMPLATE with the message when it does not parse: what the converter checks), and
+   llm_jinja_run renders it. An opened template is read-only: many threads may run it at once. */
+typedef struct llm_jinja llm_jinja;
+LLMDEF llm_result llm_jinja_open(llm_jinja **t, const char *tmpl, size_t tmpl_len, const llm_jinja_desc *desc, char *error,
+                                 size_t error_cap);
+LLMDEF llm_result llm_jinja_run(const llm_jinja *t, const char *vars_json, size_t vars_len, char *out, size_t cap,
+                                size_t *n_out, char *error, size_t error_cap);
+LLMDEF void llm_jinja_close(llm_jinja *t);
 
 /* ---- llm: generation ---------------------------------------------------------------------
    llm_generate_tokens makes the context hold the prompt, then samples tokens until a stop
@@ -7782,6 +7825,114 @@ static void llm__today(char *buf, size_t size) {
     llm__format_date((t >= 0 ? t : t - 86399) / 86400, buf, size);
 }
 
+/* ---- llm: chat templates (the model's own, through the interpreter) ------------------------ */
+typedef struct llm__vbuf { char *p; size_t n, cap; int failed; } llm__vbuf;
+
+static void llm__vput(llm__vbuf *b, const char *p, size_t n) {
+    if (b->failed) return;
+    if (b->n + n + 1 > b->cap) {
+        size_t cap = b->cap ? b->cap : 1024;
+        char *q;
+        while (cap < b->n + n + 1) cap *= 2;
+        if (!(q = (char *)LLM_MALLOC(cap))) { b->failed = 1; return; }
+        if (b->n) memcpy(q, b->p, b->n);
+        LLM_FREE(b->p);
+        b->p = q; b->cap = cap;
+    }
+    memcpy(b->p + b->n, p, n);
+    b->n += n;
+}
+
+static void llm__vputs(llm__vbuf *b, const char *s) { llm__vput(b, s, strlen(s)); }
+
+static void llm__vput_json_string(llm__vbuf *b, const char *p, size_t n) {
+    size_t i;
+    llm__vputs(b, "\"");
+    for (i = 0; i < n; i++) {
+        unsigned char ch = (unsigned char)p[i];
+        char esc[8];
+        if (ch == '"' || ch == '\\') { esc[0] = '\\'; esc[1] = (char)ch; llm__vput(b, esc, 2); }
+        else if (ch < 0x20) { snprintf(esc, sizeof esc, "\\u%04x", ch); llm__vputs(b, esc); }
+        else llm__vput(b, p + i, 1);
+    }
+    llm__vputs(b, "\"");
+}
+
+/* ,"key":"value" for a model string; left out when the model has none (transformers does not
+   define an unset special token). */
+static void llm__vput_meta(llm__vbuf *b, const llm_model *m, const char *name, const char *key) {
+    size_t len;
+    const char *v = llm_model_meta_string(m, key, &len);
+    if (!v) return;
+    llm__vputs(b, ",\""); llm__vputs(b, name); llm__vputs(b, "\":");
+    llm__vput_json_string(b, v, len);
+}
+
+/* The members of a JSON object's text, without its braces, after a comma. */
+static int llm__vput_members(llm__vbuf *b, const char *obj) {
+    const char *p = obj, *e = obj + strlen(obj);
+    while (p < e && (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')) p++;
+    while (e > p && (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\n' || e[-1] == '\r')) e--;
+    if (p >= e || *p != '{' || e[-1] != '}') return -1;
+    p++; e--;
+    while (p < e && (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')) p++;
+    if (p < e) { llm__vputs(b, ","); llm__vput(b, p, (size_t)(e - p)); }
+    return 0;
+}
+
+/* The render call transformers makes: messages, tools, documents=None, add_generation_prompt,
+   bos_token, eos_token, then the extra keyword arguments. */
+static int llm__chat_vars(llm__vbuf *b, const llm_model *m, const llm_chat_message *msgs, size_t n, int agp, const llm_chat_desc *d) {
+    size_t i;
+    llm__vputs(b, "{\"documents\":null,\"messages\":");
+    if (d && d->messages_json) llm__vputs(b, d->messages_json);
+    else {
+        llm__vputs(b, "[");
+        for (i = 0; i < n; i++) {
+            llm__vputs(b, i ? ",{\"role\":" : "{\"role\":");
+            llm__vput_json_string(b, msgs[i].role, strlen(msgs[i].role));
+            llm__vputs(b, ",\"content\":");
+            llm__vput_json_string(b, msgs[i].content, strlen(msgs[i].content));
+            llm__vputs(b, "}");
+        }
+        llm__vputs(b, "]");
+    }
+    llm__vputs(b, ",\"tools\":");
+    llm__vputs(b, d && d->tools_json ? d->tools_json : "null");
+    llm__vputs(b, agp ? ",\"add_generation_prompt\":true" : ",\"add_generation_prompt\":false");
+    llm__vput_meta(b, m, "bos_token", LLM_KEY_CHAT_BOS);
+    llm__vput_meta(b, m, "eos_token", LLM_KEY_CHAT_EOS);
+    if (d && d->no_thinking) llm__vputs(b, ",\"enable_thinking\":false");
+    if (d && d->date) { llm__vputs(b, ",\"date_string\":"); llm__vput_json_string(b, d->date, strlen(d->date)); }
+    if (d && d->vars_json && llm__vput_members(b, d->vars_json) != 0) return -1;
+    llm__vputs(b, "}");
+    return 0;
+}
+
+static llm_result llm__chat_render_jinja(const llm_model *m, const llm_chat_message *msgs, size_t n, int agp,
+                                         const llm_chat_desc *d, char *out, size_t cap, size_t *n_out, const char **error) {
+    static const char *const generic = "the chat template raised an error (llm_chat_desc.error_text receives its message)";
+    llm__vbuf vars;
+    size_t tlen = 0;
+    const char *tmpl = d && d->jinja ? d->jinja : llm_model_meta_string(m, LLM_KEY_CHAT_TEMPLATE, &tlen);
+    char *etext = d && d->error_text && d->error_cap ? d->error_text : out;
+    size_t ecap = d && d->error_text && d->error_cap ? d->error_cap : cap;
+    llm_result rc;
+    if (d && d->jinja) tlen = strlen(d->jinja);
+    memset(&vars, 0, sizeof vars);
+    if (llm__chat_vars(&vars, m, msgs, n, agp, d) != 0) { LLM_FREE(vars.p); return LLM_ERR_INVALID_ARGUMENT; }
+    if (vars.failed) { LLM_FREE(vars.p); return LLM_ERR_OUT_OF_MEMORY; }
+    if (d && d->parsed) rc = llm_jinja_run(d->parsed, vars.p, vars.n, out, cap, n_out, etext, ecap);
+    else rc = llm_jinja_render(tmpl, tlen, vars.p, vars.n, NULL, out, cap, n_out, etext, ecap);
+    LLM_FREE(vars.p);
+    if (rc == LLM_ERR_TEMPLATE) {
+        *n_out = 0;
+        if (error) *error = ecap ? etext : generic;
+        if (ecap && (!strncmp(etext, "bad JSON", 8) || !strncmp(etext, "the variables", 13))) rc = LLM_ERR_INVALID_ARGUMENT;
+    }
+    return rc;
+}
+
 LLMDEF llm_result llm_chat_render(const llm_model *m, const llm_chat_message *msgs, size_t n, int add_generation_prompt,
                                   const llm_chat_desc *desc, char *out, size_t cap, size_t *n_out, const char **error) {
     llm__chat c;
@@ -7792,6 +7943,8 @@ LLMDEF llm_result llm_chat_render(const llm_model *m, const llm_chat_message *ms
     if (!m || (!msgs && n) || (!out && cap) || !n_out) return LLM_ERR_INVALID_ARGUMENT;
     for (i = 0; i < n; i++)
         if (!msgs[i].role || !msgs[i].content) return LLM_ERR_INVALID_ARGUMENT;
+    if (!(desc && desc->template_name) && ((desc && (desc->jinja || desc->parsed)) || llm_model_meta_string(m, LLM_KEY_CHAT_TEMPLATE, &i) != NULL))
+        return llm__chat_render_jinja(m, msgs, n, add_generation_prompt, desc, out, cap, n_out, error);
     t = desc && desc->template_name ? llm__template_index(desc->template_name, strlen(desc->template_name)) : llm__model_template(m);
     if (t < 0) {
         if (error) *error = "unknown chat template name";
@@ -7843,6 +7996,3034 @@ LLMDEF const char *llm_chat_end_of_turn(const llm_model *m, const char *template
     e = llm__templates[t][2];
     if (*e) { if (len) *len = strlen(e); return e; }
     return m ? llm_model_meta_string(m, LLM_KEY_CHAT_EOS, len) : NULL; /* the eos token ends the turn */
+}
+
+/* ---- llm: jinja (values and memory) -------------------------------------------------------
+   A Jinja2 interpreter for chat templates, in the environment transformers' apply_chat_template
+   sets up: trim_blocks, lstrip_blocks, loop controls, the generation tag, an immutable sandbox
+   (lists and dicts cannot change; namespace() attributes are the only writable state), the
+   tojson filter as Python's json.dumps(ensure_ascii=False) and the globals raise_exception and
+   strftime_now. Values print as Python prints them (True, None, ['a', 'b']).
+   Every render works in one arena freed at its end; an error unwinds to the render call with
+   longjmp, so nothing in between owns memory. Steps, memory and nesting are bounded. */
+#include <setjmp.h>
+
+enum { LLM__JU, LLM__JNONE, LLM__JBOOL, LLM__JINT, LLM__JFLOAT, LLM__JSTR, LLM__JLIST, LLM__JDICT, LLM__JMACRO,
+       LLM__JMETHOD, LLM__JFUNC, LLM__JLOOP };
+
+typedef struct llm__jv llm__jv;
+typedef struct llm__jn llm__jn;
+/* tuple: 1 a tuple; 2, 3, 4 the views dict.keys(), values(), items() (they print so); 5 a
+   generator (what select, map, items, unique, ... give: always true, no length, no index),
+   6 a reversed list's iterator (the same). */
+typedef struct llm__jlist { llm__jv *a; size_t n, cap; int tuple; } llm__jlist;
+typedef struct llm__jdict { llm__jv *k, *v; size_t n, cap; int ns; } llm__jdict;
+struct llm__jv {
+    int t;
+    union { int64_t i; double f; llm__str s; llm__jlist *l; llm__jdict *d; struct llm__jmacro *m;
+            struct llm__jbound *b; struct llm__jloop *loop; } u;
+};
+typedef struct llm__jbound { llm__jv self; llm__str name; } llm__jbound;
+typedef struct llm__jloop { llm__jlist *items; size_t i; } llm__jloop;
+typedef struct llm__jframe { struct llm__jframe *up; llm__str *k; llm__jv *v; size_t n, cap; } llm__jframe;
+typedef struct llm__jmacro { llm__jn *node; llm__jframe *closure; llm__jv caller; } llm__jmacro;
+typedef struct llm__jbuf { char *p; size_t n, cap; } llm__jbuf;
+typedef struct llm__jnl { llm__jn **p; size_t n, cap; } llm__jnl;
+struct llm__jn {
+    int k, op, line;
+    llm__str name;
+    llm__jv v;
+    llm__jn *a, *b, *c;
+    llm__jnl l1, l2;
+};
+typedef struct llm__jtok { int t, line, op; llm__str s; llm__jv v; } llm__jtok;  /* op: an operator's bytes, for quick compares */
+typedef struct llm__jblock { struct llm__jblock *next; size_t cap, used; } llm__jblock;
+typedef struct llm__jargs { llm__jv *pos; size_t n; llm__str *kn; llm__jv *kv; size_t nk; } llm__jargs;
+
+typedef struct llm__jctx {
+    jmp_buf jb;
+    char *err;
+    size_t err_cap;
+    llm__jblock *blocks;
+    size_t mem, max_mem, steps, max_steps;
+    int depth, max_depth, brk, soft;
+    size_t n_varargs, n_kwargs;   /* names read so far: a macro that reads them takes extra arguments */
+    int64_t now;
+    llm__jbuf *out;
+    llm__jframe *root;
+    llm__jtok *tok;
+    size_t n_tok, cap_tok, pos;
+} llm__jctx;
+
+static void llm__jfail(llm__jctx *c, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    if (c->err && c->err_cap) vsnprintf(c->err, c->err_cap, fmt, ap);
+    va_end(ap);
+    longjmp(c->jb, 1);
+}
+
+static void *llm__jalloc(llm__jctx *c, size_t n) {
+    llm__jblock *b = c->blocks;
+    void *p;
+    n = (n + 15) & ~(size_t)15;
+    if (n > c->max_mem || c->mem + n > c->max_mem)
+        llm__jfail(c, "template used more than its %lu bytes of memory", (unsigned long)c->max_mem);
+    if (!b || b->cap - b->used < n) {
+        size_t cap = n > 65536 ? n : 65536;
+        b = (llm__jblock *)LLM_MALLOC(32 + cap);
+        if (!b) llm__jfail(c, "out of memory");
+        b->next = c->blocks; b->cap = cap; b->used = 0;
+        c->blocks = b;
+    }
+    p = (char *)b + 32 + b->used;
+    b->used += n;
+    c->mem += n;
+    return p;
+}
+
+static void llm__jfree_all(llm__jctx *c) {
+    while (c->blocks) { llm__jblock *n = c->blocks->next; LLM_FREE(c->blocks); c->blocks = n; }
+}
+
+/* Doubles an arena array of elem-sized items so one more fits. */
+static void *llm__jgrow(llm__jctx *c, void *p, size_t n, size_t *cap, size_t elem) {
+    void *q;
+    if (n < *cap) return p;
+    *cap = *cap ? *cap * 2 : 4;
+    q = llm__jalloc(c, *cap * elem);
+    if (n) memcpy(q, p, n * elem);
+    return q;
+}
+
+static void llm__jput(llm__jctx *c, llm__jbuf *b, const char *p, size_t n) {
+    if (b->n + n > b->cap) {
+        size_t cap = b->cap ? b->cap : 64;
+        char *q;
+        while (cap < b->n + n) cap *= 2;
+        q = (char *)llm__jalloc(c, cap);
+        if (b->n) memcpy(q, b->p, b->n);
+        b->p = q; b->cap = cap;
+    }
+    if (n) memcpy(b->p + b->n, p, n);
+    b->n += n;
+}
+
+static void llm__jputs(llm__jctx *c, llm__jbuf *b, const char *s) { llm__jput(c, b, s, strlen(s)); }
+static llm__str llm__jbuf_str(llm__jbuf *b) { llm__str s; s.p = b->p ? b->p : ""; s.n = b->n; return s; }
+
+static void llm__jsteps(llm__jctx *c, size_t k) {
+    c->steps += k;
+    if (c->steps > c->max_steps) llm__jfail(c, "template ran more than its %lu steps", (unsigned long)c->max_steps);
+}
+
+static void llm__jstep(llm__jctx *c) { llm__jsteps(c, 1); }
+
+static void llm__jenter(llm__jctx *c) {
+    if (++c->depth > c->max_depth) llm__jfail(c, "template nested deeper than %d levels", c->max_depth);
+}
+
+static llm__jv llm__jmk(int t) { llm__jv v; memset(&v, 0, sizeof v); v.t = t; return v; }
+static llm__jv llm__jint(int64_t i) { llm__jv v = llm__jmk(LLM__JINT); v.u.i = i; return v; }
+static llm__jv llm__jbool(int b) { llm__jv v = llm__jmk(LLM__JBOOL); v.u.i = b != 0; return v; }
+static llm__jv llm__jfloat(double f) { llm__jv v = llm__jmk(LLM__JFLOAT); v.u.f = f; return v; }
+static llm__jv llm__jstrv(llm__str s) { llm__jv v = llm__jmk(LLM__JSTR); v.u.s = s; return v; }
+static llm__jv llm__jcstr(const char *s) { return llm__jstrv(llm__s(s)); }
+static llm__jv llm__jundef(const char *hint) { llm__jv v = llm__jmk(LLM__JU); v.u.s = llm__s(hint); return v; }
+
+static llm__str llm__jstrdup(llm__jctx *c, const char *p, size_t n) {
+    llm__str s;
+    char *q = (char *)llm__jalloc(c, n + 1);
+    if (n) memcpy(q, p, n);
+    q[n] = 0;
+    s.p = q; s.n = n;
+    return s;
+}
+
+/* An undefined value whose use raises a message made now (Jinja's Undefined hint). */
+static llm__jv llm__jundeff(llm__jctx *c, const char *fmt, ...) {
+    char tmp[256];
+    va_list ap;
+    llm__jv v = llm__jmk(LLM__JU);
+    va_start(ap, fmt);
+    vsnprintf(tmp, sizeof tmp, fmt, ap);
+    va_end(ap);
+    v.u.s = llm__jstrdup(c, tmp, strlen(tmp));
+    return v;
+}
+
+static llm__jlist *llm__jlist_new(llm__jctx *c) { llm__jlist *l = (llm__jlist *)llm__jalloc(c, sizeof *l); memset(l, 0, sizeof *l); return l; }
+static llm__jdict *llm__jdict_new(llm__jctx *c) { llm__jdict *d = (llm__jdict *)llm__jalloc(c, sizeof *d); memset(d, 0, sizeof *d); return d; }
+static llm__jv llm__jlistv(llm__jlist *l) { llm__jv v = llm__jmk(LLM__JLIST); v.u.l = l; return v; }
+static llm__jv llm__jdictv(llm__jdict *d) { llm__jv v = llm__jmk(LLM__JDICT); v.u.d = d; return v; }
+
+static void llm__jlist_push(llm__jctx *c, llm__jlist *l, llm__jv v) {
+    l->a = (llm__jv *)llm__jgrow(c, l->a, l->n, &l->cap, sizeof *l->a);
+    l->a[l->n++] = v;
+}
+
+static int llm__jstr_eq(llm__str a, const char *b) { size_t n = strlen(b); return a.n == n && memcmp(a.p, b, n) == 0; }
+static int llm__jstr_same(llm__str a, llm__str b) { return a.n == b.n && (a.n == 0 || memcmp(a.p, b.p, a.n) == 0); }
+
+static llm__jv *llm__jdict_find(llm__jdict *d, llm__str key) {
+    size_t i;
+    for (i = 0; i < d->n; i++)
+        if (d->k[i].t == LLM__JSTR && llm__jstr_same(d->k[i].u.s, key)) return &d->v[i];
+    return NULL;
+}
+
+static void llm__jdict_set(llm__jctx *c, llm__jdict *d, llm__jv key, llm__jv v) {
+    size_t cap = d->cap;
+    llm__jv *old;
+    llm__jsteps(c, d->n / 16 + 1);   /* a linear search: a huge dict costs its size */
+    if (key.t == LLM__JSTR && (old = llm__jdict_find(d, key.u.s)) != NULL) { *old = v; return; }
+    d->k = (llm__jv *)llm__jgrow(c, d->k, d->n, &cap, sizeof *d->k);
+    d->v = (llm__jv *)llm__jgrow(c, d->v, d->n, &d->cap, sizeof *d->v);
+    d->k[d->n] = key; d->v[d->n++] = v;
+}
+
+static llm__jv *llm__jframe_find(llm__jframe *f, llm__str name) {
+    for (; f; f = f->up) {
+        size_t i;
+        for (i = f->n; i-- > 0;)
+            if (llm__jstr_same(f->k[i], name)) return &f->v[i];
+    }
+    return NULL;
+}
+
+static void llm__jframe_set(llm__jctx *c, llm__jframe *f, llm__str name, llm__jv v) {
+    size_t i, cap = f->cap;
+    for (i = 0; i < f->n; i++)
+        if (llm__jstr_same(f->k[i], name)) { f->v[i] = v; return; }
+    f->k = (llm__str *)llm__jgrow(c, f->k, f->n, &cap, sizeof *f->k);
+    f->v = (llm__jv *)llm__jgrow(c, f->v, f->n, &f->cap, sizeof *f->v);
+    f->k[f->n] = name; f->v[f->n++] = v;
+}
+
+static llm__jframe *llm__jframe_new(llm__jctx *c, llm__jframe *up) {
+    llm__jframe *f = (llm__jframe *)llm__jalloc(c, sizeof *f);
+    memset(f, 0, sizeof *f);
+    f->up = up;
+    return f;
+}
+
+/* Python's name of a value's type, for error messages. */
+static const char *llm__jtype(llm__jv v) {
+    switch (v.t) {
+    case LLM__JU: return "Undefined";
+    case LLM__JNONE: return "NoneType";
+    case LLM__JBOOL: return "bool";
+    case LLM__JINT: return "int";
+    case LLM__JFLOAT: return "float";
+    case LLM__JSTR: return "str";
+    case LLM__JLIST: {
+        static const char *const names[7] = { "list", "tuple", "dict_keys", "dict_values", "dict_items", "generator", "list_reverseiterator" };
+        return names[v.u.l->tuple];
+    }
+    case LLM__JDICT: return v.u.d->ns ? "Namespace" : "dict";
+    case LLM__JLOOP: return "LoopContext";
+    default: return "function";
+    }
+}
+
+static int llm__jtruthy(llm__jv v) {
+    switch (v.t) {
+    case LLM__JU: case LLM__JNONE: return 0;
+    case LLM__JBOOL: case LLM__JINT: return v.u.i != 0;
+    case LLM__JFLOAT: return v.u.f != 0;
+    case LLM__JSTR: return v.u.s.n != 0;
+    case LLM__JLIST: return v.u.l->n != 0 || v.u.l->tuple >= 5;
+    case LLM__JDICT: return v.u.d->ns || v.u.d->n != 0;
+    default: return 1;
+    }
+}
+
+static int llm__jis_num(llm__jv v) { return v.t == LLM__JINT || v.t == LLM__JBOOL || v.t == LLM__JFLOAT; }
+static double llm__jnum(llm__jv v) { return v.t == LLM__JFLOAT ? v.u.f : (double)v.u.i; }
+
+/* ---- llm: jinja (printing: Python str, repr and json.dumps) -------------------------------- */
+
+/* Python float repr: the shortest digits that read back the same, 1e+16 and 1e-05 styles. */
+static void llm__jput_float(llm__jctx *c, llm__jbuf *b, double f) {
+    char tmp[64], digits[32], out[64];
+    int p, e, nd = 0, k = 0, i;
+    if (f != f) { llm__jputs(c, b, "nan"); return; }
+    if (f == HUGE_VAL || f == -HUGE_VAL) { llm__jputs(c, b, f < 0 ? "-inf" : "inf"); return; }
+    for (p = 1; p <= 17; p++) {
+        snprintf(tmp, sizeof tmp, "%.*e", p - 1, f);
+        if (strtod(tmp, NULL) == f) break;
+    }
+    {
+        const char *s = tmp, *ep;
+        if (*s == '-') { out[k++] = '-'; s++; }
+        ep = strchr(s, 'e');
+        for (; s < ep; s++) if (*s != '.') digits[nd++] = *s;
+        e = atoi(ep + 1);
+    }
+    while (nd > 1 && digits[nd - 1] == '0') nd--;
+    if (e >= -4 && e < 16) {
+        if (e < 0) {
+            out[k++] = '0'; out[k++] = '.';
+            for (i = 0; i < -e - 1; i++) out[k++] = '0';
+            for (i = 0; i < nd; i++) out[k++] = digits[i];
+        } else {
+            for (i = 0; i <= e; i++) out[k++] = i < nd ? digits[i] : '0';
+            out[k++] = '.';
+            if (nd > e + 1) for (i = e + 1; i < nd; i++) out[k++] = digits[i];
+            else out[k++] = '0';
+        }
+        out[k] = 0;
+    } else {
+        out[k++] = digits[0];
+        if (nd > 1) { out[k++] = '.'; for (i = 1; i < nd; i++) out[k++] = digits[i]; }
+        snprintf(out + k, sizeof out - (size_t)k, "e%c%02d", e < 0 ? '-' : '+', e < 0 ? -e : e);
+    }
+    llm__jputs(c, b, out);
+}
+
+static void llm__jput_int(llm__jctx *c, llm__jbuf *b, int64_t i) {
+    char tmp[32];
+    snprintf(tmp, sizeof tmp, "%lld", (long long)i);
+    llm__jputs(c, b, tmp);
+}
+
+/* The code point at p (n bytes left, valid UTF-8 assumed, else the byte), and its length. */
+static uint32_t llm__jutf8(const char *p, size_t n, size_t *len) {
+    const unsigned char *u = (const unsigned char *)p;
+    int k = u[0] < 0x80 ? 1 : u[0] < 0xe0 ? 2 : u[0] < 0xf0 ? 3 : 4, i;
+    uint32_t cp;
+    if ((size_t)k > n || (u[0] >= 0x80 && u[0] < 0xc0)) { *len = 1; return u[0]; }
+    cp = k == 1 ? u[0] : k == 2 ? (u[0] & 0x1fu) : k == 3 ? (u[0] & 0x0fu) : (u[0] & 0x07u);
+    for (i = 1; i < k; i++) cp = (cp << 6) | (u[i] & 0x3fu);
+    *len = (size_t)k;
+    return cp;
+}
+
+static void llm__jput_utf8(llm__jctx *c, llm__jbuf *b, uint32_t cp) {
+    char t[4];
+    size_t n;
+    if (cp < 0x80) { t[0] = (char)cp; n = 1; }
+    else if (cp < 0x800) { t[0] = (char)(0xc0 | (cp >> 6)); t[1] = (char)(0x80 | (cp & 63)); n = 2; }
+    else if (cp < 0x10000) { t[0] = (char)(0xe0 | (cp >> 12)); t[1] = (char)(0x80 | ((cp >> 6) & 63)); t[2] = (char)(0x80 | (cp & 63)); n = 3; }
+    else { t[0] = (char)(0xf0 | (cp >> 18)); t[1] = (char)(0x80 | ((cp >> 12) & 63)); t[2] = (char)(0x80 | ((cp >> 6) & 63)); t[3] = (char)(0x80 | (cp & 63)); n = 4; }
+    llm__jput(c, b, t, n);
+}
+
+/* Python repr(str): single quotes unless the text has ' and no ". */
+static void llm__jput_repr_str(llm__jctx *c, llm__jbuf *b, llm__str s) {
+    char q = (memchr(s.p, '\'', s.n) && !memchr(s.p, '"', s.n)) ? '"' : '\'';
+    size_t i = 0, k;
+    llm__jput(c, b, &q, 1);
+    while (i < s.n) {
+        uint32_t cp = llm__jutf8(s.p + i, s.n - i, &k);
+        char tmp[16];
+        if (cp == (uint32_t)q || cp == '\\') { tmp[0] = '\\'; tmp[1] = (char)cp; llm__jput(c, b, tmp, 2); }
+        else if (cp == '\n') llm__jputs(c, b, "\\n");
+        else if (cp == '\r') llm__jputs(c, b, "\\r");
+        else if (cp == '\t') llm__jputs(c, b, "\\t");
+        else if (cp < 0x20 || (cp >= 0x7f && cp <= 0xa0) || cp == 0xad) { snprintf(tmp, sizeof tmp, "\\x%02x", cp); llm__jputs(c, b, tmp); }
+        else llm__jput(c, b, s.p + i, k);
+        i += k;
+    }
+    llm__jput(c, b, &q, 1);
+}
+
+static void llm__jput_str(llm__jctx *c, llm__jbuf *b, llm__jv v);
+
+static void llm__jput_repr(llm__jctx *c, llm__jbuf *b, llm__jv v) {
+    if (v.t == LLM__JSTR) llm__jput_repr_str(c, b, v.u.s);
+    else if (v.t == LLM__JU) llm__jputs(c, b, "Undefined");
+    else llm__jput_str(c, b, v);
+}
+
+/* Python str(value). */
+static void llm__jput_str(llm__jctx *c, llm__jbuf *b, llm__jv v) {
+    size_t i;
+    llm__jenter(c);
+    switch (v.t) {
+    case LLM__JU: break;
+    case LLM__JNONE: llm__jputs(c, b, "None"); break;
+    case LLM__JBOOL: llm__jputs(c, b, v.u.i ? "True" : "False"); break;
+    case LLM__JINT: llm__jput_int(c, b, v.u.i); break;
+    case LLM__JFLOAT: llm__jput_float(c, b, v.u.f); break;
+    case LLM__JSTR: llm__jput(c, b, v.u.s.p, v.u.s.n); break;
+    case LLM__JLIST:
+        {
+            static const char *const open[5] = { "[", "(", "dict_keys([", "dict_values([", "dict_items([" };
+            int t = v.u.l->tuple;
+            if (t >= 5) { llm__jputs(c, b, t == 5 ? "<generator object>" : "<list_reverseiterator object>"); break; }
+            llm__jputs(c, b, open[t]);
+            for (i = 0; i < v.u.l->n; i++) { if (i) llm__jputs(c, b, ", "); llm__jput_repr(c, b, v.u.l->a[i]); }
+            llm__jputs(c, b, t == 1 ? (v.u.l->n == 1 ? ",)" : ")") : t ? "])" : "]");
+        }
+        break;
+    case LLM__JDICT:
+        llm__jputs(c, b, v.u.d->ns ? "<Namespace {" : "{");
+        for (i = 0; i < v.u.d->n; i++) {
+            if (i) llm__jputs(c, b, ", ");
+            llm__jput_repr(c, b, v.u.d->k[i]); llm__jputs(c, b, ": "); llm__jput_repr(c, b, v.u.d->v[i]);
+        }
+        llm__jputs(c, b, v.u.d->ns ? "}>" : "}");
+        break;
+    default: llm__jputs(c, b, "<function>"); break;
+    }
+    c->depth--;
+}
+
+static llm__str llm__jto_str(llm__jctx *c, llm__jv v) {
+    llm__jbuf b;
+    if (v.t == LLM__JSTR) return v.u.s;
+    memset(&b, 0, sizeof b);
+    llm__jput_str(c, &b, v);
+    return llm__jbuf_str(&b);
+}
+
+typedef struct llm__jjson_fmt { llm__str indent, item_sep, key_sep; int has_indent, sort_keys, ascii; } llm__jjson_fmt;
+
+static void llm__jput_json_str(llm__jctx *c, llm__jbuf *b, llm__str s, int ascii) {
+    size_t i = 0, k;
+    llm__jputs(c, b, "\"");
+    while (i < s.n) {
+        uint32_t cp = llm__jutf8(s.p + i, s.n - i, &k);
+        char tmp[16];
+        switch (cp) {
+        case '"': llm__jputs(c, b, "\\\""); break;
+        case '\\': llm__jputs(c, b, "\\\\"); break;
+        case '\n': llm__jputs(c, b, "\\n"); break;
+        case '\r': llm__jputs(c, b, "\\r"); break;
+        case '\t': llm__jputs(c, b, "\\t"); break;
+        case '\b': llm__jputs(c, b, "\\b"); break;
+        case '\f': llm__jputs(c, b, "\\f"); break;
+        default:
+            if (cp < 0x20 || (ascii && cp > 0x7e && cp != 0x7f)) {
+                if (cp >= 0x10000) {
+                    snprintf(tmp, sizeof tmp, "\\u%04x\\u%04x", 0xd800 + ((cp - 0x10000) >> 10), 0xdc00 + ((cp - 0x10000) & 0x3ff));
+                } else snprintf(tmp, sizeof tmp, "\\u%04x", cp);
+                llm__jputs(c, b, tmp);
+            } else llm__jput(c, b, s.p + i, k);
+        }
+        i += k;
+    }
+    llm__jputs(c, b, "\"");
+}
+
+static int llm__jcompare(llm__jctx *c, llm__jv a, llm__jv b, int fold);
+
+static void llm__jput_json_nl(llm__jctx *c, llm__jbuf *b, const llm__jjson_fmt *f, int level) {
+    int i;
+    llm__jputs(c, b, "\n");
+    for (i = 0; i < level; i++) llm__jput(c, b, f->indent.p, f->indent.n);
+}
+
+/* Python json.dumps with transformers' tojson arguments. */
+static void llm__jput_json(llm__jctx *c, llm__jbuf *b, llm__jv v, const llm__jjson_fmt *f, int level) {
+    size_t i, j, n;
+    llm__jenter(c);
+    switch (v.t) {
+    case LLM__JNONE: llm__jputs(c, b, "null"); break;
+    case LLM__JBOOL: llm__jputs(c, b, v.u.i ? "true" : "false"); break;
+    case LLM__JINT: llm__jput_int(c, b, v.u.i); break;
+    case LLM__JFLOAT:
+        if (v.u.f != v.u.f) llm__jputs(c, b, "NaN");
+        else if (v.u.f == HUGE_VAL || v.u.f == -HUGE_VAL) llm__jputs(c, b, v.u.f < 0 ? "-Infinity" : "Infinity");
+        else llm__jput_float(c, b, v.u.f);
+        break;
+    case LLM__JSTR: llm__jput_json_str(c, b, v.u.s, f->ascii); break;
+    case LLM__JLIST:
+        n = v.u.l->n;
+        if (v.u.l->tuple >= 2) llm__jfail(c, "TypeError: Object of type %s is not JSON serializable", llm__jtype(v));
+        if (!n) { llm__jputs(c, b, "[]"); break; }
+        llm__jputs(c, b, "[");
+        for (i = 0; i < n; i++) {
+            if (i) llm__jput(c, b, f->item_sep.p, f->item_sep.n);
+            if (f->has_indent) llm__jput_json_nl(c, b, f, level + 1);
+            llm__jput_json(c, b, v.u.l->a[i], f, level + 1);
+        }
+        if (f->has_indent) llm__jput_json_nl(c, b, f, level);
+        llm__jputs(c, b, "]");
+        break;
+    case LLM__JDICT: {
+        size_t *order;
+        n = v.u.d->n;
+        if (v.u.d->ns) llm__jfail(c, "Object of type Namespace is not JSON serializable");
+        if (!n) { llm__jputs(c, b, "{}"); break; }
+        order = (size_t *)llm__jalloc(c, n * sizeof *order);
+        for (i = 0; i < n; i++) order[i] = i;
+        if (f->sort_keys)
+            for (i = 1; i < n; i++)
+                for (j = i; j > 0 && llm__jcompare(c, v.u.d->k[order[j - 1]], v.u.d->k[order[j]], 0) > 0; j--) {
+                    size_t t = order[j]; order[j] = order[j - 1]; order[j - 1] = t;
+                }
+        llm__jputs(c, b, "{");
+        for (i = 0; i < n; i++) {
+            llm__jv k = v.u.d->k[order[i]];
+            if (i) llm__jput(c, b, f->item_sep.p, f->item_sep.n);
+            if (f->has_indent) llm__jput_json_nl(c, b, f, level + 1);
+            if (k.t == LLM__JSTR) llm__jput_json_str(c, b, k.u.s, f->ascii);
+            else if (k.t == LLM__JNONE) llm__jputs(c, b, "\"null\"");
+            else if (k.t == LLM__JBOOL) llm__jputs(c, b, k.u.i ? "\"true\"" : "\"false\"");
+            else if (k.t == LLM__JINT || k.t == LLM__JFLOAT) { llm__jputs(c, b, "\""); llm__jput_str(c, b, k); llm__jputs(c, b, "\""); }
+            else llm__jfail(c, "keys must be str, int, float, bool or None, not %s", llm__jtype(k));
+            llm__jput(c, b, f->key_sep.p, f->key_sep.n);
+            llm__jput_json(c, b, v.u.d->v[order[i]], f, level + 1);
+        }
+        if (f->has_indent) llm__jput_json_nl(c, b, f, level);
+        llm__jputs(c, b, "}");
+        break;
+    }
+    default: llm__jfail(c, "Object of type %s is not JSON serializable", llm__jtype(v));
+    }
+    c->depth--;
+}
+
+/* ---- llm: jinja (JSON input) --------------------------------------------------------------- */
+typedef struct llm__jjson { const char *p, *end; } llm__jjson;
+
+static void llm__jjson_ws(llm__jjson *j) { while (j->p < j->end && (*j->p == ' ' || *j->p == '\t' || *j->p == '\n' || *j->p == '\r')) j->p++; }
+
+static int llm__jjson_hex4(llm__jctx *c, llm__jjson *j) {
+    int i, v = 0;
+    if (j->end - j->p < 4) llm__jfail(c, "bad JSON: short \\u escape");
+    for (i = 0; i < 4; i++) {
+        char ch = *j->p++;
+        int h = ch >= '0' && ch <= '9' ? ch - '0' : ch >= 'a' && ch <= 'f' ? ch - 'a' + 10 : ch >= 'A' && ch <= 'F' ? ch - 'A' + 10 : -1;
+        if (h < 0) llm__jfail(c, "bad JSON: bad \\u escape");
+        v = v * 16 + h;
+    }
+    return v;
+}
+
+static llm__str llm__jjson_string(llm__jctx *c, llm__jjson *j) {
+    llm__jbuf b;
+    const char *run;
+    memset(&b, 0, sizeof b);
+    j->p++;
+    for (;;) {
+        run = j->p;
+        while (j->p < j->end && *j->p != '"' && *j->p != '\\' && (unsigned char)*j->p >= 0x20) j->p++;
+        llm__jput(c, &b, run, (size_t)(j->p - run));
+        if (j->p >= j->end || (unsigned char)*j->p < 0x20) llm__jfail(c, "bad JSON: unterminated string");
+        if (*j->p == '"') { j->p++; break; }
+        j->p++;
+        if (j->p >= j->end) llm__jfail(c, "bad JSON: unterminated string");
+        switch (*j->p++) {
+        case '"': llm__jputs(c, &b, "\""); break;
+        case '\\': llm__jputs(c, &b, "\\"); break;
+        case '/': llm__jputs(c, &b, "/"); break;
+        case 'b': llm__jputs(c, &b, "\b"); break;
+        case 'f': llm__jputs(c, &b, "\f"); break;
+        case 'n': llm__jputs(c, &b, "\n"); break;
+        case 'r': llm__jputs(c, &b, "\r"); break;
+        case 't': llm__jputs(c, &b, "\t"); break;
+        case 'u': {
+            uint32_t cp = (uint32_t)llm__jjson_hex4(c, j);
+            if (cp >= 0xd800 && cp < 0xdc00 && j->end - j->p >= 6 && j->p[0] == '\\' && j->p[1] == 'u') {
+                const char *save = j->p;
+                uint32_t lo;
+                j->p += 2;
+                lo = (uint32_t)llm__jjson_hex4(c, j);
+                if (lo >= 0xdc00 && lo < 0xe000) cp = 0x10000 + ((cp - 0xd800) << 10) + (lo - 0xdc00);
+                else j->p = save;
+            }
+            llm__jput_utf8(c, &b, cp);
+            break;
+        }
+        default: llm__jfail(c, "bad JSON: bad escape");
+        }
+    }
+    return llm__jbuf_str(&b);
+}
+
+static llm__jv llm__jjson_value(llm__jctx *c, llm__jjson *j) {
+    llm__jv v = llm__jmk(LLM__JU);
+    llm__jenter(c);
+    llm__jjson_ws(j);
+    if (j->p >= j->end) llm__jfail(c, "bad JSON: unexpected end");
+    if (*j->p == '"') v = llm__jstrv(llm__jjson_string(c, j));
+    else if (*j->p == '[') {
+        llm__jlist *l = llm__jlist_new(c);
+        j->p++; llm__jjson_ws(j);
+        if (j->p < j->end && *j->p == ']') j->p++;
+        else for (;;) {
+            llm__jlist_push(c, l, llm__jjson_value(c, j));
+            llm__jjson_ws(j);
+            if (j->p < j->end && *j->p == ',') { j->p++; continue; }
+            if (j->p < j->end && *j->p == ']') { j->p++; break; }
+            llm__jfail(c, "bad JSON: expected , or ]");
+        }
+        v = llm__jlistv(l);
+    } else if (*j->p == '{') {
+        llm__jdict *d = llm__jdict_new(c);
+        j->p++; llm__jjson_ws(j);
+        if (j->p < j->end && *j->p == '}') j->p++;
+        else for (;;) {
+            llm__jv k;
+            llm__jjson_ws(j);
+            if (j->p >= j->end || *j->p != '"') llm__jfail(c, "bad JSON: expected a key");
+            k = llm__jstrv(llm__jjson_string(c, j));
+            llm__jjson_ws(j);
+            if (j->p >= j->end || *j->p != ':') llm__jfail(c, "bad JSON: expected :");
+            j->p++;
+            llm__jdict_set(c, d, k, llm__jjson_value(c, j));
+            llm__jjson_ws(j);
+            if (j->p < j->end && *j->p == ',') { j->p++; continue; }
+            if (j->p < j->end && *j->p == '}') { j->p++; break; }
+            llm__jfail(c, "bad JSON: expected , or }");
+        }
+        v = llm__jdictv(d);
+    } else if (j->end - j->p >= 4 && !memcmp(j->p, "true", 4)) { v = llm__jbool(1); j->p += 4; }
+    else if (j->end - j->p >= 5 && !memcmp(j->p, "false", 5)) { v = llm__jbool(0); j->p += 5; }
+    else if (j->end - j->p >= 4 && !memcmp(j->p, "null", 4)) { v = llm__jmk(LLM__JNONE); j->p += 4; }
+    else if (*j->p == '-' || (*j->p >= '0' && *j->p <= '9')) {
+        char tmp[64];
+        const char *s = j->p;
+        int is_float = 0;
+        size_t n;
+        if (*j->p == '-') j->p++;
+        while (j->p < j->end && ((*j->p >= '0' && *j->p <= '9') || *j->p == '.' || *j->p == 'e' || *j->p == 'E' || *j->p == '+' || *j->p == '-')) {
+            if (*j->p == '.' || *j->p == 'e' || *j->p == 'E') is_float = 1;
+            j->p++;
+        }
+        n = (size_t)(j->p - s);
+        if (n >= sizeof tmp) llm__jfail(c, "bad JSON: number too long");
+        memcpy(tmp, s, n); tmp[n] = 0;
+        if (!is_float && n < 19) v = llm__jint(strtoll(tmp, NULL, 10));
+        else v = llm__jfloat(strtod(tmp, NULL));
+    } else llm__jfail(c, "bad JSON: unexpected character");
+    c->depth--;
+    return v;
+}
+
+/* ---- llm: jinja (lexer) ---------------------------------------------------------------------
+   The template becomes one token array: text, then tag openers and closers with the
+   expression tokens between them. Whitespace control is applied here, as Jinja's lexer does:
+   "{%-" strips the text before, "-%}" the text after, lstrip_blocks removes spaces and tabs
+   from a line's start up to a block or comment tag, trim_blocks one newline after one. */
+enum { LLM__TK_EOF, LLM__TK_TEXT, LLM__TK_VAR, LLM__TK_VAR_END, LLM__TK_BLOCK, LLM__TK_BLOCK_END, LLM__TK_NAME,
+       LLM__TK_STR, LLM__TK_NUM, LLM__TK_OP };
+
+static void llm__jtok_add(llm__jctx *c, int t, const char *p, size_t n, int line) {
+    llm__jtok *k;
+    c->tok = (llm__jtok *)llm__jgrow(c, c->tok, c->n_tok, &c->cap_tok, sizeof *c->tok);
+    k = &c->tok[c->n_tok++];
+    memset(k, 0, sizeof *k);
+    k->t = t; k->s.p = p; k->s.n = n; k->line = line;
+}
+
+static int llm__jis_name_char(char ch, int first) {
+    return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || ch == '_' || (!first && ch >= '0' && ch <= '9');
+}
+
+/* A string literal's value: Python's escapes (\n, \t, \', \", \\, \xNN, \uNNNN). */
+static llm__str llm__jlex_string(llm__jctx *c, const char *p, size_t n, int line) {
+    llm__jbuf b;
+    size_t i;
+    memset(&b, 0, sizeof b);
+    for (i = 0; i < n; i++) {
+        char ch = p[i];
+        if (ch != '\\' || i + 1 >= n) { llm__jput(c, &b, &p[i], 1); continue; }
+        ch = p[++i];
+        switch (ch) {
+        case 'n': llm__jputs(c, &b, "\n"); break;
+        case 't': llm__jputs(c, &b, "\t"); break;
+        case 'r': llm__jputs(c, &b, "\r"); break;
+        case '0': llm__jput(c, &b, "", 1); break;
+        case 'a': llm__jputs(c, &b, "\a"); break;
+        case 'b': llm__jputs(c, &b, "\b"); break;
+        case 'f': llm__jputs(c, &b, "\f"); break;
+        case 'v': llm__jputs(c, &b, "\v"); break;
+        case '\\': case '\'': case '"': llm__jput(c, &b, &ch, 1); break;
+        case '\n': break;
+        case 'x': case 'u': case 'U': {
+            int digits = ch == 'x' ? 2 : ch == 'u' ? 4 : 8, d;
+            uint32_t cp = 0;
+            for (d = 0; d < digits; d++) {
+                char h = i + 1 < n ? p[++i] : 0;
+                int v = h >= '0' && h <= '9' ? h - '0' : h >= 'a' && h <= 'f' ? h - 'a' + 10 : h >= 'A' && h <= 'F' ? h - 'A' + 10 : -1;
+                if (v < 0) llm__jfail(c, "line %d: bad escape in a string", line);
+                cp = cp * 16 + (uint32_t)v;
+            }
+            llm__jput_utf8(c, &b, cp);
+            break;
+        }
+        default: { char bs = '\\'; llm__jput(c, &b, &bs, 1); llm__jput(c, &b, &ch, 1); }
+        }
+    }
+    return llm__jbuf_str(&b);
+}
+
+/* The expression tokens of one tag, up to its closer; returns the position after the closer. */
+static size_t llm__jlex_tag(llm__jctx *c, const char *s, size_t n, size_t i, int var, int *line, int *strip_after, int *keep_nl) {
+    int depth = 0;
+    static const char *const ops2[] = { "//", "**", "==", "!=", "<=", ">=" };
+    for (;;) {
+        size_t st;
+        char ch;
+        while (i < n && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r')) { if (s[i] == '\n') (*line)++; i++; }
+        if (i >= n) llm__jfail(c, "line %d: unexpected end of template inside a %s", *line, var ? "{{ }}" : "{% %}");
+        if (depth == 0) {
+            const char *close = var ? "}}" : "%}";
+            if ((s[i] == '-' || s[i] == '+') && i + 2 < n + 0 && i + 2 <= n - 1 + 1 && n - i >= 3 && !memcmp(s + i + 1, close, 2)) {
+                *strip_after = s[i] == '-'; *keep_nl = s[i] == '+';
+                llm__jtok_add(c, var ? LLM__TK_VAR_END : LLM__TK_BLOCK_END, s + i, 3, *line);
+                return i + 3;
+            }
+            if (n - i >= 2 && !memcmp(s + i, close, 2)) {
+                llm__jtok_add(c, var ? LLM__TK_VAR_END : LLM__TK_BLOCK_END, s + i, 2, *line);
+                return i + 2;
+            }
+        }
+        st = i; ch = s[i];
+        if (llm__jis_name_char(ch, 1)) {
+            while (i < n && llm__jis_name_char(s[i], 0)) i++;
+            llm__jtok_add(c, LLM__TK_NAME, s + st, i - st, *line);
+        } else if (ch >= '0' && ch <= '9') {
+            char tmp[64];
+            size_t k = 0;
+            int is_float = 0;
+            while (i < n && ((s[i] >= '0' && s[i] <= '9') || s[i] == '_')) { if (s[i] != '_' && k < 63) tmp[k++] = s[i]; i++; }
+            if (i + 1 < n && s[i] == '.' && s[i + 1] >= '0' && s[i + 1] <= '9') {
+                is_float = 1;
+                if (k < 63) tmp[k++] = s[i];
+                i++;
+                while (i < n && ((s[i] >= '0' && s[i] <= '9') || s[i] == '_')) { if (s[i] != '_' && k < 63) tmp[k++] = s[i]; i++; }
+            }
+            if (i < n && (s[i] == 'e' || s[i] == 'E')) {
+                size_t e = i + 1;
+                if (e < n && (s[e] == '+' || s[e] == '-')) e++;
+                if (e < n && s[e] >= '0' && s[e] <= '9') {
+                    is_float = 1;
+                    while (i < e) { if (k < 63) tmp[k++] = s[i]; i++; }
+                    while (i < n && s[i] >= '0' && s[i] <= '9') { if (k < 63) tmp[k++] = s[i]; i++; }
+                }
+            }
+            tmp[k] = 0;
+            llm__jtok_add(c, LLM__TK_NUM, s + st, i - st, *line);
+            c->tok[c->n_tok - 1].v = is_float ? llm__jfloat(strtod(tmp, NULL)) : llm__jint(strtoll(tmp, NULL, 10));
+        } else if (ch == '\'' || ch == '"') {
+            i++;
+            while (i < n && s[i] != ch) { if (s[i] == '\\') i++; if (i < n && s[i] == '\n') (*line)++; i++; }
+            if (i >= n) llm__jfail(c, "line %d: unterminated string", *line);
+            i++;
+            llm__jtok_add(c, LLM__TK_STR, s + st, i - st, *line);
+            c->tok[c->n_tok - 1].v = llm__jstrv(llm__jlex_string(c, s + st + 1, i - st - 2, *line));
+        } else {
+            size_t k, len = 0;
+            for (k = 0; k < sizeof ops2 / sizeof *ops2; k++)
+                if (n - i >= 2 && !memcmp(s + i, ops2[k], 2)) len = 2;
+            if (!len) {
+                if (!strchr("+-*/%~<>=()[]{},.:|", ch)) llm__jfail(c, "line %d: unexpected character '%c'", *line, ch);
+                len = 1;
+                if (ch == '(' || ch == '[' || ch == '{') depth++;
+                if (ch == ')' || ch == ']' || ch == '}') depth--;
+            }
+            i += len;
+            llm__jtok_add(c, LLM__TK_OP, s + st, len, *line);
+            c->tok[c->n_tok - 1].op = (unsigned char)s[st] | (len > 1 ? (unsigned char)s[st + 1] << 8 : 0);
+        }
+    }
+}
+
+static int llm__jis_ws(char ch) { return ch == ' ' || ch == '\t' || ch == '\n' || ch == '\r' || ch == '\v' || ch == '\f'; }
+
+/* The text of {% raw %}...{% endraw %} as it is; returns the position after the end tag. */
+static size_t llm__jlex_raw(llm__jctx *c, const char *s, size_t n, size_t i, int *line) {
+    size_t t;
+    for (t = i; t + 1 < n; t++) {
+        size_t e = t + 2, text_end = t;
+        int minus;
+        if (s[t] != '{' || s[t + 1] != '%') continue;
+        minus = e < n && s[e] == '-';
+        if (e < n && (s[e] == '-' || s[e] == '+')) e++;
+        while (e < n && llm__jis_ws(s[e])) e++;
+        if (n - e < 6 || memcmp(s + e, "endraw", 6)) continue;
+        e += 6;
+        while (e < n && llm__jis_ws(s[e])) e++;
+        if (minus) while (text_end > i && llm__jis_ws(s[text_end - 1])) text_end--;
+        if (text_end > i) llm__jtok_add(c, LLM__TK_TEXT, s + i, text_end - i, *line);
+        for (; i < e; i++) if (s[i] == '\n') (*line)++;
+        if (e < n && s[e] == '-' && n - e >= 3 && s[e + 1] == '%' && s[e + 2] == '}') {
+            e += 3;
+            while (e < n && llm__jis_ws(s[e])) { if (s[e] == '\n') (*line)++; e++; }
+            return e;
+        }
+        if (e < n && s[e] == '+' && n - e >= 3 && s[e + 1] == '%' && s[e + 2] == '}') return e + 3;
+        if (n - e >= 2 && s[e] == '%' && s[e + 1] == '}') {
+            e += 2;
+            if (e < n && s[e] == '\n') { e++; (*line)++; }
+            return e;
+        }
+        llm__jfail(c, "line %d: bad endraw tag", *line);
+    }
+    llm__jfail(c, "line %d: missing endraw tag", *line);
+    return n;
+}
+
+static void llm__jlex(llm__jctx *c, const char *s, size_t n) {
+    size_t i = 0;
+    int line = 1, line_start = 1, strip_next = 0;
+    if (n && s[n - 1] == '\n') n--;          /* keep_trailing_newline=False */
+    while (i <= n) {
+        size_t t = i, text_end, after;
+        int kind = 0, minus = 0, plus = 0, strip_after = 0, keep_nl = 0;
+        while (t + 1 < n && !(s[t] == '{' && (s[t + 1] == '{' || s[t + 1] == '%' || s[t + 1] == '#'))) t++;
+        if (t + 1 >= n) t = n;
+        text_end = t;
+        if (t < n) {
+            kind = s[t + 1];
+            minus = t + 2 < n && s[t + 2] == '-';
+            plus = t + 2 < n && s[t + 2] == '+' && kind != '{';
+        }
+        if (strip_next) while (i < text_end && llm__jis_ws(s[i])) { if (s[i] == '\n') line_start = 1; i++; }
+        if (kind && minus) while (text_end > i && llm__jis_ws(s[text_end - 1])) text_end--;
+        else if (kind && kind != '{' && !plus) {
+            size_t l = text_end;
+            while (l > i && (s[l - 1] == ' ' || s[l - 1] == '\t')) l--;
+            if ((l > i && s[l - 1] == '\n') || (l == i && line_start)) text_end = l;
+        }
+        if (text_end > i) {
+            llm__jtok_add(c, LLM__TK_TEXT, s + i, text_end - i, line);
+            line_start = s[text_end - 1] == '\n';
+        }
+        for (; i < t; i++) if (s[i] == '\n') line++;
+        if (t >= n) break;
+        i = t + 2 + (minus || plus);
+        if (kind == '#') {
+            size_t e = i;
+            while (e + 1 < n && !(s[e] == '#' && s[e + 1] == '}')) { if (s[e] == '\n') line++; e++; }
+            if (e + 1 >= n) llm__jfail(c, "line %d: missing end of comment tag", line);
+            strip_after = e > i && s[e - 1] == '-';
+            keep_nl = e > i && s[e - 1] == '+';
+            after = e + 2;
+        } else {
+            llm__jtok_add(c, kind == '{' ? LLM__TK_VAR : LLM__TK_BLOCK, s + t, i - t, line);
+            after = llm__jlex_tag(c, s, n, i, kind == '{', &line, &strip_after, &keep_nl);
+        }
+        i = after;
+        strip_next = strip_after;
+        line_start = 0;
+        if (!strip_after && kind != '{' && !keep_nl && i < n && s[i] == '\n') { i++; line++; line_start = 1; }
+        if (strip_after) while (i < n && llm__jis_ws(s[i])) { if (s[i] == '\n') { line++; line_start = 1; } else line_start = 0; i++; }
+        if (strip_after) strip_next = 0;
+        if (kind == '%' && c->n_tok >= 3 && c->tok[c->n_tok - 3].t == LLM__TK_BLOCK && c->tok[c->n_tok - 2].t == LLM__TK_NAME
+            && llm__jstr_eq(c->tok[c->n_tok - 2].s, "raw")) {
+            c->n_tok -= 3;
+            i = llm__jlex_raw(c, s, n, i, &line);
+            line_start = i > 0 && s[i - 1] == '\n';
+        }
+    }
+    llm__jtok_add(c, LLM__TK_EOF, s + n, 0, line);
+}
+
+/* ---- llm: jinja (parser) --------------------------------------------------------------------
+   Recursive descent in Jinja's precedence: inline if < or < and < not < comparisons and in
+   < + - < ~ < * / // % < ** < unary - < primary with .attr [item] (call), then |filter and
+   "is" tests. */
+enum { LLM__N_LIT, LLM__N_NAME, LLM__N_LIST, LLM__N_TUPLE, LLM__N_DICT, LLM__N_ATTR, LLM__N_ITEM, LLM__N_SLICE,
+       LLM__N_CALL, LLM__N_FILTER, LLM__N_TEST, LLM__N_NEG, LLM__N_POS, LLM__N_NOT, LLM__N_BIN, LLM__N_AND, LLM__N_OR,
+       LLM__N_COND, LLM__N_KW, LLM__N_CMP,
+       LLM__S_TEXT, LLM__S_OUT, LLM__S_IF, LLM__S_FOR, LLM__S_SET, LLM__S_SETBLOCK, LLM__S_MACRO, LLM__S_CALL,
+       LLM__S_FILTER, LLM__S_BREAK, LLM__S_CONTINUE, LLM__S_BODY };
+
+static llm__jtok *llm__jcur(llm__jctx *c) { return &c->tok[c->pos]; }
+static int llm__jat_op(llm__jctx *c, const char *op) {
+    llm__jtok *t = llm__jcur(c);
+    return t->t == LLM__TK_OP && t->op == ((unsigned char)op[0] | (op[0] && op[1] ? (unsigned char)op[1] << 8 : 0));
+}
+static int llm__jat_name(llm__jctx *c, const char *nm) { llm__jtok *t = llm__jcur(c); return t->t == LLM__TK_NAME && llm__jstr_eq(t->s, nm); }
+
+static void llm__jexpect_fail(llm__jctx *c, const char *what) {
+    llm__jtok *t = llm__jcur(c);
+    llm__jfail(c, "line %d: expected %s, found '%.*s'", t->line, what, (int)(t->s.n > 40 ? 40 : t->s.n), t->s.p);
+}
+
+static void llm__jexpect_op(llm__jctx *c, const char *op) { if (!llm__jat_op(c, op)) llm__jexpect_fail(c, op); c->pos++; }
+static llm__str llm__jexpect_name(llm__jctx *c) {
+    if (llm__jcur(c)->t != LLM__TK_NAME) llm__jexpect_fail(c, "a name");
+    return c->tok[c->pos++].s;
+}
+static void llm__jexpect_end(llm__jctx *c) { if (llm__jcur(c)->t != LLM__TK_BLOCK_END) llm__jexpect_fail(c, "end of block tag"); c->pos++; }
+
+static llm__jn *llm__jnode(llm__jctx *c, int k) {
+    llm__jn *n = (llm__jn *)llm__jalloc(c, sizeof *n);
+    memset(n, 0, sizeof *n);
+    n->k = k; n->line = llm__jcur(c)->line;
+    return n;
+}
+
+static void llm__jnl_push(llm__jctx *c, llm__jnl *l, llm__jn *n) {
+    l->p = (llm__jn **)llm__jgrow(c, l->p, l->n, &l->cap, sizeof *l->p);
+    l->p[l->n++] = n;
+}
+
+static llm__jn *llm__jp_expr(llm__jctx *c, int with_cond);
+static llm__jn *llm__jp_unary(llm__jctx *c, int with_filter);
+
+/* Call arguments after "(": positional into l1, name=value as N_KW into l2. */
+static void llm__jp_args(llm__jctx *c, llm__jnl *pos, llm__jnl *kw) {
+    c->pos++;
+    while (!llm__jat_op(c, ")")) {
+        if (pos->n + kw->n) llm__jexpect_op(c, ",");
+        if (llm__jat_op(c, ")")) break;
+        if (llm__jcur(c)->t == LLM__TK_NAME && c->tok[c->pos + 1].t == LLM__TK_OP && llm__jstr_eq(c->tok[c->pos + 1].s, "=")) {
+            llm__jn *k = llm__jnode(c, LLM__N_KW);
+            k->name = c->tok[c->pos].s;
+            c->pos += 2;
+            k->a = llm__jp_expr(c, 1);
+            llm__jnl_push(c, kw, k);
+        } else {
+            if (kw->n) llm__jfail(c, "line %d: positional argument after a keyword argument", llm__jcur(c)->line);
+            llm__jnl_push(c, pos, llm__jp_expr(c, 1));
+        }
+    }
+    c->pos++;
+}
+
+static llm__jn *llm__jp_primary(llm__jctx *c) {
+    llm__jtok *t = llm__jcur(c);
+    llm__jn *n;
+    llm__jenter(c);
+    if (t->t == LLM__TK_NAME) {
+        n = llm__jnode(c, LLM__N_LIT);
+        if (llm__jstr_eq(t->s, "true") || llm__jstr_eq(t->s, "True")) n->v = llm__jbool(1);
+        else if (llm__jstr_eq(t->s, "false") || llm__jstr_eq(t->s, "False")) n->v = llm__jbool(0);
+        else if (llm__jstr_eq(t->s, "none") || llm__jstr_eq(t->s, "None")) n->v = llm__jmk(LLM__JNONE);
+        else {
+            n->k = LLM__N_NAME; n->name = t->s;
+            if (llm__jstr_eq(t->s, "varargs")) c->n_varargs++;
+            if (llm__jstr_eq(t->s, "kwargs")) c->n_kwargs++;
+        }
+        c->pos++;
+    } else if (t->t == LLM__TK_STR) {
+        llm__jbuf b;
+        memset(&b, 0, sizeof b);
+        n = llm__jnode(c, LLM__N_LIT);
+        while (llm__jcur(c)->t == LLM__TK_STR) { llm__str s = c->tok[c->pos++].v.u.s; llm__jput(c, &b, s.p, s.n); }
+        n->v = llm__jstrv(llm__jbuf_str(&b));
+    } else if (t->t == LLM__TK_NUM) {
+        n = llm__jnode(c, LLM__N_LIT);
+        n->v = t->v;
+        c->pos++;
+    } else if (llm__jat_op(c, "(")) {
+        c->pos++;
+        if (llm__jat_op(c, ")")) { c->pos++; n = llm__jnode(c, LLM__N_TUPLE); }
+        else {
+            n = llm__jp_expr(c, 1);
+            if (llm__jat_op(c, ",")) {
+                llm__jn *tup = llm__jnode(c, LLM__N_TUPLE);
+                llm__jnl_push(c, &tup->l1, n);
+                while (llm__jat_op(c, ",")) {
+                    c->pos++;
+                    if (llm__jat_op(c, ")")) break;
+                    llm__jnl_push(c, &tup->l1, llm__jp_expr(c, 1));
+                }
+                n = tup;
+            }
+            llm__jexpect_op(c, ")");
+        }
+    } else if (llm__jat_op(c, "[")) {
+        n = llm__jnode(c, LLM__N_LIST);
+        c->pos++;
+        while (!llm__jat_op(c, "]")) {
+            if (n->l1.n) llm__jexpect_op(c, ",");
+            if (llm__jat_op(c, "]")) break;
+            llm__jnl_push(c, &n->l1, llm__jp_expr(c, 1));
+        }
+        c->pos++;
+    } else if (llm__jat_op(c, "{")) {
+        n = llm__jnode(c, LLM__N_DICT);
+        c->pos++;
+        while (!llm__jat_op(c, "}")) {
+            if (n->l1.n) llm__jexpect_op(c, ",");
+            if (llm__jat_op(c, "}")) break;
+            llm__jnl_push(c, &n->l1, llm__jp_expr(c, 1));
+            llm__jexpect_op(c, ":");
+            llm__jnl_push(c, &n->l2, llm__jp_expr(c, 1));
+        }
+        c->pos++;
+    } else {
+        llm__jexpect_fail(c, "an expression");
+        n = NULL;
+    }
+    c->depth--;
+    return n;
+}
+
+static llm__jn *llm__jp_postfix(llm__jctx *c, llm__jn *n) {
+    for (;;) {
+        if (llm__jat_op(c, ".")) {
+            llm__jn *a = llm__jnode(c, LLM__N_ATTR);
+            c->pos++;
+            a->a = n;
+            if (llm__jcur(c)->t == LLM__TK_NUM) { a->k = LLM__N_ITEM; a->b = llm__jnode(c, LLM__N_LIT); a->b->v = llm__jcur(c)->v; c->pos++; }
+            else a->name = llm__jexpect_name(c);
+            n = a;
+        } else if (llm__jat_op(c, "[")) {
+            llm__jn *a = llm__jnode(c, LLM__N_ITEM), *parts[3];
+            int k = 0, is_slice = 0;
+            c->pos++;
+            a->a = n;
+            parts[0] = parts[1] = parts[2] = NULL;
+            for (;;) {
+                if (llm__jat_op(c, ":")) { is_slice = 1; c->pos++; if (++k > 2) llm__jexpect_fail(c, "]"); continue; }
+                if (llm__jat_op(c, "]")) break;
+                if (parts[k]) llm__jexpect_fail(c, "]");
+                parts[k] = llm__jp_expr(c, 1);
+            }
+            c->pos++;
+            if (is_slice) { a->k = LLM__N_SLICE; a->b = parts[0]; a->c = parts[1]; a->l1.p = NULL; if (parts[2]) llm__jnl_push(c, &a->l1, parts[2]); }
+            else if (!parts[0]) llm__jexpect_fail(c, "an index");
+            else a->b = parts[0];
+            n = a;
+        } else if (llm__jat_op(c, "(")) {
+            llm__jn *a = llm__jnode(c, LLM__N_CALL);
+            a->a = n;
+            llm__jp_args(c, &a->l1, &a->l2);
+            n = a;
+        } else return n;
+    }
+}
+
+static const char *const llm__jfilters[] = {
+    "abs", "attr", "batch", "capitalize", "center", "count", "d", "default", "dictsort", "e", "escape", "filesizeformat",
+    "first", "float", "forceescape", "format", "groupby", "indent", "int", "items", "join", "last", "length", "list",
+    "lower", "map", "max", "min", "pprint", "random", "reject", "rejectattr", "replace", "reverse", "round", "safe",
+    "select", "selectattr", "slice", "sort", "string", "striptags", "sum", "title", "tojson", "trim", "truncate",
+    "unique", "upper", "urlencode", "urlize", "wordcount", "wordwrap", "xmlattr", NULL };
+static const char *const llm__jtests[] = {
+    "boolean", "callable", "defined", "divisibleby", "eq", "equalto", "escaped", "even", "false", "filter", "float",
+    "ge", "gt", "greaterthan", "in", "integer", "iterable", "le", "lower", "lt", "lessthan", "mapping", "ne", "none",
+    "number", "odd", "sameas", "sequence", "string", "test", "true", "undefined", "upper", "==", "!=", "<", "<=", ">",
+    ">=", NULL };
+
+static int llm__jknown(const char *const *names, llm__str s) {
+    for (; *names; names++) if (llm__jstr_eq(s, *names)) return 1;
+    return 0;
+}
+
+/* Jinja refuses an unknown filter or test when it compiles, except inside an if (then only
+   when reached). */
+static void llm__jcheck_known(llm__jctx *c, const char *const *names, llm__str s, const char *what) {
+    if (!c->soft && !llm__jknown(names, s)) llm__jfail(c, "No %s named '%.*s'.", what, (int)s.n, s.p);
+}
+
+static llm__jn *llm__jp_filter(llm__jctx *c, llm__jn *n) {
+    llm__jn *f = llm__jnode(c, LLM__N_FILTER);
+    f->a = n;
+    f->name = llm__jexpect_name(c);
+    while (llm__jat_op(c, ".")) { c->pos++; f->name = llm__jexpect_name(c); }
+    llm__jcheck_known(c, llm__jfilters, f->name, "filter");
+    if (llm__jat_op(c, "(")) llm__jp_args(c, &f->l1, &f->l2);
+    return f;
+}
+
+static llm__jn *llm__jp_filter_expr(llm__jctx *c, llm__jn *n) {
+    for (;;) {
+        if (llm__jat_op(c, "|")) { c->pos++; n = llm__jp_filter(c, n); }
+        else if (llm__jat_name(c, "is")) {
+            llm__jn *t = llm__jnode(c, LLM__N_TEST);
+            llm__jtok *k;
+            c->pos++;
+            if (llm__jat_name(c, "not")) { t->op = 1; c->pos++; }
+            t->a = n;
+            t->name = llm__jexpect_name(c);
+            while (llm__jat_op(c, ".")) { c->pos++; t->name = llm__jexpect_name(c); }
+            llm__jcheck_known(c, llm__jtests, t->name, "test");
+            k = llm__jcur(c);
+            if (llm__jat_op(c, "(")) llm__jp_args(c, &t->l1, &t->l2);
+            else if ((k->t == LLM__TK_NAME || k->t == LLM__TK_STR || k->t == LLM__TK_NUM || llm__jat_op(c, "[") || llm__jat_op(c, "{"))
+                     && !llm__jat_name(c, "else") && !llm__jat_name(c, "or") && !llm__jat_name(c, "and")) {
+                if (llm__jat_name(c, "is")) llm__jfail(c, "line %d: You cannot chain multiple tests with is", k->line);
+                llm__jnl_push(c, &t->l1, llm__jp_postfix(c, llm__jp_primary(c)));
+            }
+            n = t;
+        } else if (llm__jat_op(c, "(")) {
+            llm__jn *a = llm__jnode(c, LLM__N_CALL);
+            a->a = n;
+            llm__jp_args(c, &a->l1, &a->l2);
+            n = a;
+        } else return n;
+    }
+}
+
+static llm__jn *llm__jp_unary(llm__jctx *c, int with_filter) {
+    llm__jn *n;
+    llm__jenter(c);
+    if (llm__jat_op(c, "-") || llm__jat_op(c, "+")) {
+        n = llm__jnode(c, llm__jat_op(c, "-") ? LLM__N_NEG : LLM__N_POS);
+        c->pos++;
+        n->a = llm__jp_unary(c, 0);
+    } else n = llm__jp_primary(c);
+    n = llm__jp_postfix(c, n);
+    if (with_filter) n = llm__jp_filter_expr(c, n);
+    c->depth--;
+    return n;
+}
+
+static llm__jn *llm__jbin(llm__jctx *c, int op, llm__jn *a, llm__jn *b) {
+    llm__jn *n = llm__jnode(c, LLM__N_BIN);
+    n->op = op; n->a = a; n->b = b;
+    return n;
+}
+
+static llm__jn *llm__jp_pow(llm__jctx *c) {
+    llm__jn *n = llm__jp_unary(c, 1);
+    while (llm__jat_op(c, "**")) { c->pos++; n = llm__jbin(c, 'p', n, llm__jp_unary(c, 1)); }
+    return n;
+}
+
+static llm__jn *llm__jp_math2(llm__jctx *c) {
+    llm__jn *n = llm__jp_pow(c);
+    for (;;) {
+        int op = llm__jat_op(c, "*") ? '*' : llm__jat_op(c, "/") ? '/' : llm__jat_op(c, "//") ? 'f' : llm__jat_op(c, "%") ? '%' : 0;
+        if (!op) return n;
+        c->pos++;
+        n = llm__jbin(c, op, n, llm__jp_pow(c));
+    }
+}
+
+static llm__jn *llm__jp_concat(llm__jctx *c) {
+    llm__jn *n = llm__jp_math2(c);
+    while (llm__jat_op(c, "~")) { c->pos++; n = llm__jbin(c, '~', n, llm__jp_math2(c)); }
+    return n;
+}
+
+static llm__jn *llm__jp_math1(llm__jctx *c) {
+    llm__jn *n = llm__jp_concat(c);
+    for (;;) {
+        int op = llm__jat_op(c, "+") ? '+' : llm__jat_op(c, "-") ? '-' : 0;
+        if (!op) return n;
+        c->pos++;
+        n = llm__jbin(c, op, n, llm__jp_concat(c));
+    }
+}
+
+/* Comparisons chain as Python's do: a < b < c is a < b and b < c (N_CMP: l1 operands, ops). */
+static llm__jn *llm__jp_compare(llm__jctx *c) {
+    llm__jn *n = llm__jp_math1(c), *cmp = NULL;
+    for (;;) {
+        int op;
+        if (llm__jat_op(c, "==")) op = 'e';
+        else if (llm__jat_op(c, "!=")) op = 'n';
+        else if (llm__jat_op(c, "<")) op = '<';
+        else if (llm__jat_op(c, "<=")) op = 'l';
+        else if (llm__jat_op(c, ">")) op = '>';
+        else if (llm__jat_op(c, ">=")) op = 'g';
+        else if (llm__jat_name(c, "in")) op = 'i';
+        else if (llm__jat_name(c, "not") && c->tok[c->pos + 1].t == LLM__TK_NAME && llm__jstr_eq(c->tok[c->pos + 1].s, "in")) { op = 'I'; c->pos++; }
+        else return cmp ? cmp : n;
+        c->pos++;
+        if (!cmp) { cmp = llm__jnode(c, LLM__N_CMP); llm__jnl_push(c, &cmp->l1, n); }
+        {
+            llm__jn *opn = llm__jnode(c, LLM__N_LIT);
+            opn->op = op;
+            llm__jnl_push(c, &cmp->l2, opn);
+        }
+        llm__jnl_push(c, &cmp->l1, llm__jp_math1(c));
+    }
+}
+
+static llm__jn *llm__jp_not(llm__jctx *c) {
+    if (llm__jat_name(c, "not")) {
+        llm__jn *n = llm__jnode(c, LLM__N_NOT);
+        c->pos++;
+        llm__jenter(c);
+        n->a = llm__jp_not(c);
+        c->depth--;
+        return n;
+    }
+    return llm__jp_compare(c);
+}
+
+static llm__jn *llm__jp_and(llm__jctx *c) {
+    llm__jn *n = llm__jp_not(c);
+    while (llm__jat_name(c, "and")) { llm__jn *a = llm__jnode(c, LLM__N_AND); c->pos++; a->a = n; a->b = llm__jp_not(c); n = a; }
+    return n;
+}
+
+static llm__jn *llm__jp_or(llm__jctx *c) {
+    llm__jn *n = llm__jp_and(c);
+    while (llm__jat_name(c, "or")) { llm__jn *a = llm__jnode(c, LLM__N_OR); c->pos++; a->a = n; a->b = llm__jp_and(c); n = a; }
+    return n;
+}
+
+static llm__jn *llm__jp_expr(llm__jctx *c, int with_cond) {
+    llm__jn *n;
+    llm__jenter(c);
+    n = llm__jp_or(c);
+    while (with_cond && llm__jat_name(c, "if")) {
+        llm__jn *k = llm__jnode(c, LLM__N_COND);
+        c->pos++;
+        c->soft++;
+        k->a = n;
+        k->b = llm__jp_or(c);
+        if (llm__jat_name(c, "else")) { c->pos++; k->c = llm__jp_expr(c, 1); }
+        c->soft--;
+        n = k;
+    }
+    c->depth--;
+    return n;
+}
+
+/* An expression, or a tuple of them without parentheses (for ... in a, b; set x = a, b). */
+static llm__jn *llm__jp_tuple(llm__jctx *c, int with_cond) {
+    llm__jn *n = llm__jp_expr(c, with_cond), *t;
+    if (!llm__jat_op(c, ",")) return n;
+    t = llm__jnode(c, LLM__N_TUPLE);
+    llm__jnl_push(c, &t->l1, n);
+    while (llm__jat_op(c, ",")) {
+        c->pos++;
+        if (llm__jcur(c)->t == LLM__TK_BLOCK_END || llm__jat_name(c, "if")) break;
+        llm__jnl_push(c, &t->l1, llm__jp_expr(c, with_cond));
+    }
+    return t;
+}
+
+/* An assignment target: a name, ns.attr, or names separated by commas (optionally in parens). */
+static llm__jn *llm__jp_target(llm__jctx *c, int allow_attr) {
+    llm__jn *n, *t;
+    int paren = llm__jat_op(c, "(");
+    if (paren) c->pos++;
+    n = llm__jnode(c, LLM__N_NAME);
+    n->name = llm__jexpect_name(c);
+    if (allow_attr && llm__jat_op(c, ".")) {
+        llm__jn *a = llm__jnode(c, LLM__N_ATTR);
+        c->pos++;
+        a->a = n;
+        a->name = llm__jexpect_name(c);
+        return a;
+    }
+    if (!llm__jat_op(c, ",")) { if (paren) llm__jexpect_op(c, ")"); return n; }
+    t = llm__jnode(c, LLM__N_TUPLE);
+    llm__jnl_push(c, &t->l1, n);
+    while (llm__jat_op(c, ",")) {
+        llm__jn *m;
+        c->pos++;
+        if (!paren && llm__jat_name(c, "in")) break;
+        if (paren && llm__jat_op(c, ")")) break;
+        m = llm__jnode(c, LLM__N_NAME);
+        m->name = llm__jexpect_name(c);
+        llm__jnl_push(c, &t->l1, m);
+    }
+    if (paren) llm__jexpect_op(c, ")");
+    return t;
+}
+
+static llm__jnl llm__jp_body(llm__jctx *c, const char *const *ends);
+
+static int llm__jat_end(llm__jctx *c, const char *const *ends) {
+    llm__jtok *t = llm__jcur(c);
+    if (t->t != LLM__TK_BLOCK || c->tok[c->pos + 1].t != LLM__TK_NAME) return 0;
+    for (; ends && *ends; ends++) if (llm__jstr_eq(c->tok[c->pos + 1].s, *ends)) return 1;
+    return 0;
+}
+
+/* Macro or caller parameters after "(": names into l1, name=default as N_KW into l1 too. */
+static void llm__jp_params(llm__jctx *c, llm__jnl *params) {
+    llm__jexpect_op(c, "(");
+    while (!llm__jat_op(c, ")")) {
+        llm__jn *p;
+        if (params->n) llm__jexpect_op(c, ",");
+        if (llm__jat_op(c, ")")) break;
+        p = llm__jnode(c, LLM__N_KW);
+        p->name = llm__jexpect_name(c);
+        if (llm__jat_op(c, "=")) { c->pos++; p->a = llm__jp_expr(c, 1); }
+        llm__jnl_push(c, params, p);
+    }
+    c->pos++;
+}
+
+static llm__jn *llm__jp_stmt(llm__jctx *c) {
+    static const char *const e_if[] = { "elif", "else", "endif", NULL }, *const e_endif[] = { "endif", NULL };
+    static const char *const e_for[] = { "else", "endfor", NULL }, *const e_endfor[] = { "endfor", NULL };
+    static const char *const e_set[] = { "endset", NULL }, *const e_macro[] = { "endmacro", NULL };
+    static const char *const e_call[] = { "endcall", NULL }, *const e_filter[] = { "endfilter", NULL };
+    static const char *const e_gen[] = { "endgeneration", NULL };
+    llm__jn *n;
+    llm__str kw;
+    int line = llm__jcur(c)->line;
+    c->pos++;
+    kw = llm__jexpect_name(c);
+    if (llm__jstr_eq(kw, "if")) {
+        llm__jn *top, *cur;
+        c->soft++;
+        top = cur = llm__jnode(c, LLM__S_IF);
+        cur->a = llm__jp_tuple(c, 1);
+        llm__jexpect_end(c);
+        for (;;) {
+            cur->l1 = llm__jp_body(c, e_if);
+            c->pos++;
+            kw = llm__jexpect_name(c);
+            if (llm__jstr_eq(kw, "elif")) {
+                llm__jn *e = llm__jnode(c, LLM__S_IF);
+                e->a = llm__jp_tuple(c, 1);
+                llm__jexpect_end(c);
+                llm__jnl_push(c, &cur->l2, e);
+                cur = e;
+            } else if (llm__jstr_eq(kw, "else")) {
+                llm__jexpect_end(c);
+                cur->l2 = llm__jp_body(c, e_endif);
+                c->pos += 2;
+                llm__jexpect_end(c);
+                break;
+            } else { llm__jexpect_end(c); break; }
+        }
+        c->soft--;
+        return top;
+    }
+    if (llm__jstr_eq(kw, "for")) {
+        n = llm__jnode(c, LLM__S_FOR);
+        n->a = llm__jp_target(c, 0);
+        if (!llm__jat_name(c, "in")) llm__jexpect_fail(c, "'in'");
+        c->pos++;
+        n->b = llm__jp_tuple(c, 0);
+        if (llm__jat_name(c, "if")) { c->pos++; n->c = llm__jp_expr(c, 1); }
+        if (llm__jat_name(c, "recursive")) llm__jfail(c, "line %d: recursive loops are not supported", line);
+        llm__jexpect_end(c);
+        n->l1 = llm__jp_body(c, e_for);
+        c->pos++;
+        if (llm__jstr_eq(llm__jexpect_name(c), "else")) {
+            llm__jexpect_end(c);
+            n->l2 = llm__jp_body(c, e_endfor);
+            c->pos += 2;
+        }
+        llm__jexpect_end(c);
+        return n;
+    }
+    if (llm__jstr_eq(kw, "set")) {
+        n = llm__jnode(c, LLM__S_SET);
+        n->a = llm__jp_target(c, 1);
+        if (llm__jat_op(c, "=")) {
+            c->pos++;
+            n->b = llm__jp_tuple(c, 1);
+            llm__jexpect_end(c);
+            return n;
+        }
+        n->k = LLM__S_SETBLOCK;
+        while (llm__jat_op(c, "|")) { c->pos++; llm__jnl_push(c, &n->l2, llm__jp_filter(c, NULL)); }
+        llm__jexpect_end(c);
+        n->l1 = llm__jp_body(c, e_set);
+        c->pos += 2;
+        llm__jexpect_end(c);
+        return n;
+    }
+    if (llm__jstr_eq(kw, "macro")) {
+        size_t va = c->n_varargs, kwa = c->n_kwargs;
+        n = llm__jnode(c, LLM__S_MACRO);
+        n->name = llm__jexpect_name(c);
+        llm__jp_params(c, &n->l2);
+        llm__jexpect_end(c);
+        n->l1 = llm__jp_body(c, e_macro);
+        n->op = (c->n_varargs > va ? 1 : 0) | (c->n_kwargs > kwa ? 2 : 0);
+        c->pos += 2;
+        if (llm__jcur(c)->t == LLM__TK_NAME) c->pos++;
+        llm__jexpect_end(c);
+        return n;
+    }
+    if (llm__jstr_eq(kw, "call")) {
+        n = llm__jnode(c, LLM__S_CALL);
+        if (llm__jat_op(c, "(")) llm__jp_params(c, &n->l2);
+        n->a = llm__jp_expr(c, 1);
+        if (n->a->k != LLM__N_CALL) llm__jfail(c, "line %d: expected a call", line);
+        llm__jexpect_end(c);
+        n->l1 = llm__jp_body(c, e_call);
+        c->pos += 2;
+        llm__jexpect_end(c);
+        return n;
+    }
+    if (llm__jstr_eq(kw, "filter")) {
+        n = llm__jnode(c, LLM__S_FILTER);
+        llm__jnl_push(c, &n->l2, llm__jp_filter(c, NULL));
+        while (llm__jat_op(c, "|")) { c->pos++; llm__jnl_push(c, &n->l2, llm__jp_filter(c, NULL)); }
+        llm__jexpect_end(c);
+        n->l1 = llm__jp_body(c, e_filter);
+        c->pos += 2;
+        llm__jexpect_end(c);
+        return n;
+    }
+    if (llm__jstr_eq(kw, "generation")) {
+        n = llm__jnode(c, LLM__S_BODY);
+        llm__jexpect_end(c);
+        n->l1 = llm__jp_body(c, e_gen);
+        c->pos += 2;
+        llm__jexpect_end(c);
+        return n;
+    }
+    if (llm__jstr_eq(kw, "break") || llm__jstr_eq(kw, "continue")) {
+        n = llm__jnode(c, kw.p[0] == 'b' ? LLM__S_BREAK : LLM__S_CONTINUE);
+        llm__jexpect_end(c);
+        return n;
+    }
+    llm__jfail(c, "line %d: Encountered unknown tag '%.*s'.", line, (int)kw.n, kw.p);
+    return NULL;
+}
+
+/* Statements up to a block tag named in ends (left unread) or the end of the template. */
+static llm__jnl llm__jp_body(llm__jctx *c, const char *const *ends) {
+    llm__jnl body;
+    memset(&body, 0, sizeof body);
+    llm__jenter(c);
+    for (;;) {
+        llm__jtok *t = llm__jcur(c);
+        if (t->t == LLM__TK_EOF) {
+            if (ends) {
+                char want[128];
+                size_t k, w = 0;
+                for (k = 0; ends[k] && w < sizeof want - 32; k++) w += (size_t)snprintf(want + w, sizeof want - w, "%s'%s'", k ? " or " : "", ends[k]);
+                llm__jfail(c, "line %d: unexpected end of template; expected %s", t->line, want);
+            }
+            break;
+        }
+        if (t->t == LLM__TK_TEXT) {
+            llm__jn *n = llm__jnode(c, LLM__S_TEXT);
+            n->v = llm__jstrv(t->s);
+            c->pos++;
+            llm__jnl_push(c, &body, n);
+        } else if (t->t == LLM__TK_VAR) {
+            llm__jn *n = llm__jnode(c, LLM__S_OUT);
+            c->pos++;
+            n->a = llm__jp_tuple(c, 1);
+            if (llm__jcur(c)->t != LLM__TK_VAR_END) llm__jexpect_fail(c, "end of print statement");
+            c->pos++;
+            llm__jnl_push(c, &body, n);
+        } else if (t->t == LLM__TK_BLOCK) {
+            if (llm__jat_end(c, ends)) break;
+            if (c->tok[c->pos + 1].t == LLM__TK_NAME && !ends) {
+                llm__str k = c->tok[c->pos + 1].s;
+                if (k.n > 3 && !memcmp(k.p, "end", 3)) llm__jfail(c, "line %d: Encountered unknown tag '%.*s'.", t->line, (int)k.n, k.p);
+            }
+            llm__jnl_push(c, &body, llm__jp_stmt(c));
+        } else llm__jexpect_fail(c, "template data");
+    }
+    c->depth--;
+    return body;
+}
+
+/* ---- llm: jinja (evaluator) ---------------------------------------------------------------- */
+static llm__jv llm__jeval(llm__jctx *c, llm__jn *n, llm__jframe *f);
+static void llm__jrender(llm__jctx *c, const llm__jnl *body, llm__jframe *f);
+
+static void llm__jraise_undef(llm__jctx *c, llm__jv v) {
+    llm__jfail(c, "%.*s", (int)v.u.s.n, v.u.s.p);
+}
+
+/* Python ==, with 1 == 1.0 == True. */
+static int llm__jeq(llm__jctx *c, llm__jv a, llm__jv b) {
+    size_t i;
+    if (llm__jis_num(a) && llm__jis_num(b)) {
+        if (a.t != LLM__JFLOAT && b.t != LLM__JFLOAT) return a.u.i == b.u.i;
+        return llm__jnum(a) == llm__jnum(b);
+    }
+    if (a.t != b.t) return 0;
+    switch (a.t) {
+    case LLM__JU: case LLM__JNONE: return 1;
+    case LLM__JSTR: return llm__jstr_same(a.u.s, b.u.s);
+    case LLM__JLIST:
+        if (a.u.l->tuple >= 5 || b.u.l->tuple >= 5) return a.u.l == b.u.l;
+        if (a.u.l->n != b.u.l->n || (a.u.l->tuple == 1) != (b.u.l->tuple == 1)) return 0;
+        for (i = 0; i < a.u.l->n; i++) if (!llm__jeq(c, a.u.l->a[i], b.u.l->a[i])) return 0;
+        return 1;
+    case LLM__JDICT:
+        if (a.u.d == b.u.d) return 1;
+        if (a.u.d->ns || b.u.d->ns || a.u.d->n != b.u.d->n) return 0;
+        for (i = 0; i < a.u.d->n; i++) {
+            llm__jv *o = a.u.d->k[i].t == LLM__JSTR ? llm__jdict_find(b.u.d, a.u.d->k[i].u.s) : NULL;
+            if (!o || !llm__jeq(c, a.u.d->v[i], *o)) return 0;
+        }
+        return 1;
+    default: return a.u.m == b.u.m;
+    }
+}
+
+static int llm__jstrcmp_fold(llm__str a, llm__str b, int fold) {
+    size_t i, n = a.n < b.n ? a.n : b.n;
+    for (i = 0; i < n; i++) {
+        int x = (unsigned char)a.p[i], y = (unsigned char)b.p[i];
+        if (fold) { if (x >= 'A' && x <= 'Z') x += 32; if (y >= 'A' && y <= 'Z') y += 32; }
+        if (x != y) return x < y ? -1 : 1;
+    }
+    return a.n < b.n ? -1 : a.n > b.n ? 1 : 0;
+}
+
+/* Python <, as a three-way result; fold lowercases strings (Jinja's case_sensitive=False). */
+static int llm__jcompare(llm__jctx *c, llm__jv a, llm__jv b, int fold) {
+    if (llm__jis_num(a) && llm__jis_num(b)) {
+        double x = llm__jnum(a), y = llm__jnum(b);
+        if (a.t != LLM__JFLOAT && b.t != LLM__JFLOAT) return a.u.i < b.u.i ? -1 : a.u.i > b.u.i;
+        return x < y ? -1 : x > y;
+    }
+    if (a.t == LLM__JSTR && b.t == LLM__JSTR) return llm__jstrcmp_fold(a.u.s, b.u.s, fold);
+    if (a.t == LLM__JLIST && b.t == LLM__JLIST) {
+        size_t i;
+        for (i = 0; i < a.u.l->n && i < b.u.l->n; i++) {
+            int r = llm__jcompare(c, a.u.l->a[i], b.u.l->a[i], fold);
+            if (r) return r;
+        }
+        return a.u.l->n < b.u.l->n ? -1 : a.u.l->n > b.u.l->n;
+    }
+    llm__jfail(c, "TypeError: '<' not supported between instances of '%s' and '%s'", llm__jtype(a), llm__jtype(b));
+    return 0;
+}
+
+/* Number of code points of a UTF-8 string. */
+static size_t llm__jcp_count(llm__str s) {
+    size_t i, n = 0;
+    for (i = 0; i < s.n; i++) n += ((unsigned char)s.p[i] & 0xc0) != 0x80;
+    return n;
+}
+
+/* Byte offset of code point k. */
+static size_t llm__jcp_offset(llm__str s, size_t k) {
+    size_t i = 0;
+    while (i < s.n && k) { i++; while (i < s.n && ((unsigned char)s.p[i] & 0xc0) == 0x80) i++; k--; }
+    return i;
+}
+
+static llm__jlist *llm__jchars(llm__jctx *c, llm__str s) {
+    llm__jlist *l = llm__jlist_new(c);
+    size_t i = 0, k;
+    while (i < s.n) { llm__str one; llm__jutf8(s.p + i, s.n - i, &k); one.p = s.p + i; one.n = k; llm__jlist_push(c, l, llm__jstrv(one)); i += k; }
+    return l;
+}
+
+/* What a for loop walks: lists, a dict's keys, a string's characters; undefined is empty. */
+static llm__jlist *llm__jiter(llm__jctx *c, llm__jv v) {
+    llm__jlist *l;
+    size_t i;
+    switch (v.t) {
+    case LLM__JU: return llm__jlist_new(c);
+    case LLM__JLIST: return v.u.l;
+    case LLM__JSTR: return llm__jchars(c, v.u.s);
+    case LLM__JDICT:
+        l = llm__jlist_new(c);
+        if (!v.u.d->ns) for (i = 0; i < v.u.d->n; i++) llm__jlist_push(c, l, v.u.d->k[i]);
+        else llm__jfail(c, "TypeError: 'Namespace' object is not iterable");
+        return l;
+    default: llm__jfail(c, "TypeError: '%s' object is not iterable", llm__jtype(v));
+    }
+    return NULL;
+}
+
+static int64_t llm__jlength(llm__jctx *c, llm__jv v) {
+    switch (v.t) {
+    case LLM__JU: return 0;
+    case LLM__JSTR: return (int64_t)llm__jcp_count(v.u.s);
+    case LLM__JLIST: if (v.u.l->tuple < 5) return (int64_t)v.u.l->n; break;
+    case LLM__JDICT: if (!v.u.d->ns) return (int64_t)v.u.d->n; break;
+    default: break;
+    }
+    llm__jfail(c, "TypeError: object of type '%s' has no len()", llm__jtype(v));
+    return 0;
+}
+
+static int llm__jin(llm__jctx *c, llm__jv item, llm__jv in) {
+    size_t i;
+    llm__jsteps(c, in.t == LLM__JLIST ? in.u.l->n / 16 : in.t == LLM__JDICT ? in.u.d->n / 16 : in.t == LLM__JSTR ? in.u.s.n / 256 : 0);
+    if (in.t == LLM__JSTR) {
+        if (item.t != LLM__JSTR) llm__jfail(c, "TypeError: 'in <string>' requires string as left operand, not %s", llm__jtype(item));
+        if (!item.u.s.n) return 1;
+        for (i = 0; i + item.u.s.n <= in.u.s.n; i++) if (!memcmp(in.u.s.p + i, item.u.s.p, item.u.s.n)) return 1;
+        return 0;
+    }
+    if (in.t == LLM__JDICT && !in.u.d->ns) {
+        for (i = 0; i < in.u.d->n; i++) if (llm__jeq(c, in.u.d->k[i], item)) return 1;
+        return 0;
+    }
+    if (in.t == LLM__JLIST) {
+        for (i = 0; i < in.u.l->n; i++) if (llm__jeq(c, in.u.l->a[i], item)) return 1;
+        return 0;
+    }
+    if (in.t == LLM__JU) return 0;
+    llm__jfail(c, "TypeError: argument of type '%s' is not iterable", llm__jtype(in));
+    return 0;
+}
+
+static const char *const llm__jstr_methods[] = { "split", "rsplit", "strip", "lstrip", "rstrip", "startswith", "endswith",
+    "replace", "upper", "lower", "title", "capitalize", "find", "rfind", "count", "join", "splitlines", "isdigit",
+    "isalpha", "isalnum", "isspace", "isupper", "islower", "index", "format", "removeprefix", "removesuffix", NULL };
+static const char *const llm__jdict_methods[] = { "items", "keys", "values", "get", "copy", NULL };
+static const char *const llm__jdict_unsafe[] = { "pop", "popitem", "update", "setdefault", "clear", NULL };
+static const char *const llm__jlist_methods[] = { "index", "count", "copy", NULL };
+static const char *const llm__jlist_unsafe[] = { "append", "extend", "insert", "pop", "remove", "reverse", "sort", "clear", NULL };
+
+static llm__jv llm__jmethod(llm__jctx *c, llm__jv self, llm__str name) {
+    llm__jv v = llm__jmk(LLM__JMETHOD);
+    v.u.b = (llm__jbound *)llm__jalloc(c, sizeof *v.u.b);
+    v.u.b->self = self; v.u.b->name = name;
+    return v;
+}
+
+static llm__jv llm__jloop_attr(llm__jctx *c, llm__jloop *lp, llm__str name) {
+    size_t i = lp->i, n = lp->items->n;
+    if (llm__jstr_eq(name, "index")) return llm__jint((int64_t)i + 1);
+    if (llm__jstr_eq(name, "index0")) return llm__jint((int64_t)i);
+    if (llm__jstr_eq(name, "revindex")) return llm__jint((int64_t)(n - i));
+    if (llm__jstr_eq(name, "revindex0")) return llm__jint((int64_t)(n - i - 1));
+    if (llm__jstr_eq(name, "first")) return llm__jbool(i == 0);
+    if (llm__jstr_eq(name, "last")) return llm__jbool(i + 1 == n);
+    if (llm__jstr_eq(name, "length")) return llm__jint((int64_t)n);
+    if (llm__jstr_eq(name, "depth")) return llm__jint(1);
+    if (llm__jstr_eq(name, "depth0")) return llm__jint(0);
+    if (llm__jstr_eq(name, "previtem")) return i ? lp->items->a[i - 1] : llm__jundef("there is no previous item");
+    if (llm__jstr_eq(name, "nextitem")) return i + 1 < n ? lp->items->a[i + 1] : llm__jundef("there is no next item");
+    return llm__jundeff(c, "'LoopContext' object has no attribute '%.*s'", (int)name.n, name.p);
+}
+
+/* obj.name: Python's attribute first (a dict's methods come before its keys), then obj[name]. */
+static llm__jv llm__jgetattr(llm__jctx *c, llm__jv obj, llm__str name) {
+    llm__jv *hit;
+    const char *ty = llm__jtype(obj);
+    switch (obj.t) {
+    case LLM__JU: llm__jraise_undef(c, obj); break;
+    case LLM__JDICT:
+        if (obj.u.d->ns) {
+            if ((hit = llm__jdict_find(obj.u.d, name)) != NULL) return *hit;
+            return llm__jundeff(c, "'Namespace' object has no attribute '%.*s'", (int)name.n, name.p);
+        }
+        if (llm__jknown(llm__jdict_methods, name)) return llm__jmethod(c, obj, name);
+        if (llm__jknown(llm__jdict_unsafe, name)) goto unsafe;
+        if ((hit = llm__jdict_find(obj.u.d, name)) != NULL) return *hit;
+        return llm__jundeff(c, "'dict object' has no attribute '%.*s'", (int)name.n, name.p);
+    case LLM__JLIST:
+        if (llm__jknown(llm__jlist_methods, name)) return llm__jmethod(c, obj, name);
+        if (llm__jknown(llm__jlist_unsafe, name)) goto unsafe;
+        break;
+    case LLM__JSTR:
+        if (llm__jknown(llm__jstr_methods, name)) return llm__jmethod(c, obj, name);
+        break;
+    case LLM__JLOOP:
+        if (llm__jstr_eq(name, "cycle") || llm__jstr_eq(name, "changed")) return llm__jmethod(c, obj, name);
+        return llm__jloop_attr(c, obj.u.loop, name);
+    default: break;
+    }
+    if (obj.t == LLM__JNONE) return llm__jundeff(c, "'None' has no attribute '%.*s'", (int)name.n, name.p);
+    return llm__jundeff(c, "'%s object' has no attribute '%.*s'", ty, (int)name.n, name.p);
+unsafe:
+    return llm__jundeff(c, "access to attribute '%.*s' of '%s' object is unsafe.", (int)name.n, name.p, ty);
+}
+
+/* obj[key]: the item first, then for a string key the attribute; a missing one is undefined. */
+static llm__jv llm__jgetitem(llm__jctx *c, llm__jv obj, llm__jv key) {
+    if (obj.t == LLM__JU) llm__jraise_undef(c, obj);
+    if (obj.t == LLM__JDICT && !obj.u.d->ns) {
+        size_t i;
+        for (i = 0; i < obj.u.d->n; i++) if (llm__jeq(c, obj.u.d->k[i], key)) return obj.u.d->v[i];
+    } else if (((obj.t == LLM__JLIST && obj.u.l->tuple < 2) || obj.t == LLM__JSTR) && (key.t == LLM__JINT || key.t == LLM__JBOOL)) {
+        int64_t n = obj.t == LLM__JLIST ? (int64_t)obj.u.l->n : (int64_t)llm__jcp_count(obj.u.s), k = key.u.i;
+        if (k < 0) k += n;
+        if (k >= 0 && k < n) {
+            llm__str s;
+            size_t a, b;
+            if (obj.t == LLM__JLIST) return obj.u.l->a[k];
+            a = llm__jcp_offset(obj.u.s, (size_t)k); b = llm__jcp_offset(obj.u.s, (size_t)k + 1);
+            s.p = obj.u.s.p + a; s.n = b - a;
+            return llm__jstrv(s);
+        }
+        return llm__jundeff(c, "%s object has no element %lld", llm__jtype(obj), (long long)key.u.i);
+    }
+    if (key.t == LLM__JSTR) {
+        llm__jv v = llm__jgetattr(c, obj, key.u.s);
+        if (v.t == LLM__JU && obj.t == LLM__JDICT && !obj.u.d->ns)
+            return llm__jundeff(c, "'dict object' has no attribute '%.*s'", (int)key.u.s.n, key.u.s.p);
+        return v;
+    }
+    return llm__jundeff(c, "'%s object' has no element", llm__jtype(obj));
+}
+
+static int64_t llm__jslice_index(llm__jctx *c, llm__jv v, int64_t n, int64_t dflt, int64_t step) {
+    int64_t k;
+    if (v.t == LLM__JU || v.t == LLM__JNONE) return dflt;
+    if (v.t != LLM__JINT && v.t != LLM__JBOOL) llm__jfail(c, "TypeError: slice indices must be integers or None");
+    k = v.u.i;
+    if (k < 0) { k += n; if (k < 0) k = step < 0 ? -1 : 0; }
+    else if (k > n) k = step < 0 ? n - 1 : n;
+    return k;
+}
+
+/* Python's obj[a:b:s] on lists and strings (by code point). */
+static llm__jv llm__jslice(llm__jctx *c, llm__jv obj, llm__jv a, llm__jv b, llm__jv s) {
+    int64_t step = 1, n, i, start, stop;
+    llm__jlist *src, *out;
+    if (obj.t == LLM__JU) llm__jraise_undef(c, obj);
+    if (s.t == LLM__JINT) step = s.u.i;
+    if (step == 0) llm__jfail(c, "ValueError: slice step cannot be zero");
+    if (obj.t == LLM__JSTR) src = llm__jchars(c, obj.u.s);
+    else if (obj.t == LLM__JLIST && obj.u.l->tuple < 2) src = obj.u.l;
+    else return llm__jundeff(c, "'%s' object is not subscriptable", llm__jtype(obj));  /* Jinja: undefined */
+    n = (int64_t)src->n;
+    start = llm__jslice_index(c, a, n, step < 0 ? n - 1 : 0, step);
+    stop = llm__jslice_index(c, b, n, step < 0 ? -1 : n, step);
+    if (obj.t == LLM__JSTR && step == 1) {
+        llm__str r;
+        size_t x, y;
+        if (stop <= start) return llm__jcstr("");
+        x = llm__jcp_offset(obj.u.s, (size_t)start); y = llm__jcp_offset(obj.u.s, (size_t)stop);
+        r.p = obj.u.s.p + x; r.n = y - x;
+        return llm__jstrv(r);
+    }
+    out = llm__jlist_new(c);
+    out->tuple = src->tuple == 1;
+    for (i = start; step > 0 ? i < stop : i > stop; i += step) llm__jlist_push(c, out, src->a[i]);
+    if (obj.t == LLM__JSTR) {
+        llm__jbuf buf;
+        memset(&buf, 0, sizeof buf);
+        for (i = 0; i < (int64_t)out->n; i++) llm__jput(c, &buf, out->a[i].u.s.p, out->a[i].u.s.n);
+        return llm__jstrv(llm__jbuf_str(&buf));
+    }
+    return llm__jlistv(out);
+}
+
+static void llm__jtype_error(llm__jctx *c, const char *op, llm__jv a, llm__jv b) {
+    if (a.t == LLM__JSTR && op[0] == '+')
+        llm__jfail(c, "TypeError: can only concatenate str (not \"%s\") to str", llm__jtype(b));
+    if (a.t == LLM__JLIST && op[0] == '+')
+        llm__jfail(c, "TypeError: can only concatenate list (not \"%s\") to list", llm__jtype(b));
+    llm__jfail(c, "TypeError: unsupported operand type(s) for %s: '%s' and '%s'", op, llm__jtype(a), llm__jtype(b));
+}
+
+static llm__jv llm__jrepeat(llm__jctx *c, llm__jv seq, int64_t k) {
+    int64_t i;
+    size_t j;
+    if (seq.t == LLM__JSTR) {
+        llm__jbuf b;
+        memset(&b, 0, sizeof b);
+        for (i = 0; i < k; i++) { llm__jstep(c); llm__jput(c, &b, seq.u.s.p, seq.u.s.n); }
+        return llm__jstrv(llm__jbuf_str(&b));
+    } else {
+        llm__jlist *l = llm__jlist_new(c);
+        for (i = 0; i < k; i++) { llm__jstep(c); for (j = 0; j < seq.u.l->n; j++) llm__jlist_push(c, l, seq.u.l->a[j]); }
+        return llm__jlistv(l);
+    }
+}
+
+/* 64-bit integer + - * without overflow (Python's integers have no bound; a template that
+   needs more is refused rather than wrapped). */
+static int64_t llm__jint_op(llm__jctx *c, int op, int64_t a, int64_t b) {
+    uint64_t r;
+    if (op == '+' && !((b > 0 && a > INT64_MAX - b) || (b < 0 && a < INT64_MIN - b))) return a + b;
+    if (op == '-' && !((b < 0 && a > INT64_MAX + b) || (b > 0 && a < INT64_MIN + b))) return a - b;
+    if (op == '*') {
+        if (a == 0 || b == 0) return 0;
+        if (!((a == -1 && b == INT64_MIN) || (b == -1 && a == INT64_MIN))) {
+            r = (uint64_t)a * (uint64_t)b;
+            if ((int64_t)r / b == a && !(a == INT64_MIN || b == INT64_MIN)) return (int64_t)r;
+        }
+    }
+    llm__jfail(c, "OverflowError: integer result out of 64-bit range");
+    return 0;
+}
+
+static int64_t llm__jfloat_to_int(llm__jctx *c, double f) {
+    if (!(f > -9.2e18 && f < 9.2e18)) llm__jfail(c, "OverflowError: cannot convert float %g to integer", f);
+    return (int64_t)f;
+}
+
+static llm__jv llm__jarith(llm__jctx *c, int op, llm__jv a, llm__jv b) {
+    static const char *const names[] = { "+", "-", "*", "/", "//", "%", "**" };
+    const char *opn = names[op == '+' ? 0 : op == '-' ? 1 : op == '*' ? 2 : op == '/' ? 3 : op == 'f' ? 4 : op == '%' ? 5 : 6];
+    if (op == '~') {
+        llm__jbuf buf;
+        memset(&buf, 0, sizeof buf);
+        llm__jput_str(c, &buf, a); llm__jput_str(c, &buf, b);
+        return llm__jstrv(llm__jbuf_str(&buf));
+    }
+    if (a.t == LLM__JU) llm__jraise_undef(c, a);
+    if (b.t == LLM__JU) llm__jraise_undef(c, b);
+    if (llm__jis_num(a) && llm__jis_num(b)) {
+        int ints = a.t != LLM__JFLOAT && b.t != LLM__JFLOAT;
+        double x = llm__jnum(a), y = llm__jnum(b);
+        switch (op) {
+        case '+': case '-': case '*': return ints ? llm__jint(llm__jint_op(c, op, a.u.i, b.u.i)) : llm__jfloat(op == '+' ? x + y : op == '-' ? x - y : x * y);
+        case '/': if (y == 0) llm__jfail(c, "ZeroDivisionError: division by zero"); return llm__jfloat(x / y);
+        case 'f': case '%':
+            if (y == 0) llm__jfail(c, "ZeroDivisionError: integer division or modulo by zero");
+            if (ints) {
+                int64_t q, r;
+                if (a.u.i == INT64_MIN && b.u.i == -1) llm__jfail(c, "OverflowError: integer result out of 64-bit range");
+                q = a.u.i / b.u.i; r = a.u.i % b.u.i;
+                if (r && ((r < 0) != (b.u.i < 0))) { q--; r += b.u.i; }
+                return llm__jint(op == 'f' ? q : r);
+            } else {
+                double q = floor(x / y), r = x - q * y;
+                return llm__jfloat(op == 'f' ? q : r);
+            }
+        default:
+            if (ints && b.u.i >= 0) {
+                int64_t r = 1, i;
+                if (a.u.i == 0 || a.u.i == 1) return llm__jint(b.u.i == 0 ? 1 : a.u.i);
+                if (a.u.i == -1) return llm__jint(b.u.i % 2 ? -1 : 1);
+                for (i = 0; i < b.u.i; i++) r = llm__jint_op(c, '*', r, a.u.i);  /* overflows within 63 */
+                return llm__jint(r);
+            }
+            return llm__jfloat(pow(x, y));
+        }
+    }
+    if (op == '+' && a.t == LLM__JSTR && b.t == LLM__JSTR) {
+        llm__jbuf buf;
+        memset(&buf, 0, sizeof buf);
+        llm__jput(c, &buf, a.u.s.p, a.u.s.n); llm__jput(c, &buf, b.u.s.p, b.u.s.n);
+        return llm__jstrv(llm__jbuf_str(&buf));
+    }
+    if (op == '+' && a.t == LLM__JLIST && b.t == LLM__JLIST) {
+        llm__jlist *l = llm__jlist_new(c);
+        size_t i;
+        for (i = 0; i < a.u.l->n; i++) llm__jlist_push(c, l, a.u.l->a[i]);
+        for (i = 0; i < b.u.l->n; i++) llm__jlist_push(c, l, b.u.l->a[i]);
+        return llm__jlistv(l);
+    }
+    if (op == '*' && (a.t == LLM__JSTR || a.t == LLM__JLIST) && (b.t == LLM__JINT || b.t == LLM__JBOOL)) return llm__jrepeat(c, a, b.u.i);
+    if (op == '*' && (b.t == LLM__JSTR || b.t == LLM__JLIST) && (a.t == LLM__JINT || a.t == LLM__JBOOL)) return llm__jrepeat(c, b, a.u.i);
+    llm__jtype_error(c, opn, a, b);
+    return a;
+}
+
+/* Positional argument i, else keyword name; NULL when neither was given. */
+static llm__jv *llm__jarg(llm__jargs *a, size_t i, const char *name) {
+    size_t k;
+    if (i < a->n) return &a->pos[i];
+    for (k = 0; name && k < a->nk; k++) if (llm__jstr_eq(a->kn[k], name)) return &a->kv[k];
+    return NULL;
+}
+
+static void llm__jeval_args(llm__jctx *c, const llm__jnl *pos, const llm__jnl *kw, llm__jframe *f, llm__jargs *a) {
+    size_t i;
+    memset(a, 0, sizeof *a);
+    a->n = pos->n; a->nk = kw->n;
+    a->pos = (llm__jv *)llm__jalloc(c, (pos->n + 1) * sizeof *a->pos);
+    a->kv = (llm__jv *)llm__jalloc(c, (kw->n + 1) * sizeof *a->kv);
+    a->kn = (llm__str *)llm__jalloc(c, (kw->n + 1) * sizeof *a->kn);
+    for (i = 0; i < pos->n; i++) a->pos[i] = llm__jeval(c, pos->p[i], f);
+    for (i = 0; i < kw->n; i++) { a->kn[i] = kw->p[i]->name; a->kv[i] = llm__jeval(c, kw->p[i]->a, f); }
+}
+
+static llm__jv llm__jcall(llm__jctx *c, llm__jv fn, llm__jargs *a);
+static llm__jv llm__jfilter(llm__jctx *c, llm__str name, llm__jv v, llm__jargs *a);
+static int llm__jtest(llm__jctx *c, llm__str name, llm__jv v, llm__jargs *a);
+
+static llm__jv llm__jeval_filter(llm__jctx *c, llm__jn *n, llm__jv in, llm__jframe *f) {
+    llm__jargs a;
+    llm__jeval_args(c, &n->l1, &n->l2, f, &a);
+    return llm__jfilter(c, n->name, in, &a);
+}
+
+static int llm__jcmp_op(llm__jctx *c, int op, llm__jv a, llm__jv b) {
+    switch (op) {
+    case 'e': return llm__jeq(c, a, b);
+    case 'n': return !llm__jeq(c, a, b);
+    case 'i': return llm__jin(c, a, b);
+    case 'I': return !llm__jin(c, a, b);
+    case '<': return llm__jcompare(c, a, b, 0) < 0;
+    case 'l': return llm__jcompare(c, a, b, 0) <= 0;
+    case '>': return llm__jcompare(c, a, b, 0) > 0;
+    default: return llm__jcompare(c, a, b, 0) >= 0;
+    }
+}
+
+static llm__jv llm__jeval(llm__jctx *c, llm__jn *n, llm__jframe *f) {
+    llm__jv v, w;
+    size_t i;
+    llm__jstep(c);
+    llm__jenter(c);
+    switch (n->k) {
+    case LLM__N_LIT: v = n->v; break;
+    case LLM__N_NAME: {
+        llm__jv *hit = llm__jframe_find(f, n->name);
+        if (hit) v = *hit;
+        else if (llm__jstr_eq(n->name, "range") || llm__jstr_eq(n->name, "namespace") || llm__jstr_eq(n->name, "dict")
+                 || llm__jstr_eq(n->name, "raise_exception") || llm__jstr_eq(n->name, "strftime_now")) {
+            v = llm__jmk(LLM__JFUNC); v.u.s = n->name;
+        } else v = llm__jundeff(c, "'%.*s' is undefined", (int)n->name.n, n->name.p);
+        break;
+    }
+    case LLM__N_LIST: case LLM__N_TUPLE: {
+        llm__jlist *l = llm__jlist_new(c);
+        l->tuple = n->k == LLM__N_TUPLE;
+        for (i = 0; i < n->l1.n; i++) llm__jlist_push(c, l, llm__jeval(c, n->l1.p[i], f));
+        v = llm__jlistv(l);
+        break;
+    }
+    case LLM__N_DICT: {
+        llm__jdict *d = llm__jdict_new(c);
+        for (i = 0; i < n->l1.n; i++) llm__jdict_set(c, d, llm__jeval(c, n->l1.p[i], f), llm__jeval(c, n->l2.p[i], f));
+        v = llm__jdictv(d);
+        break;
+    }
+    case LLM__N_ATTR: v = llm__jgetattr(c, llm__jeval(c, n->a, f), n->name); break;
+    case LLM__N_ITEM: v = llm__jeval(c, n->a, f); v = llm__jgetitem(c, v, llm__jeval(c, n->b, f)); break;
+    case LLM__N_SLICE:
+        v = llm__jeval(c, n->a, f);
+        v = llm__jslice(c, v, n->b ? llm__jeval(c, n->b, f) : llm__jmk(LLM__JNONE), n->c ? llm__jeval(c, n->c, f) : llm__jmk(LLM__JNONE),
+                        n->l1.n ? llm__jeval(c, n->l1.p[0], f) : llm__jmk(LLM__JNONE));
+        break;
+    case LLM__N_CALL: {
+        llm__jargs a;
+        w = llm__jeval(c, n->a, f);
+        llm__jeval_args(c, &n->l1, &n->l2, f, &a);
+        v = llm__jcall(c, w, &a);
+        break;
+    }
+    case LLM__N_FILTER: v = llm__jeval_filter(c, n, llm__jeval(c, n->a, f), f); break;
+    case LLM__N_TEST: {
+        llm__jargs a;
+        w = llm__jeval(c, n->a, f);
+        llm__jeval_args(c, &n->l1, &n->l2, f, &a);
+        v = llm__jbool(llm__jtest(c, n->name, w, &a) != n->op);
+        break;
+    }
+    case LLM__N_NEG: case LLM__N_POS:
+        w = llm__jeval(c, n->a, f);
+        if (!llm__jis_num(w)) llm__jfail(c, "TypeError: bad operand type for unary %c: '%s'", n->k == LLM__N_NEG ? '-' : '+', llm__jtype(w));
+        v = n->k == LLM__N_POS ? w : w.t == LLM__JFLOAT ? llm__jfloat(-w.u.f) : llm__jint(llm__jint_op(c, '-', 0, w.u.i));
+        break;
+    case LLM__N_NOT: v = llm__jbool(!llm__jtruthy(llm__jeval(c, n->a, f))); break;
+    case LLM__N_AND: v = llm__jeval(c, n->a, f); if (llm__jtruthy(v)) v = llm__jeval(c, n->b, f); break;
+    case LLM__N_OR: v = llm__jeval(c, n->a, f); if (!llm__jtruthy(v)) v = llm__jeval(c, n->b, f); break;
+    case LLM__N_COND:
+        if (llm__jtruthy(llm__jeval(c, n->b, f))) v = llm__jeval(c, n->a, f);
+        else v = n->c ? llm__jeval(c, n->c, f) : llm__jundef("the inline if expression evaluated to false and no else section was defined");
+        break;
+    case LLM__N_BIN: w = llm__jeval(c, n->a, f); v = llm__jarith(c, n->op, w, llm__jeval(c, n->b, f)); break;
+    case LLM__N_CMP:
+        w = llm__jeval(c, n->l1.p[0], f);
+        v = llm__jbool(1);
+        for (i = 0; i < n->l2.n; i++) {
+            llm__jv r = llm__jeval(c, n->l1.p[i + 1], f);
+            if (!llm__jcmp_op(c, n->l2.p[i]->op, w, r)) { v = llm__jbool(0); break; }
+            w = r;
+        }
+        break;
+    default: llm__jfail(c, "line %d: not an expression", n->line); v = llm__jmk(LLM__JU);
+    }
+    c->depth--;
+    return v;
+}
+
+/* ---- llm: jinja (filters, tests, methods, globals) ----------------------------------------- */
+
+/* Python str.strip(chars) family: which = 1 left, 2 right, 3 both; chars NULL = whitespace. */
+static llm__str llm__jstrip_chars(llm__str s, const llm__str *chars, int which) {
+    if (!chars) {
+        if (which & 1) s = llm__lstrip(s);
+        if (which & 2) s = llm__rstrip(s);
+        return s;
+    }
+    for (;;) {
+        size_t k, i, hit = 0;
+        if (!s.n || !(which & 1)) break;
+        llm__jutf8(s.p, s.n, &k);
+        for (i = 0; i < chars->n && !hit; ) { size_t m; llm__jutf8(chars->p + i, chars->n - i, &m); if (m == k && !memcmp(chars->p + i, s.p, k)) hit = 1; i += m; }
+        if (!hit) break;
+        s.p += k; s.n -= k;
+    }
+    for (;;) {
+        size_t k = 1, i, hit = 0;
+        if (!s.n || !(which & 2)) break;
+        while (k < s.n && k < 4 && ((unsigned char)s.p[s.n - k] & 0xc0) == 0x80) k++;
+        for (i = 0; i < chars->n && !hit; ) { size_t m; llm__jutf8(chars->p + i, chars->n - i, &m); if (m == k && !memcmp(chars->p + i, s.p + s.n - k, k)) hit = 1; i += m; }
+        if (!hit) break;
+        s.n -= k;
+    }
+    return s;
+}
+
+static const char *llm__jmemmem(llm__str s, size_t from, llm__str needle) {
+    size_t i;
+    for (i = from; i + needle.n <= s.n; i++) if (!needle.n || !memcmp(s.p + i, needle.p, needle.n)) return s.p + i;
+    return NULL;
+}
+
+static llm__jv llm__jsplit(llm__jctx *c, llm__str s, llm__jv *sep, llm__jv *maxv, int right) {
+    llm__jlist *l = llm__jlist_new(c);
+    int64_t max = maxv && maxv->t == LLM__JINT ? maxv->u.i : -1;
+    if (!sep || sep->t == LLM__JNONE) {
+        /* runs of whitespace, no empty parts */
+        size_t i = 0, k;
+        llm__str rest = s;
+        if (right) { llm__jfail(c, "rsplit() without a separator is not supported"); }
+        for (;;) {
+            llm__str part;
+            rest = llm__lstrip(rest);
+            if (!rest.n) break;
+            if (max >= 0 && (int64_t)l->n == max) { llm__jlist_push(c, l, llm__jstrv(rest)); break; }
+            i = 0;
+            while (i < rest.n && !llm__space_len((const unsigned char *)rest.p + i, rest.n - i)) { llm__jutf8(rest.p + i, rest.n - i, &k); i += k; }
+            part.p = rest.p; part.n = i;
+            llm__jlist_push(c, l, llm__jstrv(part));
+            rest.p += i; rest.n -= i;
+        }
+        return llm__jlistv(l);
+    }
+    if (sep->t != LLM__JSTR) llm__jfail(c, "TypeError: must be str or None, not %s", llm__jtype(*sep));
+    if (!sep->u.s.n) llm__jfail(c, "ValueError: empty separator");
+    if (right) {
+        /* from the right: collect, then reverse */
+        llm__jlist *r = llm__jlist_new(c);
+        size_t end = s.n, i;
+        while (max < 0 || (int64_t)r->n < max) {
+            size_t k, found = (size_t)-1;
+            for (k = end; k-- > 0;) if (k + sep->u.s.n <= end && !memcmp(s.p + k, sep->u.s.p, sep->u.s.n)) { found = k; break; }
+            if (found == (size_t)-1) break;
+            { llm__str part; part.p = s.p + found + sep->u.s.n; part.n = end - found - sep->u.s.n; llm__jlist_push(c, r, llm__jstrv(part)); }
+            end = found;
+        }
+        { llm__str part; part.p = s.p; part.n = end; llm__jlist_push(c, l, llm__jstrv(part)); }
+        for (i = r->n; i-- > 0;) llm__jlist_push(c, l, r->a[i]);
+        return llm__jlistv(l);
+    }
+    {
+        size_t start = 0;
+        const char *hit;
+        while ((max < 0 || (int64_t)l->n < max) && (hit = llm__jmemmem(s, start, sep->u.s)) != NULL) {
+            llm__str part;
+            part.p = s.p + start; part.n = (size_t)(hit - s.p) - start;
+            llm__jlist_push(c, l, llm__jstrv(part));
+            start = (size_t)(hit - s.p) + sep->u.s.n;
+        }
+        { llm__str part; part.p = s.p + start; part.n = s.n - start; llm__jlist_push(c, l, llm__jstrv(part)); }
+    }
+    return llm__jlistv(l);
+}
+
+static llm__jv llm__jreplace(llm__jctx *c, llm__str s, llm__jv *oldv, llm__jv *newv, llm__jv *countv) {
+    llm__jbuf b;
+    size_t start = 0;
+    int64_t count = countv && countv->t == LLM__JINT ? countv->u.i : -1, done = 0;
+    llm__str old, nw;
+    const char *hit;
+    if (!oldv || !newv) llm__jfail(c, "TypeError: replace expected at least 2 arguments");
+    old = llm__jto_str(c, *oldv); nw = llm__jto_str(c, *newv);
+    memset(&b, 0, sizeof b);
+    if (!old.n) {
+        size_t i = 0, k;
+        while (i <= s.n && (count < 0 || done < count)) {
+            llm__jput(c, &b, nw.p, nw.n); done++;
+            if (i == s.n) { i++; break; }
+            llm__jutf8(s.p + i, s.n - i, &k); llm__jput(c, &b, s.p + i, k); i += k;
+        }
+        if (i < s.n) llm__jput(c, &b, s.p + i, s.n - i);
+        return llm__jstrv(llm__jbuf_str(&b));
+    }
+    while ((count < 0 || done < count) && (hit = llm__jmemmem(s, start, old)) != NULL) {
+        llm__jput(c, &b, s.p + start, (size_t)(hit - s.p) - start);
+        llm__jput(c, &b, nw.p, nw.n);
+        start = (size_t)(hit - s.p) + old.n;
+        done++;
+    }
+    llm__jput(c, &b, s.p + start, s.n - start);
+    return llm__jstrv(llm__jbuf_str(&b));
+}
+
+static int llm__jaffix(llm__jctx *c, llm__str s, llm__jv *arg, int end) {
+    size_t i;
+    if (!arg) llm__jfail(c, "TypeError: %s expected an argument", end ? "endswith" : "startswith");
+    if (arg->t == LLM__JLIST) {
+        for (i = 0; i < arg->u.l->n; i++) if (llm__jaffix(c, s, &arg->u.l->a[i], end)) return 1;
+        return 0;
+    }
+    if (arg->t != LLM__JSTR) llm__jfail(c, "TypeError: %s first arg must be str or a tuple of str", end ? "endswith" : "startswith");
+    if (arg->u.s.n > s.n) return 0;
+    return !memcmp(s.p + (end ? s.n - arg->u.s.n : 0), arg->u.s.p, arg->u.s.n);
+}
+
+/* Python's simple case mapping for ASCII, Latin-1, Latin Extended-A, Greek and Cyrillic
+   (the scripts chat text is mostly in); other code points are kept. */
+static uint32_t llm__jcase_cp(uint32_t cp, int upper) {
+    if (upper) {
+        if ((cp >= 'a' && cp <= 'z') || (cp >= 0xe0 && cp <= 0xfe && cp != 0xf7) || (cp >= 0x3b1 && cp <= 0x3cb && cp != 0x3c2)
+            || (cp >= 0x430 && cp <= 0x44f)) return cp - 32;
+        if (cp == 0xff) return 0x178;
+        if (cp == 0xb5) return 0x39c;
+        if (cp == 0x3c2) return 0x3a3;
+        if (cp >= 0x450 && cp <= 0x45f) return cp - 80;
+        if (((cp >= 0x100 && cp <= 0x137) || (cp >= 0x14a && cp <= 0x177)) && (cp & 1)) return cp - 1;
+        if (((cp >= 0x139 && cp <= 0x148) || (cp >= 0x179 && cp <= 0x17e)) && !(cp & 1)) return cp - 1;
+    } else {
+        if ((cp >= 'A' && cp <= 'Z') || (cp >= 0xc0 && cp <= 0xde && cp != 0xd7) || (cp >= 0x391 && cp <= 0x3ab && cp != 0x3a2)
+            || (cp >= 0x410 && cp <= 0x42f)) return cp + 32;
+        if (cp == 0x178) return 0xff;
+        if (cp >= 0x400 && cp <= 0x40f) return cp + 80;
+        if (((cp >= 0x100 && cp <= 0x137) || (cp >= 0x14a && cp <= 0x177)) && !(cp & 1)) return cp + 1;
+        if (((cp >= 0x139 && cp <= 0x148) || (cp >= 0x179 && cp <= 0x17e)) && (cp & 1)) return cp + 1;
+    }
+    return cp;
+}
+
+/* upper (u), lower (l), title (t), capitalize (c). */
+static llm__jv llm__jcase(llm__jctx *c, llm__str s, int mode) {
+    llm__jbuf b;
+    size_t i = 0, k;
+    int start = 1;
+    memset(&b, 0, sizeof b);
+    while (i < s.n) {
+        uint32_t cp = llm__jutf8(s.p + i, s.n - i, &k), out;
+        int up = mode == 'u' || ((mode == 't' || mode == 'T' || mode == 'c') && start);
+        if (up && cp == 0xdf) { llm__jputs(c, &b, mode == 'u' ? "SS" : "Ss"); out = 0; }
+        else out = llm__jcase_cp(cp, up);
+        if (cp != 0xdf || !up) {
+            if (out == cp) llm__jput(c, &b, s.p + i, k);
+            else llm__jput_utf8(c, &b, out);
+        }
+        if (mode == 't') start = llm__jcase_cp(cp, 0) == cp && llm__jcase_cp(cp, 1) == cp && cp != 0xdf;
+        else if (mode == 'T') start = cp == '-' || cp == '(' || cp == '{' || cp == '[' || cp == '<' || llm__space_len((const unsigned char *)s.p + i, k);
+        else if (mode == 'c') start = 0;
+        i += k;
+    }
+    return llm__jstrv(llm__jbuf_str(&b));
+}
+
+/* Python's "fmt % args" for %s %r %d %i %f %e %g %x %% with flags, width and precision. */
+static llm__jv llm__jprintf(llm__jctx *c, llm__str fmt, llm__jargs *a) {
+    llm__jbuf b;
+    size_t i, next = 0;
+    memset(&b, 0, sizeof b);
+    for (i = 0; i < fmt.n; i++) {
+        char spec[32], tmp[512], conv;
+        size_t k = 0;
+        llm__jv v;
+        if (fmt.p[i] != '%') { llm__jput(c, &b, fmt.p + i, 1); continue; }
+        if (i + 1 < fmt.n && fmt.p[i + 1] == '%') { llm__jputs(c, &b, "%"); i++; continue; }
+        spec[k++] = '%';
+        for (i++; i < fmt.n && strchr("-+ #0123456789.", fmt.p[i]) && k < 20; i++) spec[k++] = fmt.p[i];
+        if (i >= fmt.n) llm__jfail(c, "ValueError: incomplete format");
+        conv = fmt.p[i];
+        if (next >= a->n) llm__jfail(c, "TypeError: not enough arguments for format string");
+        v = a->pos[next++];
+        if (conv == 's' || conv == 'r') {
+            llm__jbuf t;
+            memset(&t, 0, sizeof t);
+            if (conv == 's') llm__jput_str(c, &t, v); else llm__jput_repr(c, &t, v);
+            llm__jput(c, &t, "", 1);
+            spec[k++] = 's'; spec[k] = 0;
+            snprintf(tmp, sizeof tmp, spec, t.p);
+        } else if (strchr("dixX", conv)) {
+            if (!llm__jis_num(v)) llm__jfail(c, "TypeError: %%%c format: a number is required, not %s", conv, llm__jtype(v));
+            spec[k++] = 'l'; spec[k++] = 'l'; spec[k++] = conv == 'i' ? 'd' : conv; spec[k] = 0;
+            snprintf(tmp, sizeof tmp, spec, (long long)(v.t == LLM__JFLOAT ? llm__jfloat_to_int(c, v.u.f) : v.u.i));
+        } else if (strchr("feEgG", conv)) {
+            if (!llm__jis_num(v)) llm__jfail(c, "TypeError: must be real number, not %s", llm__jtype(v));
+            spec[k++] = conv; spec[k] = 0;
+            snprintf(tmp, sizeof tmp, spec, llm__jnum(v));
+        } else llm__jfail(c, "ValueError: unsupported format character '%c'", conv);
+        llm__jputs(c, &b, tmp);
+    }
+    return llm__jstrv(llm__jbuf_str(&b));
+}
+
+/* Python's str.format for {} {0} {name} without format specs. */
+static llm__jv llm__jformat(llm__jctx *c, llm__str fmt, llm__jargs *a) {
+    llm__jbuf b;
+    size_t i, auto_i = 0;
+    memset(&b, 0, sizeof b);
+    for (i = 0; i < fmt.n; i++) {
+        size_t e, k;
+        llm__jv *v = NULL;
+        if (fmt.p[i] == '}' && i + 1 < fmt.n && fmt.p[i + 1] == '}') { llm__jputs(c, &b, "}"); i++; continue; }
+        if (fmt.p[i] != '{') { llm__jput(c, &b, fmt.p + i, 1); continue; }
+        if (i + 1 < fmt.n && fmt.p[i + 1] == '{') { llm__jputs(c, &b, "{"); i++; continue; }
+        for (e = i + 1; e < fmt.n && fmt.p[e] != '}'; e++) {}
+        if (e >= fmt.n) llm__jfail(c, "ValueError: Single '{' encountered in format string");
+        if (e == i + 1) v = auto_i < a->n ? &a->pos[auto_i++] : NULL;
+        else if (fmt.p[i + 1] >= '0' && fmt.p[i + 1] <= '9') { k = (size_t)strtoul(fmt.p + i + 1, NULL, 10); v = k < a->n ? &a->pos[k] : NULL; }
+        else for (k = 0; k < a->nk; k++) if (a->kn[k].n == e - i - 1 && !memcmp(a->kn[k].p, fmt.p + i + 1, a->kn[k].n)) v = &a->kv[k];
+        if (!v) llm__jfail(c, "IndexError: Replacement index out of range for positional args tuple");
+        llm__jput_str(c, &b, *v);
+        i = e;
+    }
+    return llm__jstrv(llm__jbuf_str(&b));
+}
+
+static llm__jv llm__jstr_method(llm__jctx *c, llm__str s, llm__str name, llm__jargs *a) {
+    llm__jv *a0 = llm__jarg(a, 0, NULL), *a1 = llm__jarg(a, 1, NULL);
+    size_t i;
+    if (llm__jstr_eq(name, "split") || llm__jstr_eq(name, "rsplit"))
+        return llm__jsplit(c, s, llm__jarg(a, 0, "sep"), llm__jarg(a, 1, "maxsplit"), name.p[0] == 'r');
+    if (llm__jstr_eq(name, "strip") || llm__jstr_eq(name, "lstrip") || llm__jstr_eq(name, "rstrip")) {
+        int which = name.p[0] == 'l' ? 1 : name.p[0] == 'r' ? 2 : 3;
+        if (a0 && a0->t != LLM__JNONE && a0->t != LLM__JSTR) llm__jfail(c, "TypeError: %.*s arg must be None or str", (int)name.n, name.p);
+        return llm__jstrv(llm__jstrip_chars(s, a0 && a0->t == LLM__JSTR ? &a0->u.s : NULL, which));
+    }
+    if (llm__jstr_eq(name, "startswith")) return llm__jbool(llm__jaffix(c, s, a0, 0));
+    if (llm__jstr_eq(name, "endswith")) return llm__jbool(llm__jaffix(c, s, a0, 1));
+    if (llm__jstr_eq(name, "replace")) return llm__jreplace(c, s, a0, a1, llm__jarg(a, 2, "count"));
+    if (llm__jstr_eq(name, "upper")) return llm__jcase(c, s, 'u');
+    if (llm__jstr_eq(name, "lower")) return llm__jcase(c, s, 'l');
+    if (llm__jstr_eq(name, "title")) return llm__jcase(c, s, 't');
+    if (llm__jstr_eq(name, "capitalize")) return llm__jcase(c, s, 'c');
+    if (llm__jstr_eq(name, "format")) return llm__jformat(c, s, a);
+    if (llm__jstr_eq(name, "removeprefix") || llm__jstr_eq(name, "removesuffix")) {
+        int end = name.p[6] == 's';
+        if (a0 && a0->t == LLM__JSTR && llm__jaffix(c, s, a0, end)) { if (!end) s.p += a0->u.s.n; s.n -= a0->u.s.n; }
+        return llm__jstrv(s);
+    }
+    if (llm__jstr_eq(name, "find") || llm__jstr_eq(name, "rfind") || llm__jstr_eq(name, "index") || llm__jstr_eq(name, "count")) {
+        llm__str needle;
+        const char *hit = NULL, *h;
+        int64_t count = 0;
+        if (!a0 || a0->t != LLM__JSTR) llm__jfail(c, "TypeError: must be str");
+        needle = a0->u.s;
+        for (i = 0; (h = llm__jmemmem(s, i, needle)) != NULL; ) {
+            if (!hit || name.p[0] == 'r') hit = h;
+            count++;
+            if (name.p[0] != 'r' && name.p[0] != 'c') break;
+            i = (size_t)(h - s.p) + (needle.n ? needle.n : 1);
+            if (i > s.n) break;
+        }
+        if (name.p[0] == 'c') return llm__jint(count);
+        if (!hit && name.p[0] == 'i') llm__jfail(c, "ValueError: substring not found");
+        if (!hit) return llm__jint(-1);
+        { llm__str pre; pre.p = s.p; pre.n = (size_t)(hit - s.p); return llm__jint((int64_t)llm__jcp_count(pre)); }
+    }
+    if (llm__jstr_eq(name, "join")) {
+        llm__jbuf b;
+        llm__jlist *l;
+        if (!a0) llm__jfail(c, "TypeError: join() takes exactly one argument");
+        l = llm__jiter(c, *a0);
+        memset(&b, 0, sizeof b);
+        for (i = 0; i < l->n; i++) {
+            if (l->a[i].t != LLM__JSTR) llm__jfail(c, "TypeError: sequence item %lu: expected str instance, %s found", (unsigned long)i, llm__jtype(l->a[i]));
+            if (i) llm__jput(c, &b, s.p, s.n);
+            llm__jput(c, &b, l->a[i].u.s.p, l->a[i].u.s.n);
+        }
+        return llm__jstrv(llm__jbuf_str(&b));
+    }
+    if (llm__jstr_eq(name, "splitlines")) {
+        llm__jlist *l = llm__jlist_new(c);
+        size_t st = 0;
+        for (i = 0; i < s.n; i++)
+            if (s.p[i] == '\n' || s.p[i] == '\r') {
+                llm__str part; part.p = s.p + st; part.n = i - st;
+                llm__jlist_push(c, l, llm__jstrv(part));
+                if (s.p[i] == '\r' && i + 1 < s.n && s.p[i + 1] == '\n') i++;
+                st = i + 1;
+            }
+        if (st < s.n) { llm__str part; part.p = s.p + st; part.n = s.n - st; llm__jlist_push(c, l, llm__jstrv(part)); }
+        return llm__jlistv(l);
+    }
+    if (name.p[0] == 'i' && name.p[1] == 's') {
+        int ok = s.n > 0, cased = 0;
+        for (i = 0; i < s.n; i++) {
+            unsigned char ch = (unsigned char)s.p[i];
+            int dig = ch >= '0' && ch <= '9', lo = ch >= 'a' && ch <= 'z', up = ch >= 'A' && ch <= 'Z';
+            if (lo || up) cased = 1;
+            if (llm__jstr_eq(name, "isdigit")) ok &= dig;
+            else if (llm__jstr_eq(name, "isalpha")) ok &= lo || up;
+            else if (llm__jstr_eq(name, "isalnum")) ok &= lo || up || dig;
+            else if (llm__jstr_eq(name, "isspace")) ok &= llm__jis_ws((char)ch);
+            else if (llm__jstr_eq(name, "isupper")) ok &= !lo;
+            else if (llm__jstr_eq(name, "islower")) ok &= !up;
+        }
+        if (llm__jstr_eq(name, "isupper") || llm__jstr_eq(name, "islower")) ok = ok && cased;
+        return llm__jbool(ok);
+    }
+    llm__jfail(c, "str.%.*s is not supported", (int)name.n, name.p);
+    return llm__jmk(LLM__JU);
+}
+
+static llm__jv llm__jpair(llm__jctx *c, llm__jv k, llm__jv v) {
+    llm__jlist *t = llm__jlist_new(c);
+    t->tuple = 1;
+    llm__jlist_push(c, t, k); llm__jlist_push(c, t, v);
+    return llm__jlistv(t);
+}
+
+static llm__jv llm__jdict_items(llm__jctx *c, llm__jdict *d, int which) {
+    llm__jlist *l = llm__jlist_new(c);
+    size_t i;
+    l->tuple = which == 'k' ? 2 : which == 'v' ? 3 : 4;
+    for (i = 0; i < d->n; i++)
+        llm__jlist_push(c, l, which == 'k' ? d->k[i] : which == 'v' ? d->v[i] : llm__jpair(c, d->k[i], d->v[i]));
+    return llm__jlistv(l);
+}
+
+static llm__jv llm__jcall_method(llm__jctx *c, llm__jbound *b, llm__jargs *a) {
+    llm__jv self = b->self, *a0 = llm__jarg(a, 0, NULL);
+    llm__str name = b->name;
+    size_t i;
+    if (self.t == LLM__JSTR) return llm__jstr_method(c, self.u.s, name, a);
+    if (self.t == LLM__JDICT) {
+        if (llm__jstr_eq(name, "items")) return llm__jdict_items(c, self.u.d, 'i');
+        if (llm__jstr_eq(name, "keys")) return llm__jdict_items(c, self.u.d, 'k');
+        if (llm__jstr_eq(name, "values")) return llm__jdict_items(c, self.u.d, 'v');
+        if (llm__jstr_eq(name, "copy")) return self;
+        if (llm__jstr_eq(name, "get")) {
+            llm__jv *d = llm__jarg(a, 1, NULL);
+            if (!a0) llm__jfail(c, "TypeError: get expected at least 1 argument, got 0");
+            for (i = 0; i < self.u.d->n; i++) if (llm__jeq(c, self.u.d->k[i], *a0)) return self.u.d->v[i];
+            return d ? *d : llm__jmk(LLM__JNONE);
+        }
+    }
+    if (self.t == LLM__JLIST) {
+        if (llm__jstr_eq(name, "copy")) return self;
+        if (!a0) llm__jfail(c, "TypeError: %.*s expected an argument", (int)name.n, name.p);
+        if (llm__jstr_eq(name, "count")) { int64_t k = 0; for (i = 0; i < self.u.l->n; i++) k += llm__jeq(c, self.u.l->a[i], *a0); return llm__jint(k); }
+        for (i = 0; i < self.u.l->n; i++) if (llm__jeq(c, self.u.l->a[i], *a0)) return llm__jint((int64_t)i);
+        llm__jfail(c, "ValueError: value is not in list");
+    }
+    if (self.t == LLM__JLOOP) {
+        if (llm__jstr_eq(name, "cycle")) {
+            if (!a->n) llm__jfail(c, "no items for cycling given");
+            return a->pos[self.u.loop->i % a->n];
+        }
+        return llm__jbool(1);
+    }
+    llm__jfail(c, "'%s' object has no method '%.*s'", llm__jtype(self), (int)name.n, name.p);
+    return self;
+}
+
+/* strftime for the directives templates use, on the UTC day of c->now. */
+static llm__jv llm__jstrftime(llm__jctx *c, llm__str fmt) {
+    static const char *const months[12] = { "January", "February", "March", "April", "May", "June", "July", "August",
+                                            "September", "October", "November", "December" };
+    static const char *const days[7] = { "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday" };
+    int64_t t = c->now, day = (t >= 0 ? t : t - 86399) / 86400, sec = t - day * 86400;
+    int64_t z = day + 719468, era = (z >= 0 ? z : z - 146096) / 146097, doe = z - era * 146097;
+    int64_t yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365, doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    int64_t mp = (5 * doy + 2) / 153, d = doy - (153 * mp + 2) / 5 + 1, mo = mp < 10 ? mp + 3 : mp - 9;
+    int64_t y = yoe + era * 400 + (mo <= 2), wd = ((day % 7) + 7 + 3) % 7;  /* 1970-01-01 was a Thursday */
+    int64_t yday = 0;
+    int leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0, m;
+    static const int cum[12] = { 0, 31, 59, 90, 120, 151, 181, 212, 243, 273, 304, 334 };
+    llm__jbuf b;
+    size_t i;
+    char tmp[64];
+    m = (int)mo - 1;
+    yday = cum[m] + d + (leap && m > 1);
+    memset(&b, 0, sizeof b);
+    for (i = 0; i < fmt.n; i++) {
+        int pad = 1;
+        char ch;
+        if (fmt.p[i] != '%' || i + 1 >= fmt.n) { llm__jput(c, &b, fmt.p + i, 1); continue; }
+        ch = fmt.p[++i];
+        if (ch == '-' && i + 1 < fmt.n) { pad = 0; ch = fmt.p[++i]; }
+        tmp[0] = 0;
+        switch (ch) {
+        case 'd': snprintf(tmp, sizeof tmp, pad ? "%02d" : "%d", (int)d); break;
+        case 'e': snprintf(tmp, sizeof tmp, "%2d", (int)d); break;
+        case 'm': snprintf(tmp, sizeof tmp, pad ? "%02d" : "%d", (int)mo); break;
+        case 'Y': snprintf(tmp, sizeof tmp, "%lld", (long long)y); break;
+        case 'y': snprintf(tmp, sizeof tmp, "%02d", (int)(y % 100)); break;
+        case 'B': snprintf(tmp, sizeof tmp, "%s", months[m]); break;
+        case 'b': case 'h': snprintf(tmp, sizeof tmp, "%.3s", months[m]); break;
+        case 'A': snprintf(tmp, sizeof tmp, "%s", days[wd]); break;
+        case 'a': snprintf(tmp, sizeof tmp, "%.3s", days[wd]); break;
+        case 'H': snprintf(tmp, sizeof tmp, pad ? "%02d" : "%d", (int)(sec / 3600)); break;
+        case 'I': snprintf(tmp, sizeof tmp, pad ? "%02d" : "%d", (int)((sec / 3600 + 11) % 12 + 1)); break;
+        case 'p': snprintf(tmp, sizeof tmp, "%s", sec < 43200 ? "AM" : "PM"); break;
+        case 'M': snprintf(tmp, sizeof tmp, pad ? "%02d" : "%d", (int)(sec / 60 % 60)); break;
+        case 'S': snprintf(tmp, sizeof tmp, pad ? "%02d" : "%d", (int)(sec % 60)); break;
+        case 'j': snprintf(tmp, sizeof tmp, pad ? "%03d" : "%d", (int)yday); break;
+        case '%': snprintf(tmp, sizeof tmp, "%%"); break;
+        default: snprintf(tmp, sizeof tmp, "%%%c", ch);
+        }
+        llm__jputs(c, &b, tmp);
+    }
+    return llm__jstrv(llm__jbuf_str(&b));
+}
+
+static llm__jv llm__jcall_macro(llm__jctx *c, llm__jmacro *m, llm__jargs *a);
+
+static llm__jv llm__jcall_global(llm__jctx *c, llm__str name, llm__jargs *a) {
+    llm__jv *a0 = llm__jarg(a, 0, NULL);
+    size_t i;
+    if (llm__jstr_eq(name, "raise_exception")) {
+        llm__str msg = a0 ? llm__jto_str(c, *a0) : llm__s("");
+        llm__jfail(c, "%.*s", (int)msg.n, msg.p);
+    }
+    if (llm__jstr_eq(name, "strftime_now")) return llm__jstrftime(c, a0 ? llm__jto_str(c, *a0) : llm__s(""));
+    if (llm__jstr_eq(name, "namespace") || llm__jstr_eq(name, "dict")) {
+        llm__jdict *d = llm__jdict_new(c);
+        d->ns = name.p[0] == 'n';
+        if (a0 && a0->t == LLM__JDICT) for (i = 0; i < a0->u.d->n; i++) llm__jdict_set(c, d, a0->u.d->k[i], a0->u.d->v[i]);
+        for (i = 0; i < a->nk; i++) llm__jdict_set(c, d, llm__jstrv(a->kn[i]), a->kv[i]);
+        return llm__jdictv(d);
+    }
+    {   /* range */
+        int64_t start = 0, stop, step = 1, k;
+        llm__jlist *l = llm__jlist_new(c);
+        for (i = 0; i < a->n; i++) if (a->pos[i].t != LLM__JINT) llm__jfail(c, "TypeError: range() needs integers");
+        if (a->n == 1) stop = a->pos[0].u.i;
+        else if (a->n >= 2) { start = a->pos[0].u.i; stop = a->pos[1].u.i; if (a->n > 2) step = a->pos[2].u.i; }
+        else { llm__jfail(c, "TypeError: range expected at least 1 argument, got 0"); stop = 0; }
+        if (!step) llm__jfail(c, "ValueError: range() arg 3 must not be zero");
+        for (k = start; step > 0 ? k < stop : k > stop; k = llm__jint_op(c, '+', k, step)) {
+            llm__jstep(c);
+            llm__jlist_push(c, l, llm__jint(k));
+            if ((step > 0 && k > INT64_MAX - step) || (step < 0 && k < INT64_MIN - step)) break;
+        }
+        return llm__jlistv(l);
+    }
+}
+
+static llm__jv llm__jcall(llm__jctx *c, llm__jv fn, llm__jargs *a) {
+    switch (fn.t) {
+    case LLM__JU: llm__jraise_undef(c, fn); break;
+    case LLM__JMACRO: return llm__jcall_macro(c, fn.u.m, a);
+    case LLM__JMETHOD: return llm__jcall_method(c, fn.u.b, a);
+    case LLM__JFUNC: return llm__jcall_global(c, fn.u.s, a);
+    default: break;
+    }
+    llm__jfail(c, "TypeError: '%s' object is not callable", llm__jtype(fn));
+    return fn;
+}
+
+/* Jinja's attribute path "a.b" of selectattr, map and sort: item lookup per part. */
+static llm__jv llm__jattr_path(llm__jctx *c, llm__jv v, llm__str path) {
+    size_t i = 0;
+    while (i <= path.n) {
+        size_t j = i;
+        llm__str part;
+        while (j < path.n && path.p[j] != '.') j++;
+        part.p = path.p + i; part.n = j - i;
+        if (v.t == LLM__JU) return v;
+        if (part.n && part.p[0] >= '0' && part.p[0] <= '9' && v.t == LLM__JLIST) v = llm__jgetitem(c, v, llm__jint(strtoll(part.p, NULL, 10)));
+        else v = llm__jgetitem(c, v, llm__jstrv(part));
+        i = j + 1;
+    }
+    return v;
+}
+
+static llm__jargs llm__jargs_from(llm__jargs *a, size_t skip) {
+    llm__jargs r = *a;
+    if (skip > r.n) skip = r.n;
+    r.pos += skip; r.n -= skip;
+    return r;
+}
+
+/* select, reject, selectattr, rejectattr. */
+static llm__jv llm__jselect(llm__jctx *c, llm__jv v, llm__jargs *a, int attr, int keep) {
+    llm__jlist *l = llm__jlist_new(c), *src;
+    llm__jv *name = llm__jarg(a, 0, NULL), *test = llm__jarg(a, attr ? 1 : 0, NULL);
+    llm__jargs rest = llm__jargs_from(a, attr ? 2 : 1);
+    size_t i;
+    if (!llm__jtruthy(v)) return llm__jlistv(l);
+    src = llm__jiter(c, v);
+    if (attr && (!name || name->t != LLM__JSTR)) llm__jfail(c, "selectattr needs an attribute name");
+    for (i = 0; i < src->n; i++) {
+        llm__jv x = attr ? llm__jattr_path(c, src->a[i], name->u.s) : src->a[i];
+        int ok = test && test->t == LLM__JSTR ? llm__jtest(c, test->u.s, x, &rest) : llm__jtruthy(x);
+        llm__jstep(c);
+        if (ok == keep) llm__jlist_push(c, l, src->a[i]);
+    }
+    return llm__jlistv(l);
+}
+
+static void llm__jsort(llm__jctx *c, llm__jv *a, size_t n, const llm__str *attr, int fold, int reverse, int by_value) {
+    size_t i, j;
+    for (i = 1; i < n; i++)
+        for (j = i; j > 0; j--) {
+            llm__jv x = a[j - 1], y = a[j];
+            int r;
+            if (attr) { x = llm__jattr_path(c, x, *attr); y = llm__jattr_path(c, y, *attr); }
+            if (by_value >= 0) { x = x.u.l->a[by_value]; y = y.u.l->a[by_value]; }
+            r = llm__jcompare(c, x, y, fold);
+            llm__jstep(c);
+            if (reverse ? r >= 0 : r <= 0) break;
+            x = a[j]; a[j] = a[j - 1]; a[j - 1] = x;
+        }
+}
+
+static llm__str llm__jindent(llm__jctx *c, llm__str s, llm__jv *width, int first, int blank) {
+    llm__jbuf b, ind;
+    size_t i = 0, line = 0;
+    memset(&b, 0, sizeof b); memset(&ind, 0, sizeof ind);
+    if (!width || width->t == LLM__JINT) { int64_t k, w = width ? width->u.i : 4; for (k = 0; k < w; k++) llm__jputs(c, &ind, " "); }
+    else { llm__str t = llm__jto_str(c, *width); llm__jput(c, &ind, t.p, t.n); }
+    if (first) llm__jput(c, &b, ind.p, ind.n);
+    while (i < s.n || (i == s.n && line == 0)) {
+        size_t e = i;
+        while (e < s.n && s.p[e] != '\n') e++;
+        if (line) {
+            llm__jputs(c, &b, "\n");
+            if (e > i || blank) llm__jput(c, &b, ind.p, ind.n);
+        }
+        llm__jput(c, &b, s.p + i, e - i);
+        line++;
+        i = e + 1;
+        if (e >= s.n) break;
+    }
+    if (s.n && s.p[s.n - 1] == '\n') { llm__jputs(c, &b, "\n"); if (blank) llm__jput(c, &b, ind.p, ind.n); }
+    return llm__jbuf_str(&b);
+}
+
+static llm__jv llm__jfilter_eager(llm__jctx *c, llm__str name, llm__jv v, llm__jargs *a);
+
+/* Jinja's select, reject, selectattr, rejectattr, map, items and unique give generators and
+   reverse an iterator: always true, without a length or an index (what they hold is made at
+   once here). */
+static llm__jv llm__jfilter(llm__jctx *c, llm__str name, llm__jv v, llm__jargs *a) {
+    static const char *const lazy[] = { "select", "reject", "selectattr", "rejectattr", "map", "items", "unique", NULL };
+    llm__jv r = llm__jfilter_eager(c, name, v, a);
+    if (r.t == LLM__JLIST && llm__jknown(lazy, name)) r.u.l->tuple = 5;
+    else if (r.t == LLM__JLIST && llm__jstr_eq(name, "reverse")) r.u.l->tuple = 6;
+    return r;
+}
+
+static llm__jv llm__jfilter_eager(llm__jctx *c, llm__str name, llm__jv v, llm__jargs *a) {
+    llm__jv *a0 = llm__jarg(a, 0, NULL);
+    size_t i;
+    llm__jstep(c);
+    if (llm__jstr_eq(name, "tojson")) {
+        llm__jjson_fmt f;
+        llm__jv *ind = llm__jarg(a, 0, "indent"), *sep = llm__jarg(a, 99, "separators"), *asc = llm__jarg(a, 99, "ensure_ascii");
+        llm__jv *sk = llm__jarg(a, 99, "sort_keys");
+        llm__jbuf b;
+        memset(&f, 0, sizeof f); memset(&b, 0, sizeof b);
+        f.item_sep = llm__s(", "); f.key_sep = llm__s(": ");
+        if (ind && ind->t != LLM__JNONE) {
+            llm__jbuf ib;
+            memset(&ib, 0, sizeof ib);
+            if (ind->t == LLM__JINT) { int64_t k; for (k = 0; k < ind->u.i; k++) llm__jputs(c, &ib, " "); }
+            else if (ind->t == LLM__JSTR) llm__jput(c, &ib, ind->u.s.p, ind->u.s.n);
+            f.indent = llm__jbuf_str(&ib); f.has_indent = 1; f.item_sep = llm__s(",");
+        }
+        if (sep && sep->t == LLM__JLIST && sep->u.l->n == 2) { f.item_sep = llm__jto_str(c, sep->u.l->a[0]); f.key_sep = llm__jto_str(c, sep->u.l->a[1]); }
+        f.ascii = asc && llm__jtruthy(*asc);
+        f.sort_keys = sk && llm__jtruthy(*sk);
+        llm__jput_json(c, &b, v, &f, 0);
+        return llm__jstrv(llm__jbuf_str(&b));
+    }
+    if (llm__jstr_eq(name, "length") || llm__jstr_eq(name, "count")) return llm__jint(llm__jlength(c, v));
+    if (llm__jstr_eq(name, "string")) return llm__jstrv(llm__jto_str(c, v));
+    if (llm__jstr_eq(name, "safe")) return v;
+    if (llm__jstr_eq(name, "trim")) {
+        llm__jv *chars = llm__jarg(a, 0, "chars");
+        return llm__jstrv(llm__jstrip_chars(llm__jto_str(c, v), chars && chars->t == LLM__JSTR ? &chars->u.s : NULL, 3));
+    }
+    if (llm__jstr_eq(name, "default") || llm__jstr_eq(name, "d")) {
+        llm__jv *bo = llm__jarg(a, 1, "boolean");
+        if (v.t == LLM__JU || (bo && llm__jtruthy(*bo) && !llm__jtruthy(v))) return a0 ? *a0 : llm__jcstr("");
+        return v;
+    }
+    if (llm__jstr_eq(name, "upper")) return llm__jcase(c, llm__jto_str(c, v), 'u');
+    if (llm__jstr_eq(name, "lower")) return llm__jcase(c, llm__jto_str(c, v), 'l');
+    if (llm__jstr_eq(name, "title")) return llm__jcase(c, llm__jto_str(c, v), 'T');
+    if (llm__jstr_eq(name, "capitalize")) return llm__jcase(c, llm__jto_str(c, v), 'c');
+    if (llm__jstr_eq(name, "format")) return llm__jprintf(c, llm__jto_str(c, v), a);
+    if (llm__jstr_eq(name, "replace")) return llm__jreplace(c, llm__jto_str(c, v), a0, llm__jarg(a, 1, "new"), llm__jarg(a, 2, "count"));
+    if (llm__jstr_eq(name, "items")) {
+        if (v.t == LLM__JU) return llm__jlistv(llm__jlist_new(c));
+        if (v.t != LLM__JDICT || v.u.d->ns) llm__jfail(c, "TypeError: Can only get item pairs from a mapping.");
+        v = llm__jdict_items(c, v.u.d, 'i');
+        v.u.l->tuple = 0;
+        return v;
+    }
+    if (llm__jstr_eq(name, "list")) {
+        llm__jlist *src = llm__jiter(c, v), *l = llm__jlist_new(c);
+        for (i = 0; i < src->n; i++) llm__jlist_push(c, l, src->a[i]);
+        return llm__jlistv(l);
+    }
+    if (llm__jstr_eq(name, "join")) {
+        llm__jbuf b;
+        llm__jlist *src = llm__jiter(c, v);
+        llm__jv *attr = llm__jarg(a, 1, "attribute");
+        llm__str sep = a0 ? llm__jto_str(c, *a0) : llm__s("");
+        memset(&b, 0, sizeof b);
+        for (i = 0; i < src->n; i++) {
+            llm__jv x = attr && attr->t == LLM__JSTR ? llm__jattr_path(c, src->a[i], attr->u.s) : src->a[i];
+            if (i) llm__jput(c, &b, sep.p, sep.n);
+            llm__jput_str(c, &b, x);
+        }
+        return llm__jstrv(llm__jbuf_str(&b));
+    }
+    if (llm__jstr_eq(name, "first") || llm__jstr_eq(name, "last")) {
+        llm__jlist *src = llm__jiter(c, v);
+        if (!src->n) return llm__jundef("No first item, sequence was empty.");
+        return name.p[0] == 'f' ? src->a[0] : src->a[src->n - 1];
+    }
+    if (llm__jstr_eq(name, "select")) return llm__jselect(c, v, a, 0, 1);
+    if (llm__jstr_eq(name, "reject")) return llm__jselect(c, v, a, 0, 0);
+    if (llm__jstr_eq(name, "selectattr")) return llm__jselect(c, v, a, 1, 1);
+    if (llm__jstr_eq(name, "rejectattr")) return llm__jselect(c, v, a, 1, 0);
+    if (llm__jstr_eq(name, "map")) {
+        llm__jlist *src, *l = llm__jlist_new(c);
+        llm__jv *attr = llm__jarg(a, 99, "attribute"), *dflt = llm__jarg(a, 99, "default");
+        llm__jargs rest = llm__jargs_from(a, 1);
+        if (v.t == LLM__JU) return llm__jlistv(l);
+        src = llm__jiter(c, v);
+        for (i = 0; i < src->n; i++) {
+            llm__jv x;
+            if (attr && attr->t == LLM__JSTR) {
+                x = llm__jattr_path(c, src->a[i], attr->u.s);
+                if (x.t == LLM__JU && dflt) x = *dflt;
+            } else if (a0 && a0->t == LLM__JSTR) x = llm__jfilter(c, a0->u.s, src->a[i], &rest);
+            else x = src->a[i];
+            llm__jlist_push(c, l, x);
+        }
+        return llm__jlistv(l);
+    }
+    if (llm__jstr_eq(name, "dictsort")) {
+        llm__jv *cs = llm__jarg(a, 0, "case_sensitive"), *by = llm__jarg(a, 1, "by"), *rev = llm__jarg(a, 2, "reverse");
+        llm__jv items;
+        if (v.t != LLM__JDICT || v.u.d->ns) llm__jfail(c, "TypeError: dictsort filter only works with mappings");
+        items = llm__jdict_items(c, v.u.d, 'i');
+        items.u.l->tuple = 0;
+        llm__jsort(c, items.u.l->a, items.u.l->n, NULL, !(cs && llm__jtruthy(*cs)), rev && llm__jtruthy(*rev),
+                   by && by->t == LLM__JSTR && llm__jstr_eq(by->u.s, "value") ? 1 : 0);
+        return items;
+    }
+    if (llm__jstr_eq(name, "sort")) {
+        llm__jv *rev = llm__jarg(a, 0, "reverse"), *cs = llm__jarg(a, 1, "case_sensitive"), *attr = llm__jarg(a, 2, "attribute");
+        llm__jv out = llm__jfilter(c, llm__s("list"), v, a);
+        llm__jsort(c, out.u.l->a, out.u.l->n, attr && attr->t == LLM__JSTR ? &attr->u.s : NULL, !(cs && llm__jtruthy(*cs)),
+                   rev && llm__jtruthy(*rev), -1);
+        return out;
+    }
+    if (llm__jstr_eq(name, "unique")) {
+        llm__jlist *src = llm__jiter(c, v), *l = llm__jlist_new(c);
+        llm__jv *cs = llm__jarg(a, 0, "case_sensitive");
+        size_t j;
+        for (i = 0; i < src->n; i++) {
+            int dup = 0;
+            llm__jsteps(c, l->n / 16 + 1);
+            for (j = 0; j < l->n && !dup; j++) {
+                llm__jv x = l->a[j], y = src->a[i];
+                if (!(cs && llm__jtruthy(*cs)) && x.t == LLM__JSTR && y.t == LLM__JSTR) dup = llm__jstrcmp_fold(x.u.s, y.u.s, 1) == 0;
+                else dup = llm__jeq(c, x, y);
+            }
+            if (!dup) llm__jlist_push(c, l, src->a[i]);
+        }
+        return llm__jlistv(l);
+    }
+    if (llm__jstr_eq(name, "min") || llm__jstr_eq(name, "max")) {
+        llm__jlist *src = llm__jiter(c, v);
+        llm__jv *cs = llm__jarg(a, 0, "case_sensitive"), best;
+        if (!src->n) return llm__jundef("No aggregated item, sequence was empty.");
+        best = src->a[0];
+        for (i = 1; i < src->n; i++) {
+            int r = llm__jcompare(c, src->a[i], best, !(cs && llm__jtruthy(*cs)));
+            if (name.p[1] == 'i' ? r < 0 : r > 0) best = src->a[i];
+        }
+        return best;
+    }
+    if (llm__jstr_eq(name, "reverse")) {
+        llm__jlist *src, *l = llm__jlist_new(c);
+        if (v.t == LLM__JSTR) src = llm__jchars(c, v.u.s); else src = llm__jiter(c, v);
+        for (i = src->n; i-- > 0;) llm__jlist_push(c, l, src->a[i]);
+        if (v.t == LLM__JSTR) { llm__jv e = llm__jcstr(""); llm__jargs none; memset(&none, 0, sizeof none); none.pos = &e; none.n = 1; return llm__jfilter(c, llm__s("join"), llm__jlistv(l), &none); }
+        return llm__jlistv(l);
+    }
+    if (llm__jstr_eq(name, "indent")) {
+        llm__jv *fi = llm__jarg(a, 1, "first"), *bl = llm__jarg(a, 2, "blank");
+        return llm__jstrv(llm__jindent(c, llm__jto_str(c, v), llm__jarg(a, 0, "width"), fi && llm__jtruthy(*fi), bl && llm__jtruthy(*bl)));
+    }
+    if (llm__jstr_eq(name, "int")) {
+        if (v.t == LLM__JU) llm__jraise_undef(c, v);
+        if (v.t == LLM__JINT) return v;
+        if (v.t == LLM__JBOOL) return llm__jint(v.u.i);
+        if (v.t == LLM__JFLOAT) return llm__jint(llm__jfloat_to_int(c, v.u.f));
+        if (v.t == LLM__JSTR) {
+            char *e;
+            llm__str s = llm__jstrdup(c, v.u.s.p, v.u.s.n);
+            long long k = strtoll(s.p, &e, 10);
+            double f;
+            if (*e == 0 && s.n) return llm__jint(k);
+            f = strtod(s.p, &e);   /* Jinja tries int(float(value)) next */
+            if (*e == 0 && s.n && f == f) return llm__jint(llm__jfloat_to_int(c, f));
+        }
+        return a0 ? *a0 : llm__jint(0);
+    }
+    if (llm__jstr_eq(name, "float")) {
+        if (v.t == LLM__JU) llm__jraise_undef(c, v);
+        if (llm__jis_num(v)) return llm__jfloat(llm__jnum(v));
+        if (v.t == LLM__JSTR) { char *e; llm__str s = llm__jstrdup(c, v.u.s.p, v.u.s.n); double k = strtod(s.p, &e); if (*e == 0 && s.n) return llm__jfloat(k); }
+        return a0 ? *a0 : llm__jfloat(0);
+    }
+    if (llm__jstr_eq(name, "abs")) {
+        if (!llm__jis_num(v)) llm__jfail(c, "TypeError: bad operand type for abs(): '%s'", llm__jtype(v));
+        return v.t == LLM__JFLOAT ? llm__jfloat(fabs(v.u.f)) : llm__jint(v.u.i < 0 ? llm__jint_op(c, '-', 0, v.u.i) : v.u.i);
+    }
+    if (llm__jstr_eq(name, "round")) {
+        /* Python's round: the exact binary value rounded half to even, as printf rounds it */
+        llm__jv *prec = llm__jarg(a, 0, "precision"), *method = llm__jarg(a, 1, "method");
+        int p = prec && prec->t == LLM__JINT && prec->u.i >= 0 && prec->u.i < 30 ? (int)prec->u.i : 0;
+        char tmp[400];
+        double x, s10 = pow(10.0, (double)p);
+        if (!llm__jis_num(v)) llm__jfail(c, "TypeError: type %s doesn't define __round__ method", llm__jtype(v));
+        if (v.t != LLM__JFLOAT) return llm__jint(v.u.i);   /* Python: round of an int is that int */
+        x = llm__jnum(v);
+        if (method && method->t == LLM__JSTR && llm__jstr_eq(method->u.s, "floor")) return llm__jfloat(floor(x * s10) / s10);
+        if (method && method->t == LLM__JSTR && llm__jstr_eq(method->u.s, "ceil")) return llm__jfloat(ceil(x * s10) / s10);
+        if (!(x > -1e300 && x < 1e300)) return llm__jfloat(x);
+        snprintf(tmp, sizeof tmp, "%.*f", p, x);
+        return llm__jfloat(strtod(tmp, NULL));
+    }
+    if (llm__jstr_eq(name, "sum")) {
+        llm__jlist *src = llm__jiter(c, v);
+        llm__jv acc = a0 ? *a0 : llm__jint(0);
+        for (i = 0; i < src->n; i++) acc = llm__jarith(c, '+', acc, src->a[i]);
+        return acc;
+    }
+    if (llm__jstr_eq(name, "wordcount")) {   /* runs of \w, as Jinja's regex counts them */
+        llm__str t = llm__jto_str(c, v);
+        int64_t words = 0;
+        int in_word = 0;
+        for (i = 0; i < t.n; i++) {
+            unsigned char ch = (unsigned char)t.p[i];
+            int w = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') || ch == '_' || ch >= 0x80;
+            words += w && !in_word;
+            in_word = w;
+        }
+        return llm__jint(words);
+    }
+    if (llm__jstr_eq(name, "e") || llm__jstr_eq(name, "escape") || llm__jstr_eq(name, "forceescape")) {
+        llm__str s = llm__jto_str(c, v);
+        llm__jbuf b;
+        memset(&b, 0, sizeof b);
+        for (i = 0; i < s.n; i++) {
+            switch (s.p[i]) {
+            case '&': llm__jputs(c, &b, "&amp;"); break;
+            case '<': llm__jputs(c, &b, "&lt;"); break;
+            case '>': llm__jputs(c, &b, "&gt;"); break;
+            case '"': llm__jputs(c, &b, "&#34;"); break;
+            case '\'': llm__jputs(c, &b, "&#39;"); break;
+            default: llm__jput(c, &b, s.p + i, 1);
+            }
+        }
+        return llm__jstrv(llm__jbuf_str(&b));
+    }
+    if (llm__jstr_eq(name, "attr")) return a0 && a0->t == LLM__JSTR ? llm__jgetattr(c, v, a0->u.s) : llm__jundef("attr needs a name");
+    if (llm__jstr_eq(name, "center")) {
+        llm__str s = llm__jto_str(c, v);
+        int64_t w = a0 && a0->t == LLM__JINT ? a0->u.i : 80, n = (int64_t)llm__jcp_count(s), left, k;
+        llm__jbuf b;
+        memset(&b, 0, sizeof b);
+        if (n >= w) return llm__jstrv(s);
+        left = (w - n) / 2 + ((w - n) & w & 1);
+        for (k = 0; k < left; k++) llm__jputs(c, &b, " ");
+        llm__jput(c, &b, s.p, s.n);
+        for (k = 0; k < w - n - left; k++) llm__jputs(c, &b, " ");
+        return llm__jstrv(llm__jbuf_str(&b));
+    }
+    llm__jfail(c, "No filter named '%.*s'.", (int)name.n, name.p);
+    return v;
+}
+
+static int llm__jtest(llm__jctx *c, llm__str name, llm__jv v, llm__jargs *a) {
+    llm__jv *a0 = llm__jarg(a, 0, NULL);
+    llm__jstep(c);
+    if (llm__jstr_eq(name, "defined")) return v.t != LLM__JU;
+    if (llm__jstr_eq(name, "undefined")) return v.t == LLM__JU;
+    if (llm__jstr_eq(name, "none")) return v.t == LLM__JNONE;
+    if (llm__jstr_eq(name, "string")) return v.t == LLM__JSTR;
+    if (llm__jstr_eq(name, "mapping")) return v.t == LLM__JDICT && !v.u.d->ns;
+    if (llm__jstr_eq(name, "iterable")) return v.t == LLM__JU || v.t == LLM__JSTR || v.t == LLM__JLIST || (v.t == LLM__JDICT && !v.u.d->ns);
+    if (llm__jstr_eq(name, "sequence")) return v.t == LLM__JSTR || (v.t == LLM__JLIST && v.u.l->tuple < 5) || (v.t == LLM__JDICT && !v.u.d->ns);
+    if (llm__jstr_eq(name, "boolean")) return v.t == LLM__JBOOL;
+    if (llm__jstr_eq(name, "true")) return v.t == LLM__JBOOL && v.u.i;
+    if (llm__jstr_eq(name, "false")) return v.t == LLM__JBOOL && !v.u.i;
+    if (llm__jstr_eq(name, "number")) return llm__jis_num(v);
+    if (llm__jstr_eq(name, "integer")) return v.t == LLM__JINT;
+    if (llm__jstr_eq(name, "float")) return v.t == LLM__JFLOAT;
+    if (llm__jstr_eq(name, "callable")) return v.t == LLM__JMACRO || v.t == LLM__JMETHOD || v.t == LLM__JFUNC;
+    if (llm__jstr_eq(name, "escaped")) return 0;
+    if (llm__jstr_eq(name, "odd") || llm__jstr_eq(name, "even")) {
+        if (v.t != LLM__JINT && v.t != LLM__JBOOL) llm__jfail(c, "TypeError: %.*s needs an integer", (int)name.n, name.p);
+        return (int)((v.u.i % 2 + 2) % 2) == (name.p[0] == 'o');
+    }
+    if (llm__jstr_eq(name, "divisibleby")) {
+        if (!a0 || a0->t != LLM__JINT || !a0->u.i || v.t != LLM__JINT) llm__jfail(c, "TypeError: divisibleby needs integers");
+        return v.u.i % a0->u.i == 0;
+    }
+    if (llm__jstr_eq(name, "lower") || llm__jstr_eq(name, "upper")) {
+        llm__str s = llm__jto_str(c, v);
+        llm__jargs none;
+        memset(&none, 0, sizeof none);
+        return llm__jstr_same(s, llm__jcase(c, s, name.p[0] == 'l' ? 'l' : 'u').u.s);
+    }
+    if (!a0) llm__jfail(c, "TypeError: test '%.*s' needs an argument", (int)name.n, name.p);
+    if (llm__jstr_eq(name, "sameas")) return v.t == a0->t && (v.t == LLM__JNONE || v.t == LLM__JU || llm__jeq(c, v, *a0));
+    if (llm__jstr_eq(name, "in")) return llm__jin(c, v, *a0);
+    if (llm__jstr_eq(name, "eq") || llm__jstr_eq(name, "equalto") || llm__jstr_eq(name, "==")) return llm__jeq(c, v, *a0);
+    if (llm__jstr_eq(name, "ne") || llm__jstr_eq(name, "!=")) return !llm__jeq(c, v, *a0);
+    if (llm__jstr_eq(name, "lt") || llm__jstr_eq(name, "lessthan") || llm__jstr_eq(name, "<")) return llm__jcompare(c, v, *a0, 0) < 0;
+    if (llm__jstr_eq(name, "le") || llm__jstr_eq(name, "<=")) return llm__jcompare(c, v, *a0, 0) <= 0;
+    if (llm__jstr_eq(name, "gt") || llm__jstr_eq(name, "greaterthan") || llm__jstr_eq(name, ">")) return llm__jcompare(c, v, *a0, 0) > 0;
+    if (llm__jstr_eq(name, "ge") || llm__jstr_eq(name, ">=")) return llm__jcompare(c, v, *a0, 0) >= 0;
+    if (llm__jstr_eq(name, "filter")) return a0->t == LLM__JSTR && llm__jknown(llm__jfilters, a0->u.s);
+    if (llm__jstr_eq(name, "test")) return a0->t == LLM__JSTR && llm__jknown(llm__jtests, a0->u.s);
+    llm__jfail(c, "No test named '%.*s'.", (int)name.n, name.p);
+    return 0;
+}
+
+/* ---- llm: jinja (statements) --------------------------------------------------------------- */
+
+static void llm__jassign(llm__jctx *c, llm__jn *target, llm__jv v, llm__jframe *f) {
+    size_t i;
+    if (target->k == LLM__N_NAME) { llm__jframe_set(c, f, target->name, v); return; }
+    if (target->k == LLM__N_ATTR) {
+        llm__jv ns = llm__jeval(c, target->a, f);
+        if (ns.t != LLM__JDICT || !ns.u.d->ns) llm__jfail(c, "line %d: cannot assign attribute on non-namespace object", target->line);
+        llm__jdict_set(c, ns.u.d, llm__jstrv(target->name), v);
+        return;
+    }
+    {
+        llm__jlist *items = llm__jiter(c, v);
+        if (items->n != target->l1.n)
+            llm__jfail(c, "ValueError: %s values to unpack (expected %lu)", items->n > target->l1.n ? "too many" : "not enough", (unsigned long)target->l1.n);
+        for (i = 0; i < items->n; i++) llm__jframe_set(c, f, target->l1.p[i]->name, items->a[i]);
+    }
+}
+
+static llm__str llm__jcapture(llm__jctx *c, const llm__jnl *body, llm__jframe *f) {
+    llm__jbuf b, *saved = c->out;
+    memset(&b, 0, sizeof b);
+    c->out = &b;
+    llm__jrender(c, body, f);
+    c->out = saved;
+    return llm__jbuf_str(&b);
+}
+
+static llm__jv llm__jcall_macro(llm__jctx *c, llm__jmacro *m, llm__jargs *a) {
+    llm__jframe *f = llm__jframe_new(c, m->closure);
+    const llm__jnl *params = &m->node->l2;
+    llm__jlist *varargs = llm__jlist_new(c);
+    varargs->tuple = 1;
+    llm__jdict *kwargs = llm__jdict_new(c);
+    size_t i, k;
+    for (i = 0; i < params->n; i++) {
+        llm__jn *p = params->p[i];
+        llm__jv *given = i < a->n ? &a->pos[i] : NULL;
+        for (k = 0; !given && k < a->nk; k++) if (llm__jstr_same(a->kn[k], p->name)) given = &a->kv[k];
+        llm__jframe_set(c, f, p->name, given ? *given : p->a ? llm__jeval(c, p->a, f)
+                                                      : llm__jundeff(c, "'%.*s' is undefined", (int)p->name.n, p->name.p));
+    }
+    if (a->n > params->n && !(m->node->op & 1) && m->node->k == LLM__S_MACRO)
+        llm__jfail(c, "TypeError: macro '%.*s' takes not more than %lu argument(s)", (int)m->node->name.n, m->node->name.p, (unsigned long)params->n);
+    for (i = params->n; i < a->n; i++) llm__jlist_push(c, varargs, a->pos[i]);
+    for (k = 0; k < a->nk; k++) {
+        int known = llm__jstr_eq(a->kn[k], "caller");
+        for (i = 0; i < params->n && !known; i++) known = llm__jstr_same(a->kn[k], params->p[i]->name);
+        if (!known && !(m->node->op & 2) && m->node->k == LLM__S_MACRO)
+            llm__jfail(c, "TypeError: macro '%.*s' takes no keyword argument '%.*s'", (int)m->node->name.n, m->node->name.p, (int)a->kn[k].n, a->kn[k].p);
+        if (!known) llm__jdict_set(c, kwargs, llm__jstrv(a->kn[k]), a->kv[k]);
+    }
+    llm__jframe_set(c, f, llm__s("varargs"), llm__jlistv(varargs));
+    llm__jframe_set(c, f, llm__s("kwargs"), llm__jdictv(kwargs));
+    for (k = 0; k < a->nk; k++) if (llm__jstr_eq(a->kn[k], "caller")) llm__jframe_set(c, f, llm__s("caller"), a->kv[k]);
+    if (m->caller.t == LLM__JMACRO) llm__jframe_set(c, f, llm__s("caller"), m->caller);
+    return llm__jstrv(llm__jcapture(c, &m->node->l1, f));
+}
+
+static void llm__jexec_for(llm__jctx *c, llm__jn *n, llm__jframe *up) {
+    llm__jframe *f = llm__jframe_new(c, up);
+    llm__jlist *items = llm__jiter(c, llm__jeval(c, n->b, up));
+    llm__jloop *lp = (llm__jloop *)llm__jalloc(c, sizeof *lp);
+    llm__jv loopv = llm__jmk(LLM__JLOOP);
+    size_t i;
+    if (n->c) {   /* for ... if: the loop sees only the items that pass */
+        llm__jlist *kept = llm__jlist_new(c);
+        for (i = 0; i < items->n; i++) {
+            llm__jstep(c);
+            llm__jassign(c, n->a, items->a[i], f);
+            if (llm__jtruthy(llm__jeval(c, n->c, f))) llm__jlist_push(c, kept, items->a[i]);
+        }
+        items = kept;
+    }
+    lp->items = items;
+    loopv.u.loop = lp;
+    for (i = 0; i < items->n; i++) {
+        llm__jstep(c);
+        lp->i = i;
+        f->n = 0;   /* Jinja: what one iteration sets, the next does not see */
+        llm__jassign(c, n->a, items->a[i], f);
+        llm__jframe_set(c, f, llm__s("loop"), loopv);
+        llm__jrender(c, &n->l1, f);
+        if (c->brk == 1) { c->brk = 0; break; }
+        c->brk = 0;
+    }
+    if (!items->n) llm__jrender(c, &n->l2, up);
+}
+
+static llm__jv llm__jfilter_chain(llm__jctx *c, const llm__jnl *filters, llm__jv v, llm__jframe *f) {
+    size_t i;
+    for (i = 0; i < filters->n; i++) v = llm__jeval_filter(c, filters->p[i], v, f);
+    return v;
+}
+
+static void llm__jexec(llm__jctx *c, llm__jn *n, llm__jframe *f) {
+    llm__jstep(c);
+    llm__jenter(c);
+    switch (n->k) {
+    case LLM__S_TEXT: llm__jput(c, c->out, n->v.u.s.p, n->v.u.s.n); break;
+    case LLM__S_OUT: llm__jput_str(c, c->out, llm__jeval(c, n->a, f)); break;
+    case LLM__S_IF:
+        if (llm__jtruthy(llm__jeval(c, n->a, f))) llm__jrender(c, &n->l1, f);
+        else llm__jrender(c, &n->l2, f);
+        break;
+    case LLM__S_FOR: llm__jexec_for(c, n, f); break;
+    case LLM__S_SET: llm__jassign(c, n->a, llm__jeval(c, n->b, f), f); break;
+    case LLM__S_SETBLOCK: llm__jassign(c, n->a, llm__jfilter_chain(c, &n->l2, llm__jstrv(llm__jcapture(c, &n->l1, f)), f), f); break;
+    case LLM__S_MACRO: {
+        llm__jv m = llm__jmk(LLM__JMACRO);
+        m.u.m = (llm__jmacro *)llm__jalloc(c, sizeof *m.u.m);
+        m.u.m->node = n; m.u.m->closure = f; m.u.m->caller = llm__jmk(LLM__JU);
+        llm__jframe_set(c, f, n->name, m);
+        break;
+    }
+    case LLM__S_CALL: {
+        llm__jv caller = llm__jmk(LLM__JMACRO), fn;
+        llm__jargs a;
+        llm__jn *call = n->a;
+        caller.u.m = (llm__jmacro *)llm__jalloc(c, sizeof *caller.u.m);
+        caller.u.m->node = n; caller.u.m->closure = f; caller.u.m->caller = llm__jmk(LLM__JU);
+        fn = llm__jeval(c, call->a, f);
+        llm__jeval_args(c, &call->l1, &call->l2, f, &a);
+        if (fn.t != LLM__JMACRO) llm__jfail(c, "line %d: call block needs a macro", n->line);
+        {
+            llm__jmacro m = *fn.u.m;
+            m.caller = caller;
+            llm__jput_str(c, c->out, llm__jcall_macro(c, &m, &a));
+        }
+        break;
+    }
+    case LLM__S_FILTER: llm__jput_str(c, c->out, llm__jfilter_chain(c, &n->l2, llm__jstrv(llm__jcapture(c, &n->l1, f)), f)); break;
+    case LLM__S_BREAK: c->brk = 1; break;
+    case LLM__S_CONTINUE: c->brk = 2; break;
+    case LLM__S_BODY: llm__jrender(c, &n->l1, f); break;
+    default: llm__jfail(c, "line %d: not a statement", n->line);
+    }
+    c->depth--;
+}
+
+static void llm__jrender(llm__jctx *c, const llm__jnl *body, llm__jframe *f) {
+    size_t i;
+    for (i = 0; i < body->n && !c->brk; i++) llm__jexec(c, body->p[i], f);
+}
+
+/* ---- llm: jinja (render) ------------------------------------------------------------------- */
+static void llm__jdesc_defaults(const llm_jinja_desc *d, llm__jctx *c) {
+    const char *e = getenv("SOURCE_DATE_EPOCH");
+    char *end;
+    c->max_steps = d && d->max_steps ? d->max_steps : LLM_JINJA_DEFAULT_STEPS;
+    c->max_mem = d && d->max_memory ? d->max_memory : LLM_JINJA_DEFAULT_MEMORY;
+    c->max_depth = d && d->max_depth ? d->max_depth : LLM_JINJA_DEFAULT_DEPTH;
+    if (d && d->now) c->now = d->now;
+    else {
+        long long t = e ? strtoll(e, &end, 10) : 0;
+        c->now = e && *e && !*end ? (int64_t)t : (int64_t)time(NULL);
+    }
+}
+
+struct llm_jinja {
+    llm__jctx parse;    /* its arena holds the text, the tree and the string literals */
+    llm__jnl body;
+};
+
+static llm__jctx *llm__jctx_new(const llm_jinja_desc *desc, char *error, size_t error_cap) {
+    llm__jctx *c = (llm__jctx *)LLM_MALLOC(sizeof *c);
+    if (!c) return NULL;
+    memset(c, 0, sizeof *c);
+    c->err = error; c->err_cap = error_cap;
+    llm__jdesc_defaults(desc, c);
+    return c;
+}
+
+/* Lexing and parsing under the caller's setjmp. The tree refers to a copy of the text whose
+   line ends are "\n", as Jinja's lexer makes them (\r\n and \r too). */
+static void llm__jinja_parse(llm__jctx *c, const char *tmpl, size_t len, llm__jnl *body) {
+    char *text = (char *)llm__jalloc(c, len + 1);
+    size_t i, n = 0;
+    for (i = 0; i < len; i++) {
+        if (tmpl[i] == '\r') { text[n++] = '\n'; if (i + 1 < len && tmpl[i + 1] == '\n') i++; }
+        else text[n++] = tmpl[i];
+    }
+    text[n] = 0;
+    llm__jlex(c, text, n);
+    c->pos = 0;
+    *body = llm__jp_body(c, NULL);
+    c->tok = NULL; c->n_tok = c->cap_tok = 0;
+}
+
+/* Reading the variables and rendering, under the caller's setjmp. */
+static llm__str llm__jinja_exec(llm__jctx *c, const llm__jnl *body, const char *vars, size_t vars_len) {
+    llm__jjson j;
+    llm__jv v;
+    size_t i;
+    c->root = llm__jframe_new(c, NULL);
+    if (vars && vars_len) {
+        j.p = vars; j.end = vars + vars_len;
+        v = llm__jjson_value(c, &j);
+        llm__jjson_ws(&j);
+        if (v.t != LLM__JDICT || j.p != j.end) llm__jfail(c, "the variables must be one JSON object");
+        for (i = 0; i < v.u.d->n; i++) llm__jframe_set(c, c->root, v.u.d->k[i].u.s, v.u.d->v[i]);
+    }
+    c->out = (llm__jbuf *)llm__jalloc(c, sizeof *c->out);
+    memset(c->out, 0, sizeof *c->out);
+    llm__jrender(c, body, c->root);
+    return llm__jbuf_str(c->out);
+}
+
+LLMDEF llm_result llm_jinja_open(llm_jinja **t, const char *tmpl, size_t tmpl_len, const llm_jinja_desc *desc, char *error,
+                                 size_t error_cap) {
+    llm_jinja *j;
+    llm__jctx *c;
+    if (error && error_cap) error[0] = 0;
+    if (!t) return LLM_ERR_INVALID_ARGUMENT;
+    *t = NULL;
+    if (!tmpl) return LLM_ERR_INVALID_ARGUMENT;
+    if (!(j = (llm_jinja *)LLM_MALLOC(sizeof *j))) return LLM_ERR_OUT_OF_MEMORY;
+    if (!(c = llm__jctx_new(desc, error, error_cap))) { LLM_FREE(j); return LLM_ERR_OUT_OF_MEMORY; }
+    if (setjmp(c->jb)) {
+        llm__jfree_all(c);
+        LLM_FREE(c);
+        LLM_FREE(j);
+        return LLM_ERR_TEMPLATE;
+    }
+    llm__jinja_parse(c, tmpl, tmpl_len, &j->body);
+    j->parse = *c;      /* the arena and the limits; the jmp_buf is not used again */
+    j->parse.err = NULL; j->parse.err_cap = 0;
+    LLM_FREE(c);
+    *t = j;
+    return LLM_OK;
+}
+
+LLMDEF void llm_jinja_close(llm_jinja *t) {
+    if (!t) return;
+    llm__jfree_all(&t->parse);
+    LLM_FREE(t);
+}
+
+LLMDEF llm_result llm_jinja_run(const llm_jinja *t, const char *vars_json, size_t vars_len, char *out, size_t cap, size_t *n_out,
+                                char *error, size_t error_cap) {
+    llm__jctx *c;
+    llm__str text;
+    llm_result rc;
+    llm_jinja_desc d;
+    if (error && error_cap) error[0] = 0;
+    if (!t || !n_out || (!out && cap) || (!vars_json && vars_len)) return LLM_ERR_INVALID_ARGUMENT;
+    *n_out = 0;
+    memset(&d, 0, sizeof d);
+    d.max_steps = t->parse.max_steps; d.max_memory = t->parse.max_mem; d.max_depth = t->parse.max_depth; d.now = t->parse.now;
+    if (!(c = llm__jctx_new(&d, error, error_cap))) return LLM_ERR_OUT_OF_MEMORY;
+    if (setjmp(c->jb)) {
+        llm__jfree_all(c);
+        LLM_FREE(c);
+        if (cap && out != error) out[0] = 0;
+        return LLM_ERR_TEMPLATE;
+    }
+    text = llm__jinja_exec(c, &t->body, vars_json, vars_len);
+    *n_out = text.n;
+    rc = text.n >= cap ? LLM_ERR_BUFFER_TOO_SMALL : LLM_OK;
+    if (rc == LLM_OK) { memcpy(out, text.p, text.n); out[text.n] = 0; }
+    llm__jfree_all(c);
+    LLM_FREE(c);
+    return rc;
+}
+
+LLMDEF llm_result llm_jinja_render(const char *tmpl, size_t tmpl_len, const char *vars_json, size_t vars_len,
+                                   const llm_jinja_desc *desc, char *out, size_t cap, size_t *n_out, char *error,
+                                   size_t error_cap) {
+    llm_jinja *t;
+    llm_result rc;
+    if (n_out) *n_out = 0;
+    if (!tmpl || !n_out || (!out && cap) || (!vars_json && vars_len)) return LLM_ERR_INVALID_ARGUMENT;
+    if ((rc = llm_jinja_open(&t, tmpl, tmpl_len, desc, error, error_cap)) != LLM_OK) {
+        if (cap && out != error) out[0] = 0;
+        return rc;
+    }
+    rc = llm_jinja_run(t, vars_json, vars_len, out, cap, n_out, error, error_cap);
+    llm_jinja_close(t);
+    return rc;
 }
 
 /* ---- llm: generation -----------------------------------------------------------------------

@@ -52,7 +52,9 @@ static void usage(FILE *f) {
     for (i = 0; llm_chat_template_name(i); i++) fprintf(f, "%s%s", i % 8 == 0 ? "\n                          " : " ", llm_chat_template_name(i));
     fprintf(f,
             "\n"
-            "  --no-thinking          qwen3: thinking off (an empty think block)\n"
+            "  --jinja-file FILE      render with the Jinja chat template in FILE instead of the model's\n"
+            "  --tools FILE           the tools the template offers the model: a JSON list in FILE\n"
+            "  --no-thinking          thinking off (enable_thinking=false; qwen3: an empty think block)\n"
             "  -n N                   most tokens per reply (default: a quarter of the context)\n"
             "  -c N                   context size in tokens (default: the model's, at most 4096)\n"
             "  -b N                   prompt tokens evaluated per batch (default 64)\n"
@@ -63,7 +65,9 @@ static void usage(FILE *f) {
             SAMPLING_USAGE
             "                         (defaults: --temp 0.8 --top-k 40 --top-p 0.95 --min-p 0.05, a random seed)\n"
             "  --print-prompt         read a conversation as JSON Lines on stdin, print its prompt, exit\n"
-            "  --no-generation-prompt with --print-prompt: without the assistant turn's opening\n");
+            "  --no-generation-prompt with --print-prompt: without the assistant turn's opening\n"
+            "  --render-jsonl         no model: each stdin line {\"template\": SOURCE, VARIABLE: VALUE, ...}\n"
+            "                         is answered by one line {\"text\": ...} or {\"error\": ...}\n");
 }
 
 typedef struct conversation {
@@ -133,11 +137,25 @@ static char *read_stream(FILE *f, const char *name, size_t *n) {
     return buf;
 }
 
-/* One message per non-blank line: {"role": "...", "content": "..."}. */
-static int read_jsonl(FILE *f, const char *name, conversation *c) {
-    size_t n, line = 0;
+/* Appends text to the growing string *s (*n bytes, NUL-terminated). */
+static int append(char **s, size_t *n, const char *text, size_t len) {
+    char *p = (char *)realloc(*s, *n + len + 1);
+    if (!p) return -1;
+    memcpy(p + *n, text, len);
+    *n += len;
+    p[*n] = 0;
+    *s = p;
+    return 0;
+}
+
+/* One message per non-blank line: {"role": "...", "content": "..."}. With json (for a Jinja
+   template) the lines are also collected as a JSON array, and a message may carry anything
+   else the template reads (tool_calls, content as a list of parts or null, reasoning_content). */
+static int read_jsonl(FILE *f, const char *name, conversation *c, char **json) {
+    size_t n, line = 0, json_n = 0;
     char *text = read_stream(f, name, &n), *p, *end, err[200];
     if (!text) return -1;
+    if (json && append(json, &json_n, "[", 1) != 0) { free(text); return -1; }
     for (p = text; p < text + n; p = end + 1) {
         json_value *v;
         const json_value *role, *content;
@@ -152,14 +170,18 @@ static int read_jsonl(FILE *f, const char *name, conversation *c) {
         }
         role = json_get(v, "role");
         content = json_get(v, "content");
-        if (!role || role->type != JSON_STRING || !content || content->type != JSON_STRING ||
+        if (json && role && role->type == JSON_STRING && strlen(role->str) == role->len && v->type == JSON_OBJECT
+            && (!content || content->type != JSON_STRING)) {
+            content = NULL;
+        } else if (!role || role->type != JSON_STRING || !content || content->type != JSON_STRING ||
             strlen(content->str) != content->len || strlen(role->str) != role->len) {
             fprintf(stderr, "chat: %s line %lu: expected {\"role\": string, \"content\": string without NUL}\n", name, (unsigned long)line);
             json_free(v);
             free(text);
             return -1;
         }
-        if (conv_add(c, role->str, content->str, content->len)) {
+        if ((json && (append(json, &json_n, json_n > 1 ? "," : "", json_n > 1) != 0 || append(json, &json_n, p, (size_t)(end - p)) != 0))
+            || conv_add(c, role->str, content ? content->str : "", content ? content->len : 0)) {
             fprintf(stderr, "chat: %s: out of memory\n", name);
             json_free(v);
             free(text);
@@ -168,6 +190,7 @@ static int read_jsonl(FILE *f, const char *name, conversation *c) {
         json_free(v);
     }
     free(text);
+    if (json && append(json, &json_n, "]", 1) != 0) { fprintf(stderr, "chat: %s: out of memory\n", name); return -1; }
     return 0;
 }
 
@@ -284,13 +307,28 @@ static int same_place(int a, int b) {
 #endif
 }
 
+/* A Jinja template renders the conversation: the model's, or --jinja-file's. */
+static int uses_jinja(chat_state *s) {
+    size_t len;
+    return !s->chat.template_name && (s->chat.jinja || llm_model_meta_string(s->model, LLM_KEY_CHAT_TEMPLATE, &len));
+}
+
 /* Renders the conversation into s->prompt; says why not on stderr. */
 static llm_result render(chat_state *s, int add_generation_prompt, size_t *len) {
     const char *why = NULL;
-    llm_result r = render_msgs(s->model, s->conv.msgs, s->conv.n, add_generation_prompt, &s->chat, &s->prompt, &s->prompt_cap, len, &why);
+    char why_text[1024];
+    llm_result r;
+    s->chat.error_text = why_text;
+    s->chat.error_cap = sizeof why_text;
+    r = render_msgs(s->model, s->conv.msgs, s->conv.n, add_generation_prompt, &s->chat, &s->prompt, &s->prompt_cap, len, &why);
+    s->chat.error_text = NULL;
+    s->chat.error_cap = 0;
     if (r == LLM_ERR_TEMPLATE)
-        note(s, "chat: the %s template rejects the conversation: %s", s->chat.template_name ? s->chat.template_name : llm_chat_template(s->model),
+        note(s, "chat: the %s template rejects the conversation: %s",
+             s->chat.template_name ? s->chat.template_name : s->chat.jinja ? "--jinja-file" : uses_jinja(s) ? "model's" : llm_chat_template(s->model),
              why ? why : "?");
+    else if (r == LLM_ERR_INVALID_ARGUMENT && why)
+        note(s, "chat: cannot render the conversation: %s (the messages or --tools)", why);
     else if (r != LLM_OK)
         note(s, "chat: cannot render the conversation: %s", llm_result_string(r));
     return r;
@@ -298,8 +336,15 @@ static llm_result render(chat_state *s, int add_generation_prompt, size_t *len) 
 
 static int print_prompt(chat_state *s, int add_generation_prompt) {
     size_t len = 0;
-    if (read_jsonl(stdin, "stdin", &s->conv) != 0 || render(s, add_generation_prompt, &len) != LLM_OK) return 1;
-    return fwrite(s->prompt, 1, len, stdout) == len && fflush(stdout) == 0 ? 0 : 1;
+    char *json = NULL;
+    int rc = 1;
+    if (read_jsonl(stdin, "stdin", &s->conv, uses_jinja(s) ? &json : NULL) == 0) {
+        s->chat.messages_json = json;
+        if (render(s, add_generation_prompt, &len) == LLM_OK) rc = fwrite(s->prompt, 1, len, stdout) == len && fflush(stdout) == 0 ? 0 : 1;
+        s->chat.messages_json = NULL;
+    }
+    free(json);
+    return rc;
 }
 
 /* One line for the turns dropped to make room for a reply, before the reply shows. */
@@ -537,7 +582,7 @@ static void load_session(chat_state *s, const char *path) {
     end_line(s); /* read_jsonl says what is wrong with the file on stderr */
     if (!conv_path) note(s, "chat: out of memory");
     else if (!(f = fopen(conv_path, "rb")) && errno != ENOENT) note(s, "chat: cannot open %s: %s", conv_path, strerror(errno));
-    else if (f && read_jsonl(f, conv_path, &c) != 0) {} /* said why */
+    else if (f && read_jsonl(f, conv_path, &c, NULL) != 0) {} /* said why */
     else if (llm_ctx_load(s->ctx, path) != LLM_OK) note(s, "chat: cannot load: %s", llm_ctx_error(s->ctx));
     else {
         if (f) {
@@ -569,7 +614,8 @@ static int chat_loop(chat_state *s) {
     size_t cap = 0;
     int rc = 0, got;
     if (s->tty_in)
-        note(s, "chat: template %s, context %d tokens. /help for commands.", s->chat.template_name ? s->chat.template_name : llm_chat_template(s->model),
+        note(s, "chat: template %s, context %d tokens. /help for commands.",
+             s->chat.template_name ? s->chat.template_name : s->chat.jinja ? "from --jinja-file" : uses_jinja(s) ? "the model's (Jinja)" : llm_chat_template(s->model),
              llm_ctx_size(s->ctx));
     for (;;) {
         if (s->tty_in) {
@@ -636,18 +682,162 @@ static char *read_system_prompt(const char *path) {
     return text;
 }
 
+/* ---- --render-jsonl ------------------------------------------------------------------------
+   One request a line, {"template": SOURCE, name: value, ...}: every key but "template" is a
+   template variable, passed on as its JSON text; a null bos_token or eos_token is left out
+   (the tokenizer has none, so transformers does not define it). One answer a line. */
+
+/* The end of the JSON value that starts at p (after white space), or NULL. */
+static const char *json_skip(const char *p, const char *end) {
+    int depth = 0;
+    while (p < end && (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\n')) p++;
+    if (p >= end) return NULL;
+    if (*p != '"' && *p != '[' && *p != '{') {
+        while (p < end && *p != ',' && *p != '}' && *p != ']' && *p != ' ' && *p != '\n') p++;
+        return p;
+    }
+    for (; p < end; p++) {
+        if (*p == '"') {
+            for (p++; p < end && *p != '"'; p++) if (*p == '\\') p++;
+            if (p >= end) return NULL;
+        } else if (*p == '[' || *p == '{') depth++;
+        else if (*p == ']' || *p == '}') depth--;
+        if (depth == 0) return p + 1;
+    }
+    return NULL;
+}
+
+static void put_answer(const char *key, const char *text, size_t n) {
+    size_t i;
+    printf("{\"%s\": \"", key);
+    for (i = 0; i < n; i++) {
+        unsigned char ch = (unsigned char)text[i];
+        if (ch == '"' || ch == '\\') printf("\\%c", ch);
+        else if (ch == '\n') fputs("\\n", stdout);
+        else if (ch < 0x20) printf("\\u%04x", ch);
+        else putchar(ch);
+    }
+    fputs("\"}\n", stdout);
+}
+
+/* Splits one request into the template's source (decoded) and the variables' JSON object. */
+static int split_request(const char *line, size_t n, char **tmpl, size_t *tmpl_len, char **vars, size_t *vars_len, char *err, size_t err_size) {
+    const char *p = line, *end = line + n;
+    static const char documents[] = "{\"documents\":null"; /* transformers passes documents=None */
+    size_t cap = n + sizeof documents + 3, k = sizeof documents - 1;
+    char *out = (char *)malloc(cap);
+    *tmpl = NULL;
+    if (!out) { snprintf(err, err_size, "out of memory"); return -1; }
+    memcpy(out, documents, k);
+    while (p < end && *p != '{') p++;
+    if (p < end) p++;
+    for (;;) {
+        const char *key, *key_end, *val, *val_end;
+        while (p < end && (*p == ' ' || *p == '\t' || *p == ',' || *p == '\r' || *p == '\n')) p++;
+        if (p >= end || *p == '}') break;
+        key = p;
+        if (*p != '"' || !(key_end = json_skip(p, end))) { snprintf(err, err_size, "bad request: expected a key"); goto fail; }
+        p = key_end;
+        while (p < end && (*p == ' ' || *p == '\t')) p++;
+        if (p >= end || *p != ':') { snprintf(err, err_size, "bad request: expected ':'"); goto fail; }
+        val = ++p;
+        while (val < end && (*val == ' ' || *val == '\t')) val++;
+        if (!(val_end = json_skip(val, end))) { snprintf(err, err_size, "bad request: bad value"); goto fail; }
+        p = val_end;
+        if ((size_t)(key_end - key) == 10 && !memcmp(key, "\"template\"", 10)) {
+            json_value *v = json_parse(val, (size_t)(val_end - val), err, err_size);
+            if (!v) goto fail;
+            if (v->type != JSON_STRING) { json_free(v); snprintf(err, err_size, "bad request: template is not a string"); goto fail; }
+            free(*tmpl);
+            *tmpl = dup_string(v->str, v->len);
+            *tmpl_len = v->len;
+            json_free(v);
+            continue;
+        }
+        if (val_end - val == 4 && !memcmp(val, "null", 4)
+            && (((size_t)(key_end - key) == 11 && (!memcmp(key, "\"bos_token\"", 11) || !memcmp(key, "\"eos_token\"", 11)))))
+            continue;
+        out[k++] = ',';
+        memcpy(out + k, key, (size_t)(key_end - key)); k += (size_t)(key_end - key);
+        out[k++] = ':';
+        memcpy(out + k, val, (size_t)(val_end - val)); k += (size_t)(val_end - val);
+    }
+    out[k++] = '}';
+    if (!*tmpl) { snprintf(err, err_size, "bad request: no template"); goto fail; }
+    *vars = out; *vars_len = k;
+    return 0;
+fail:
+    free(out); free(*tmpl); *tmpl = NULL;
+    return -1;
+}
+
+/* One line of f without its newline, in *buf (grown as needed); -1 at the end. */
+static long get_line(FILE *f, char **buf, size_t *cap) {
+    size_t n = 0;
+    int ch;
+    while ((ch = getc(f)) != EOF && ch != '\n') {
+        if (n + 1 >= *cap) {
+            char *p = (char *)realloc(*buf, *cap * 2 + 4096);
+            if (!p) return -1;
+            *buf = p; *cap = *cap * 2 + 4096;
+        }
+        (*buf)[n++] = (char)ch;
+    }
+    if (ch == EOF && n == 0) return -1;
+    return (long)n;
+}
+
+static int render_jsonl(void) {
+    size_t cap = 1 << 16, got, line_cap = 0;
+    char *out = (char *)malloc(cap), *line = NULL, err[512];
+    long n;
+    if (!out) return 1;
+    while ((n = get_line(stdin, &line, &line_cap)) >= 0) {
+        char *tmpl, *vars;
+        size_t tmpl_len, vars_len;
+        llm_result rc;
+        if (n == 0) continue;
+        if (split_request(line, (size_t)n, &tmpl, &tmpl_len, &vars, &vars_len, err, sizeof err) != 0) {
+            put_answer("error", err, strlen(err));
+            continue;
+        }
+        rc = llm_jinja_render(tmpl, tmpl_len, vars, vars_len, NULL, out, cap, &got, err, sizeof err);
+        if (rc == LLM_ERR_BUFFER_TOO_SMALL) {
+            char *bigger = (char *)realloc(out, got + 1);
+            if (bigger) { out = bigger; cap = got + 1; rc = llm_jinja_render(tmpl, tmpl_len, vars, vars_len, NULL, out, cap, &got, err, sizeof err); }
+        }
+        if (rc == LLM_OK) put_answer("text", out, got);
+        else {
+            const char *msg = err[0] ? err : llm_result_string(rc);
+            put_answer("error", msg, strlen(msg));
+        }
+        fflush(stdout);
+        free(tmpl); free(vars);
+    }
+    free(line); free(out);
+    return 0;
+}
+
+/* --jinja-file, --tools: a whole text file (no NUL byte). */
+static char *read_text_file(const char *path) {
+    size_t len;
+    char *text = read_whole_file("chat", path, &len);
+    if (text && strlen(text) != len) { fprintf(stderr, "chat: %s holds a NUL byte; expected text\n", path); free(text); return NULL; }
+    return text;
+}
+
 /* ---- the command line -------------------------------------------------------------------- */
 /* Every spelling chat takes, those without a value first (CHAT_SWITCHES of them). */
 static const char *const chat_flags[] = {
-    "-h", "--help", "-v", "--print-prompt", "--no-generation-prompt", "--no-thinking",
-    "-m", "--model", "-sys", "--system-prompt", "-f", "--file", "--template", "-n", "--n-predict", "-c", "--ctx-size",
+    "-h", "--help", "-v", "--print-prompt", "--no-generation-prompt", "--no-thinking", "--render-jsonl",
+    "-m", "--model", "-sys", "--system-prompt", "-f", "--file", "--template", "--jinja-file", "--tools", "-n", "--n-predict", "-c", "--ctx-size",
     "-b", "--batch-size", "-t", "--threads", "--context-full", "-s", SAMPLING_FLAGS, NULL,
 };
-#define CHAT_SWITCHES 6
+#define CHAT_SWITCHES 7
 
 typedef struct chat_args {
-    const char *model, *system, *system_file;
-    int help, prompt_only, generation_prompt;
+    const char *model, *system, *system_file, *jinja_file, *tools_file;
+    int help, prompt_only, generation_prompt, render_jsonl;
     int32_t max_reply;
 } chat_args;
 
@@ -663,6 +853,7 @@ static int parse_args(int argc, char **argv, chat_args *o, chat_state *s, llm_ct
             if (!strcmp(a, "-v")) s->verbose = 1;
             else if (!strcmp(a, "--print-prompt")) o->prompt_only = 1;
             else if (!strcmp(a, "--no-generation-prompt")) o->generation_prompt = 0;
+            else if (!strcmp(a, "--render-jsonl")) o->render_jsonl = 1;
             else s->chat.no_thinking = 1;
             continue;
         }
@@ -675,6 +866,8 @@ static int parse_args(int argc, char **argv, chat_args *o, chat_state *s, llm_ct
         else if (!strcmp(a, "-sys")) o->system = v;
         else if (!strcmp(a, "-f")) o->system_file = v;
         else if (!strcmp(a, "--template")) s->chat.template_name = v;
+        else if (!strcmp(a, "--jinja-file")) o->jinja_file = v;
+        else if (!strcmp(a, "--tools")) o->tools_file = v;
         else if (!strcmp(a, "-n")) ok = flag_int("chat", raw, v, 0, INT32_MAX, &o->max_reply);
         else if (!strcmp(a, "-c")) ok = flag_int("chat", raw, v, 0, INT32_MAX, &cd->n_ctx);
         else if (!strcmp(a, "-b")) ok = flag_int("chat", raw, v, 0, INT32_MAX, &cd->n_batch);
@@ -713,7 +906,8 @@ int main(int argc, char **argv) {
     chat_state s;
     llm_ctx_desc cd;
     llm_model_desc md;
-    char *system_file = NULL;
+    char *system_file = NULL, *jinja_text = NULL, *tools_text = NULL;
+    llm_jinja *parsed = NULL;
     int rc;
     memset(&o, 0, sizeof o);
     memset(&s, 0, sizeof s);
@@ -727,10 +921,15 @@ int main(int argc, char **argv) {
     s.sampler.seed = random_seed();
     if ((rc = parse_args(argc, argv, &o, &s, &cd)) != 0) return rc;
     if (o.help) { usage(stdout); return 0; }
+    if (o.render_jsonl) return render_jsonl();
     if (!o.model) { usage(stderr); return 2; }
     sampling_done(&s.sampler);
     if (!o.prompt_only) warn_build("chat");
     if (o.system_file && !(system_file = read_system_prompt(o.system_file))) return 1;
+    if (o.jinja_file && !(jinja_text = read_text_file(o.jinja_file))) { free(system_file); return 1; }
+    if (o.tools_file && !(tools_text = read_text_file(o.tools_file))) { free(system_file); free(jinja_text); return 1; }
+    s.chat.jinja = jinja_text;
+    s.chat.tools_json = tools_text;
     md.vocab_only = o.prompt_only; /* the prompt needs no weights: a vocab-only file will do */
     if (!(s.model = open_model("chat", o.model, &md))) rc = 1;
     else if (!template_known(s.model, &s.chat)) {
@@ -739,6 +938,13 @@ int main(int argc, char **argv) {
         for (k = 0; llm_chat_template_name(k); k++) fprintf(stderr, " %s", llm_chat_template_name(k));
         fprintf(stderr, "\n");
         rc = 2;
+    }
+    if (rc == 0 && uses_jinja(&s)) { /* parsed once, rendered every turn */
+        size_t len = 0;
+        const char *text = s.chat.jinja ? s.chat.jinja : llm_model_meta_string(s.model, LLM_KEY_CHAT_TEMPLATE, &len);
+        char why[512];
+        if (s.chat.jinja) len = strlen(text);
+        if (llm_jinja_open(&parsed, text, len, NULL, why, sizeof why) == LLM_OK) s.chat.parsed = parsed;
     }
     if (rc == 0 && o.prompt_only) {
         rc = print_prompt(&s, o.generation_prompt);
@@ -754,6 +960,9 @@ int main(int argc, char **argv) {
     free(s.reply);
     free(s.piece);
     free(system_file);
+    free(jinja_text);
+    free(tools_text);
+    llm_jinja_close(parsed);
     llm_ctx_close(s.ctx);
     llm_model_close(s.model);
     return rc;

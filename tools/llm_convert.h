@@ -37,8 +37,10 @@
      decoder        ByteLevel, Metaspace("▁"), Sequence[Replace("▁", " "), ByteFallback,
                     Fuse, Strip(" ", n, 0)] (the last three optional, Strip only after Fuse)
      post_processor none, ByteLevel, TemplateProcessing, Sequence of these
-   Chat templates are recognised by ordered substring rules and stored with their family and
-   variant (docs/FORMAT.md); one no rule matches is stored as family "raw" with a warning.
+   The chat template is stored as it is, for llm.h's Jinja interpreter, whatever it says; one
+   that does not parse is stored too, with a warning that names the error (llm_chat_render then
+   reports it). Ordered substring rules also name the built-in renderer it matches, if any
+   (family and variant, docs/FORMAT.md; "raw" when none does).
 
    Every llm_convert call and builder is independent: there is no global or static state. */
 #ifndef LLM_CONVERT_H
@@ -1715,6 +1717,15 @@ static int llm__cv_chat_set_meta(llm_builder *b, const char *tmpl, const char *b
     return r ? -1 : 0;
 }
 
+/* 0 when llm.h's Jinja interpreter parses the template, else -1 with its message. */
+static int llm__cv_chat_parses(const char *tmpl, char *err, size_t err_size) {
+    llm_jinja *t;
+    llm_result r = llm_jinja_open(&t, tmpl, strlen(tmpl), NULL, err, err_size);
+    if (r == LLM_OK) { llm_jinja_close(t); return 0; }
+    if (!err[0]) snprintf(err, err_size, "%s", llm_result_string(r));
+    return -1;
+}
+
 /* Absent is no error; present but unreadable (a directory, no permission) is. */
 static int llm__cv_chat_file_missing(const char *path) {
     FILE *f = fopen(path, "rb");
@@ -1761,10 +1772,10 @@ static int llm__cv_convert_chat(llm__cv *cv, llm_builder *b, const char *dir) {
                        cfg ? llm__cv_chat_token_string(json_get(cfg, "eos_token")) : NULL, &ci);
     if (rc) llm__cv_fail_as(cv, LLM_ERR_OUT_OF_MEMORY, "cannot build chat metadata (out of memory)");
     else if (!tmpl) llm__cv_log(cv, "no chat template (family raw)");
-    else if (!strcmp(ci.family, "raw"))
-        llm__cv_log(cv, "warning: the chat template is not one llm.h knows; stored as family raw "
-                        "(the chat program's --template NAME chooses one)");
-    else llm__cv_log(cv, "chat template %s (family %s)", ci.variant, ci.family);
+    else if (llm__cv_chat_parses(tmpl, err, sizeof err) != 0)
+        llm__cv_log(cv, "warning: the chat template does not parse (%s); stored as it is", err);
+    else if (!strcmp(ci.family, "raw")) llm__cv_log(cv, "chat template stored (Jinja; no built-in renderer matches it)");
+    else llm__cv_log(cv, "chat template stored (Jinja; built-in renderer %s, family %s)", ci.variant, ci.family);
     llm__cv_chat_info_free(&ci);
     free(jinja);
     json_free(cfg);
