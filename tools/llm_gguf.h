@@ -560,14 +560,14 @@ static int llm__gguf_dequantize(uint32_t type, const uint8_t *src, uint64_t n_el
    import puts HF's order back. */
 typedef struct llm__gguf_arch {
     const char *name;
-    llm_arch arch;
+    const char *model_type; /* the row of llm__cv_families it stands for */
     int permute_qk;
 } llm__gguf_arch;
 
 static const llm__gguf_arch llm__gguf_archs[] = {
-    { "llama", LLM_ARCH_LLAMA, 1 },
-    { "qwen2", LLM_ARCH_QWEN2, 0 },
-    { "qwen3", LLM_ARCH_QWEN3, 0 },
+    { "llama", "llama", 1 },
+    { "qwen2", "qwen2", 0 },
+    { "qwen3", "qwen3", 0 },
 };
 
 /* GGUF tensor names (blk.N.X) and the HF names the converter writes. */
@@ -699,53 +699,111 @@ static int llm__gguf_token_id(const llm__gguf *g, const char *key, int *out) {
     return *out;
 }
 
-/* The hyper-parameters from "<arch>.*" (llama.cpp's names), as config.json would give them. */
+/* GGUF hyper-parameters ("<arch>.key", llama.cpp's names) and the config.json keys of the
+   family they stand for: the GGUF is read as the config.json it was made from, through the
+   same family description (llm__cv_hparams_from_json) and so with the same defaults. */
+enum { LLM__GGUF_HP_INT = 0, LLM__GGUF_HP_NUM = 1, LLM__GGUF_HP_REQUIRED = 2 };
+static const struct { const char *gguf, *json; int kind; } llm__gguf_config_keys[] = {
+    { "block_count", "num_hidden_layers", LLM__GGUF_HP_INT | LLM__GGUF_HP_REQUIRED },
+    { "embedding_length", "hidden_size", LLM__GGUF_HP_INT | LLM__GGUF_HP_REQUIRED },
+    { "feed_forward_length", "intermediate_size", LLM__GGUF_HP_INT | LLM__GGUF_HP_REQUIRED },
+    { "attention.head_count", "num_attention_heads", LLM__GGUF_HP_INT | LLM__GGUF_HP_REQUIRED },
+    { "attention.head_count_kv", "num_key_value_heads", LLM__GGUF_HP_INT },
+    { "attention.key_length", "head_dim", LLM__GGUF_HP_INT },
+    { "context_length", "max_position_embeddings", LLM__GGUF_HP_INT },
+    { "attention.layer_norm_rms_epsilon", "rms_norm_eps", LLM__GGUF_HP_NUM },
+    { "rope.freq_base", "rope_theta", LLM__GGUF_HP_NUM },
+};
+
+/* Appends printf output to a config text of cap bytes; -1 once it would not fit. */
+static int llm__gguf_cfg_put(char *cfg, size_t cap, size_t *n, const char *fmt, ...) {
+    va_list ap;
+    int k;
+    va_start(ap, fmt);
+    k = vsnprintf(cfg + *n, cap - *n, fmt, ap);
+    va_end(ap);
+    if (k < 0 || (size_t)k >= cap - *n) return -1;
+    *n += (size_t)k;
+    return 0;
+}
+
+/* The config.json of the GGUF's model: the family's model_type and every key the GGUF holds. */
+static int llm__gguf_config_text(llm__cv *cv, const llm__gguf_file *gf, int n_vocab, char *cfg, size_t cap, size_t *n) {
+    const llm__gguf *g = &gf->g;
+    const llm__gguf_kv *kv;
+    size_t i, len;
+    int r = llm__gguf_cfg_put(cfg, cap, n, "{\"model_type\": \"%s\", \"vocab_size\": %d, \"tie_word_embeddings\": %s, \"attention_bias\": %s",
+                              gf->arch->model_type, n_vocab, llm__gguf_find_tensor(g, "output.weight") ? "false" : "true",
+                              llm__gguf_find_tensor(g, "blk.0.attn_q.bias") ? "true" : "false");
+    for (i = 0; i < sizeof llm__gguf_config_keys / sizeof llm__gguf_config_keys[0]; i++) {
+        const char *key = llm__gguf_config_keys[i].gguf;
+        int kind = llm__gguf_config_keys[i].kind, v;
+        double d;
+        if (!llm__gguf_arch_kv(gf, key)) {
+            if (kind & LLM__GGUF_HP_REQUIRED) return llm__cv_fail(cv, "%s: no %s%s", gf->path, gf->prefix, key);
+            continue;
+        }
+        if (kind & LLM__GGUF_HP_NUM) {
+            if (llm__gguf_hp_num(cv, gf, key, 0.0, &d)) return -1;
+            r |= llm__gguf_cfg_put(cfg, cap, n, ", \"%s\": %.17g", llm__gguf_config_keys[i].json, d);
+        } else {
+            if (llm__gguf_hp_int(cv, gf, key, 1, 0, &v)) return -1;
+            r |= llm__gguf_cfg_put(cfg, cap, n, ", \"%s\": %d", llm__gguf_config_keys[i].json, v);
+        }
+    }
+    if ((kv = llm__gguf_arch_kv(gf, "rope.scaling.type")) != NULL) {
+        size_t pos = kv->val;
+        const char *s = kv->type == LLM__GGUF_STRING ? llm__gguf_str_at(g, &pos, &len) : "?";
+        double factor;
+        if (kv->type != LLM__GGUF_STRING) len = 1;
+        if (len == 6 && !memcmp(s, "linear", 6)) {
+            if (llm__gguf_hp_num(cv, gf, "rope.scaling.factor", 1.0, &factor)) return -1;
+            r |= llm__gguf_cfg_put(cfg, cap, n, ", \"rope_scaling\": {\"rope_type\": \"linear\", \"factor\": %.17g}", factor);
+        } else if (!(len == 4 && !memcmp(s, "none", 4))) {
+            return llm__cv_fail_as(cv, LLM_ERR_UNSUPPORTED, "%s: rope scaling '%.*s' is not supported", gf->path, (int)(len > 32 ? 32 : len), s);
+        }
+    }
+    r |= llm__gguf_cfg_put(cfg, cap, n, "}");
+    return r ? llm__cv_fail(cv, "%s: too many hyper-parameters", gf->path) : 0;
+}
+
+/* The hyper-parameters, as the family reads its config.json; then what only the GGUF says:
+   the rotary dimensions, which projections carry biases, and the special token ids. */
 static int llm__gguf_read_hparams(llm__cv *cv, const llm__gguf_file *gf, llm__cv_hparams *h) {
     const llm__gguf *g = &gf->g;
     const llm__gguf_kv *kv;
-    int rope_dim, v_len, eot;
-    size_t n;
+    char text[4096], err[256];
+    json_value *cfg;
+    size_t n = 0;
+    int n_vocab, v_len, rope_dim, eot, rc;
     memset(h, 0, sizeof *h);
-    h->arch = gf->arch->arch;
-    if (llm__gguf_hp_int(cv, gf, "block_count", 1, 0, &h->n_layer) || llm__gguf_hp_int(cv, gf, "embedding_length", 1, 0, &h->n_embd) ||
-        llm__gguf_hp_int(cv, gf, "feed_forward_length", 1, 0, &h->n_ff) || llm__gguf_hp_int(cv, gf, "attention.head_count", 1, 0, &h->n_head) ||
-        llm__gguf_hp_int(cv, gf, "attention.head_count_kv", 0, h->n_head, &h->n_head_kv) ||
-        llm__gguf_hp_int(cv, gf, "context_length", 0, 2048, &h->n_ctx_train) ||
-        llm__gguf_hp_num(cv, gf, "attention.layer_norm_rms_epsilon", 1e-6, &h->rms_eps) ||
-        llm__gguf_hp_num(cv, gf, "rope.freq_base", 10000.0, &h->rope_theta))
-        return -1;
-    if (h->n_head <= 0 || h->n_layer <= 0 || h->n_layer > LLM_MAX_LAYERS) return llm__cv_fail(cv, "%s: head_count/block_count out of range", gf->path);
-    if (llm__gguf_hp_int(cv, gf, "attention.key_length", 0, h->n_embd / h->n_head, &h->head_dim) ||
-        llm__gguf_hp_int(cv, gf, "attention.value_length", 0, h->head_dim, &v_len) || llm__gguf_hp_int(cv, gf, "rope.dimension_count", 0, h->head_dim, &rope_dim))
+    if (llm__gguf_find_tensor(g, "rope_freqs.weight")) return llm__cv_fail_as(cv, LLM_ERR_UNSUPPORTED, "%s: rope_freqs.weight (llama3 rope scaling in a tensor) is not supported yet", gf->path);
+    if (llm__gguf_hp_int(cv, gf, "vocab_size", 0, 0, &n_vocab)) return -1;
+    if (!n_vocab && (kv = llm__gguf_find(g, "tokenizer.ggml.tokens")) && kv->type == LLM__GGUF_ARRAY && kv->n < (1u << 24)) n_vocab = (int)kv->n;
+    if (!n_vocab) {
+        const llm__gguf_tensor *e = llm__gguf_find_tensor(g, "token_embd.weight");
+        if (e && e->n_dims == 2 && e->ne[1] < (1u << 24)) n_vocab = (int)e->ne[1];
+    }
+    if (llm__gguf_config_text(cv, gf, n_vocab, text, sizeof text, &n)) return -1;
+    if (!(cfg = json_parse(text, n, err, sizeof err))) return llm__cv_fail(cv, "%s: hyper-parameters: %s", gf->path, err);
+    rc = llm__cv_hparams_from_json(cv, cfg, NULL, h);
+    json_free(cfg);
+    if (rc) return -1;
+    if (llm__gguf_hp_int(cv, gf, "attention.value_length", 0, h->head_dim, &v_len) || llm__gguf_hp_int(cv, gf, "rope.dimension_count", 0, h->rope_dim, &rope_dim))
         return -1;
     if (v_len != h->head_dim) return llm__cv_fail_as(cv, LLM_ERR_UNSUPPORTED, "%s: value_length %d differs from key_length %d", gf->path, v_len, h->head_dim);
-    if (rope_dim != h->head_dim) return llm__cv_fail_as(cv, LLM_ERR_UNSUPPORTED, "%s: rope.dimension_count %d is not head_dim %d (partial rotary)", gf->path, rope_dim, h->head_dim);
-    if ((kv = llm__gguf_arch_kv(gf, "rope.scaling.type")) != NULL) {
-        size_t pos = kv->val;
-        const char *s = kv->type == LLM__GGUF_STRING ? llm__gguf_str_at(g, &pos, &n) : "?";
-        if (kv->type != LLM__GGUF_STRING) n = 1;
-        if (n == 6 && !memcmp(s, "linear", 6)) {
-            h->rope_scaling = LLM_ROPE_LINEAR;
-            if (llm__gguf_hp_num(cv, gf, "rope.scaling.factor", 1.0, &h->rope_factor)) return -1;
-        } else if (!(n == 4 && !memcmp(s, "none", 4))) {
-            return llm__cv_fail_as(cv, LLM_ERR_UNSUPPORTED, "%s: rope scaling '%.*s' is not supported", gf->path, (int)(n > 32 ? 32 : n), s);
-        }
+    if (rope_dim < 2 || rope_dim % 2 || rope_dim > h->head_dim)
+        return llm__cv_fail(cv, "%s: rope.dimension_count %d is not an even number in [2, head_dim %d]", gf->path, rope_dim, h->head_dim);
+    h->rope_dim = rope_dim;
+    if (h->fam->bias == LLM__CV_BIAS_ALL) { /* as the tensors say: llama.cpp loads each bias it finds */
+        h->attn_bias_qkv = llm__gguf_find_tensor(g, "blk.0.attn_q.bias") != NULL;
+        h->attn_bias_o = llm__gguf_find_tensor(g, "blk.0.attn_output.bias") != NULL;
     }
-    if (llm__gguf_find_tensor(g, "rope_freqs.weight")) return llm__cv_fail_as(cv, LLM_ERR_UNSUPPORTED, "%s: rope_freqs.weight (llama3 rope scaling in a tensor) is not supported yet", gf->path);
-    if (llm__gguf_hp_int(cv, gf, "vocab_size", 0, 0, &h->n_vocab)) return -1;
-    if (!h->n_vocab && (kv = llm__gguf_find(g, "tokenizer.ggml.tokens")) && kv->type == LLM__GGUF_ARRAY && kv->n < (1u << 24)) h->n_vocab = (int)kv->n;
-    if (!h->n_vocab) {
-        const llm__gguf_tensor *e = llm__gguf_find_tensor(g, "token_embd.weight");
-        if (e && e->n_dims == 2 && e->ne[1] < (1u << 24)) h->n_vocab = (int)e->ne[1];
-    }
-    h->tied = llm__gguf_find_tensor(g, "output.weight") == NULL;
-    h->qk_norm = h->arch == LLM_ARCH_QWEN3;
-    h->attn_bias_qkv = h->arch == LLM_ARCH_QWEN2 || llm__gguf_find_tensor(g, "blk.0.attn_q.bias") != NULL;
-    h->attn_bias_o = llm__gguf_find_tensor(g, "blk.0.attn_output.bias") != NULL;
+    h->bos_id = -1;
+    h->n_eos = 0;
     llm__gguf_token_id(g, "tokenizer.ggml.bos_token_id", &h->bos_id);
     if (llm__gguf_token_id(g, "tokenizer.ggml.eos_token_id", &h->eos[0]) >= 0) h->n_eos = 1;
     if (llm__gguf_token_id(g, "tokenizer.ggml.eot_token_id", &eot) >= 0 && (h->n_eos == 0 || eot != h->eos[0])) h->eos[h->n_eos++] = eot;
-    if (!(h->window = (int *)calloc((size_t)h->n_layer, sizeof(int)))) return llm__cv_oom(cv);
     return 0;
 }
 

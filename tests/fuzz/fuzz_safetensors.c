@@ -55,7 +55,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
             h.attn_bias_qkv = h.fam->bias == LLM__CV_BIAS_QKV;
             h.qk_norm = h.fam->qk_norm;
             h.block_norms = h.fam->block_norms;
-            (void)llm__cv_plan_tensors(&cv, &src, &h, data[1] & 2, (llm_dtype)(data[2] % LLM_DTYPE_COUNT), p);
+            (void)llm__cv_plan_tensors(&cv, &src, &h, data[1] & 2, (llm_dtype)(data[2] % LLM_DTYPE_COUNT), (data[1] >> 2) & 1, p);
             free(p);
         }
     }
