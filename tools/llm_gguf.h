@@ -835,26 +835,30 @@ static llm_dtype llm__gguf_src_dtype(uint32_t type) {
     case LLM__GT_BF16: return LLM_DTYPE_BF16;
     case LLM__GT_Q8_0: return LLM_DTYPE_Q8_0;
     case LLM__GT_Q4_0: return LLM_DTYPE_Q4_0;
+    case LLM__GT_Q4_K: return LLM_DTYPE_Q4_K;
+    case LLM__GT_Q5_K: return LLM_DTYPE_Q5_K;
+    case LLM__GT_Q6_K: return LLM_DTYPE_Q6_K;
     default: return LLM_DTYPE_F32;
     }
 }
 
 /* What a GGUF tensor becomes in the file: the one place that decides. Norms and biases are
    f32. With --dtype, the converter's rule for the requested type. Otherwise every type is
-   kept without loss: F32, F16, BF16 as they are, Q8_0 and Q4_0 re-laid out into llm.h's q8_0
-   and q4_0 (same scale and codes, weight = q x d and (q - 8) x d as in ggml) when the rows
-   come in groups of 16, and every other type dequantized exactly to f32 (llm.h has no type
-   that holds its blocks yet). */
+   kept without loss: F32, F16, BF16 as they are; Q8_0, Q4_0, Q4_K, Q5_K and Q6_K re-laid out
+   into llm.h's q8_0, q4_0, q4_k, q5_k and q6_k (the same scales and codes, the same values
+   bit for bit, docs/FORMAT.md) when the rows come in groups of 16; every other type, and
+   those whose rows do not, dequantized exactly to f32 (llm.h has no type that holds their
+   blocks). */
 static llm_dtype llm__gguf_stored_dtype(const llm__gguf_tensor *t, const llm__cv_src_tensor *st, const llm__cv_hparams *h,
                                         const llm_convert_desc *d) {
     uint64_t rows = t->n_elem / t->ne[0];
     if (st->n_dims == 1) return LLM_DTYPE_F32;
-    if (d->has_dtype) return llm__cv_matrix_dtype(st, h, d->dtype);
+    if (d->has_dtype) return llm__cv_weight_dtype(st, h, d->dtype, d->recipe);
     switch (t->type) {
     case LLM__GT_F16: return LLM_DTYPE_F16;
     case LLM__GT_BF16: return LLM_DTYPE_BF16;
-    case LLM__GT_Q8_0: return rows % LLM__QG == 0 ? LLM_DTYPE_Q8_0 : LLM_DTYPE_F32;
-    case LLM__GT_Q4_0: return rows % LLM__QG == 0 ? LLM_DTYPE_Q4_0 : LLM_DTYPE_F32;
+    case LLM__GT_Q8_0: case LLM__GT_Q4_0: case LLM__GT_Q4_K: case LLM__GT_Q5_K: case LLM__GT_Q6_K:
+        return rows % LLM__QG == 0 ? llm__gguf_src_dtype(t->type) : LLM_DTYPE_F32;
     default: return LLM_DTYPE_F32;
     }
 }
@@ -966,6 +970,14 @@ static int llm__gguf_convert_tensor(llm__cv *cv, const llm__gguf_file *gf, const
     if ((dt == LLM_DTYPE_Q8_0 && t->type == LLM__GT_Q8_0) || (dt == LLM_DTYPE_Q4_0 && t->type == LLM__GT_Q4_0)) {
         llm__gguf_relayout_q(t->type, raw, rows, cols, dst);
         rc = 0;
+        goto done;
+    }
+    if (dt == llm__gguf_src_dtype(t->type) && (dt == LLM_DTYPE_Q4_K || dt == LLM_DTYPE_Q5_K || dt == LLM_DTYPE_Q6_K)) {
+        llm_result r = dt == LLM_DTYPE_Q4_K ? llm_q4_k_from_ggml(raw, (int64_t)rows, (int64_t)cols, dst)
+                     : dt == LLM_DTYPE_Q5_K ? llm_q5_k_from_ggml(raw, (int64_t)rows, (int64_t)cols, dst)
+                                            : llm_q6_k_from_ggml(raw, (int64_t)rows, (int64_t)cols, dst);
+        if (r == LLM_OK) rc = 0;
+        else llm__cv_fail(cv, "tensor '%s': cannot re-lay out %s as %s", st->name, ty->name, llm_dtype_name(dt));
         goto done;
     }
     if (!(f = (float *)malloc((size_t)t->n_elem * sizeof(float)))) { llm__cv_fail_as(cv, LLM_ERR_OUT_OF_MEMORY, "out of memory for tensor '%s'", st->name); goto done; }
