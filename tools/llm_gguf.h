@@ -555,22 +555,33 @@ static int llm__gguf_dequantize(uint32_t type, const uint8_t *src, uint64_t n_el
 #if defined(LLM_CONVERT_IMPLEMENTATION) && !defined(LLM_GGUF_CONVERT_DONE)
 #define LLM_GGUF_CONVERT_DONE
 
-/* The GGUF architectures llm.h runs: one row each. permute_qk: llama.cpp's converter
-   reorders the rows of Q and K of these for its interleaved RoPE (LlamaModel.permute); the
-   import puts HF's order back. */
+/* The GGUF architectures llm.h runs: one row each, with the row of llm__cv_families it
+   stands for and the config.json keys llama.cpp does not store but fixes for the
+   architecture (its llama-model.cpp). permute_qk: llama.cpp's converter reorders the rows of
+   Q and K of these for its interleaved RoPE (LlamaModel.permute, for the architectures whose
+   llama_rope_type is NORM); the import puts HF's order back. */
 typedef struct llm__gguf_arch {
     const char *name;
-    const char *model_type; /* the row of llm__cv_families it stands for */
+    const char *model_type;
     int permute_qk;
+    const char *fixed; /* config.json members, "" for none */
 } llm__gguf_arch;
 
 static const llm__gguf_arch llm__gguf_archs[] = {
-    { "llama", "llama", 1 },
-    { "qwen2", "qwen2", 0 },
-    { "qwen3", "qwen3", 0 },
+    { "llama", "llama", 1, "" },
+    { "qwen2", "qwen2", 0, "" },
+    { "qwen3", "qwen3", 0, "" },
+    { "granite", "granite", 1, "" },
+    { "smollm3", "smollm3", 1, ", \"no_rope_layer_interval\": 4" }, /* n_no_rope_layer_step = 4 */
+    { "olmo2", "olmo2", 0, "" },
+    /* build_moe_ffn's norm_w: true for qwen3moe, false for qwen2moe and olmoe */
+    { "qwen3moe", "qwen3_moe", 0, ", \"norm_topk_prob\": true" },
+    { "qwen2moe", "qwen2_moe", 0, ", \"norm_topk_prob\": false" },
+    { "olmoe", "olmoe", 0, ", \"norm_topk_prob\": false" },
 };
 
-/* GGUF tensor names (blk.N.X) and the HF names the converter writes. */
+/* GGUF tensor names (blk.N.X) and the HF names the converter writes. ffn_norm is the norm
+   before the feed-forward: post_attention_layernorm of a pre-norm block. */
 static const char *const llm__gguf_layer_names[][2] = {
     { "attn_norm.weight", "input_layernorm.weight" },      { "ffn_norm.weight", "post_attention_layernorm.weight" },
     { "attn_q.weight", "self_attn.q_proj.weight" },        { "attn_k.weight", "self_attn.k_proj.weight" },
@@ -580,6 +591,17 @@ static const char *const llm__gguf_layer_names[][2] = {
     { "attn_q_norm.weight", "self_attn.q_norm.weight" },   { "attn_k_norm.weight", "self_attn.k_norm.weight" },
     { "ffn_gate.weight", "mlp.gate_proj.weight" },         { "ffn_up.weight", "mlp.up_proj.weight" },
     { "ffn_down.weight", "mlp.down_proj.weight" },
+    { "post_attention_norm.weight", "post_attention_layernorm.weight" },
+    { "post_ffw_norm.weight", "post_feedforward_layernorm.weight" },
+    { "ffn_gate_inp.weight", "mlp.gate.weight" },
+    { "ffn_gate_shexp.weight", "mlp.shared_expert.gate_proj.weight" },
+    { "ffn_up_shexp.weight", "mlp.shared_expert.up_proj.weight" },
+    { "ffn_down_shexp.weight", "mlp.shared_expert.down_proj.weight" },
+    { "ffn_gate_inp_shexp.weight", "mlp.shared_expert_gate.weight" },
+    /* [n_expert, rows, cols]: one matrix per expert, "%d" its number */
+    { "ffn_gate_exps.weight", "mlp.experts.%d.gate_proj.weight" },
+    { "ffn_up_exps.weight", "mlp.experts.%d.up_proj.weight" },
+    { "ffn_down_exps.weight", "mlp.experts.%d.down_proj.weight" },
 };
 
 /* One open GGUF: the parse, the file, the architecture. */
@@ -680,7 +702,8 @@ static int llm__gguf_read_arch(llm__cv *cv, llm__gguf_file *gf) {
             snprintf(gf->prefix, sizeof gf->prefix, "%s.", llm__gguf_archs[i].name);
             return 0;
         }
-    return llm__cv_fail_as(cv, LLM_ERR_UNSUPPORTED, "%s: architecture '%.*s' is not supported (llama, qwen2, qwen3)", gf->path, (int)(n > 64 ? 64 : n), a);
+    return llm__cv_fail_as(cv, LLM_ERR_UNSUPPORTED, "%s: architecture '%.*s' is not supported (llama, qwen2, qwen3, granite, smollm3, olmo2, qwen3moe, qwen2moe, olmoe)",
+                           gf->path, (int)(n > 64 ? 64 : n), a);
 }
 
 static const llm__gguf_tensor *llm__gguf_find_tensor(const llm__gguf *g, const char *name) {
@@ -713,6 +736,15 @@ static const struct { const char *gguf, *json; int kind; } llm__gguf_config_keys
     { "context_length", "max_position_embeddings", LLM__GGUF_HP_INT },
     { "attention.layer_norm_rms_epsilon", "rms_norm_eps", LLM__GGUF_HP_NUM },
     { "rope.freq_base", "rope_theta", LLM__GGUF_HP_NUM },
+    { "embedding_scale", "embedding_multiplier", LLM__GGUF_HP_NUM },   /* Granite */
+    { "residual_scale", "residual_multiplier", LLM__GGUF_HP_NUM },
+    { "attention.scale", "attention_multiplier", LLM__GGUF_HP_NUM },
+    { "logit_scale", "logits_scaling", LLM__GGUF_HP_NUM },
+    { "expert_count", "num_experts", LLM__GGUF_HP_INT },               /* mixtures of experts */
+    { "expert_count", "num_local_experts", LLM__GGUF_HP_INT },
+    { "expert_used_count", "num_experts_per_tok", LLM__GGUF_HP_INT },
+    { "expert_feed_forward_length", "moe_intermediate_size", LLM__GGUF_HP_INT },
+    { "expert_shared_feed_forward_length", "shared_expert_intermediate_size", LLM__GGUF_HP_INT },
 };
 
 /* Appends printf output to a config text of cap bytes; -1 once it would not fit. */
@@ -733,7 +765,8 @@ static int llm__gguf_config_text(llm__cv *cv, const llm__gguf_file *gf, int n_vo
     const llm__gguf_kv *kv;
     size_t i, len;
     int r = llm__gguf_cfg_put(cfg, cap, n, "{\"model_type\": \"%s\", \"vocab_size\": %d, \"tie_word_embeddings\": %s, \"attention_bias\": %s",
-                              gf->arch->model_type, n_vocab, llm__gguf_find_tensor(g, "output.weight") ? "false" : "true",
+                              /* a llama GGUF with experts is Mixtral (llama.cpp's converter names it so) */
+                              !strcmp(gf->arch->name, "llama") && llm__gguf_arch_kv(gf, "expert_count") ? "mixtral" : gf->arch->model_type, n_vocab, llm__gguf_find_tensor(g, "output.weight") ? "false" : "true",
                               llm__gguf_find_tensor(g, "blk.0.attn_q.bias") ? "true" : "false");
     for (i = 0; i < sizeof llm__gguf_config_keys / sizeof llm__gguf_config_keys[0]; i++) {
         const char *key = llm__gguf_config_keys[i].gguf;
@@ -763,7 +796,7 @@ static int llm__gguf_config_text(llm__cv *cv, const llm__gguf_file *gf, int n_vo
             return llm__cv_fail_as(cv, LLM_ERR_UNSUPPORTED, "%s: rope scaling '%.*s' is not supported", gf->path, (int)(len > 32 ? 32 : len), s);
         }
     }
-    r |= llm__gguf_cfg_put(cfg, cap, n, "}");
+    r |= llm__gguf_cfg_put(cfg, cap, n, "%s}", gf->arch->fixed);
     return r ? llm__cv_fail(cv, "%s: too many hyper-parameters", gf->path) : 0;
 }
 
@@ -794,6 +827,10 @@ static int llm__gguf_read_hparams(llm__cv *cv, const llm__gguf_file *gf, llm__cv
     if (v_len != h->head_dim) return llm__cv_fail_as(cv, LLM_ERR_UNSUPPORTED, "%s: value_length %d differs from key_length %d", gf->path, v_len, h->head_dim);
     if (rope_dim < 2 || rope_dim % 2 || rope_dim > h->head_dim)
         return llm__cv_fail(cv, "%s: rope.dimension_count %d is not an even number in [2, head_dim %d]", gf->path, rope_dim, h->head_dim);
+    /* partial rotary only where the family's config class has it (HF's rotate_half over the
+       first rope_dim dimensions, as llama.cpp's NEOX rope of n_rot) */
+    if (rope_dim != h->head_dim && !(h->fam->keys & LLM__CV_KEYS_PARTIAL))
+        return llm__cv_fail_as(cv, LLM_ERR_UNSUPPORTED, "%s: rope.dimension_count %d is not head_dim %d (partial rotary) in a %s model", gf->path, rope_dim, h->head_dim, gf->arch->name);
     h->rope_dim = rope_dim;
     if (h->fam->bias == LLM__CV_BIAS_ALL) { /* as the tensors say: llama.cpp loads each bias it finds */
         h->attn_bias_qkv = llm__gguf_find_tensor(g, "blk.0.attn_q.bias") != NULL;
@@ -807,8 +844,10 @@ static int llm__gguf_read_hparams(llm__cv *cv, const llm__gguf_file *gf, llm__cv
     return 0;
 }
 
-/* blk.N.X -> model.layers.N.Y; 0 when the name is not one llm.h reads. */
-static int llm__gguf_hf_name(const char *name, size_t n, char *out, size_t cap) {
+/* blk.N.X -> model.layers.N.Y; 0 when the name is not one llm.h reads, 2 for a stack of
+   experts, whose name is that of expert `expert`. A sandwich block's ffn_norm is HF's
+   pre_feedforward_layernorm (llama.cpp's tensor map). */
+static int llm__gguf_hf_name_of(const char *name, size_t n, int sandwich, int expert, char *out, size_t cap) {
     size_t i;
     long layer = 0;
     const char *p = name, *end = name + n;
@@ -822,8 +861,10 @@ static int llm__gguf_hf_name(const char *name, size_t n, char *out, size_t cap) 
     if (p >= end || *p++ != '.') return 0;
     for (i = 0; i < sizeof llm__gguf_layer_names / sizeof llm__gguf_layer_names[0]; i++)
         if ((size_t)(end - p) == strlen(llm__gguf_layer_names[i][0]) && !memcmp(p, llm__gguf_layer_names[i][0], (size_t)(end - p))) {
-            snprintf(out, cap, "model.layers.%ld.%s", layer, llm__gguf_layer_names[i][1]);
-            return 1;
+            const char *hf = sandwich && i == 1 ? "pre_feedforward_layernorm.weight" : llm__gguf_layer_names[i][1], *pct = strstr(hf, "%d");
+            if (!pct) { snprintf(out, cap, "model.layers.%ld.%s", layer, hf); return 1; }
+            snprintf(out, cap, "model.layers.%ld.%.*s%d%s", layer, (int)(pct - hf), hf, expert, pct + 2);
+            return 2;
         }
     return 0;
 }
@@ -851,7 +892,8 @@ static llm_dtype llm__gguf_src_dtype(uint32_t type) {
    blocks). */
 static llm_dtype llm__gguf_stored_dtype(const llm__gguf_tensor *t, const llm__cv_src_tensor *st, const llm__cv_hparams *h,
                                         const llm_convert_desc *d) {
-    uint64_t rows = t->n_elem / t->ne[0];
+    uint64_t rows = (uint64_t)st->shape[0];
+    (void)t;
     if (st->n_dims == 1) return LLM_DTYPE_F32;
     if (d->has_dtype) return llm__cv_weight_dtype(st, h, d->dtype, d->recipe);
     switch (t->type) {
@@ -872,26 +914,40 @@ typedef struct llm__gguf_plan {
 
 static int llm__gguf_plan_tensors(llm__cv *cv, const llm__gguf_file *gf, const llm__cv_hparams *h, llm__gguf_plan *pl) {
     const llm__gguf *g = &gf->g;
-    uint64_t i;
-    int d;
-    pl->src.t = (llm__cv_src_tensor *)calloc((size_t)(g->n_tensors ? g->n_tensors : 1), sizeof *pl->src.t);
-    pl->gt = (const llm__gguf_tensor **)calloc((size_t)(g->n_tensors ? g->n_tensors : 1), sizeof *pl->gt);
+    uint64_t i, n_src = g->n_tensors;
+    int d, e;
+    /* a stack of experts is one source tensor per expert */
+    for (i = 0; i < g->n_tensors; i++) if (g->t[i].n_dims == 3) n_src += (uint64_t)(h->n_expert > 0 ? h->n_expert : 1);
+    if (n_src > LLM__CV_MAX_TENSORS) return llm__cv_fail(cv, "%s: too many tensors", gf->path);
+    pl->src.t = (llm__cv_src_tensor *)calloc((size_t)(n_src ? n_src : 1), sizeof *pl->src.t);
+    pl->gt = (const llm__gguf_tensor **)calloc((size_t)(n_src ? n_src : 1), sizeof *pl->gt);
     if (!pl->src.t || !pl->gt || !(pl->src.files = (char **)calloc(1, sizeof(char *))) || !(pl->src.files[0] = llm__cv_strdup(gf->path))) return llm__cv_oom(cv);
     pl->src.n_files = 1;
     for (i = 0; i < g->n_tensors; i++) {
         const llm__gguf_tensor *t = &g->t[i];
-        llm__cv_src_tensor *st = &pl->src.t[pl->src.n];
+        const char *gname = (const char *)g->buf + t->name;
         char name[320];
-        if (!llm__gguf_hf_name((const char *)g->buf + t->name, t->name_len, name, sizeof name) || !llm__cv_is_model_tensor(name, h))
-            return llm__cv_fail(cv, "%s: tensor '%.*s' is not part of a %s model llm.h runs", gf->path, (int)t->name_len, (const char *)g->buf + t->name, gf->arch->name);
+        int kind = llm__gguf_hf_name_of(gname, t->name_len, h->block_norms == LLM_BLOCK_SANDWICH, 0, name, sizeof name), n_part = 1;
+        if (!kind || !llm__cv_is_model_tensor(name, h))
+            return llm__cv_fail(cv, "%s: tensor '%.*s' is not part of a %s model llm.h runs", gf->path, (int)t->name_len, gname, gf->arch->name);
         if (!llm__gguf_type_of(t->type)->blck) return llm__cv_fail_as(cv, LLM_ERR_UNSUPPORTED, "%s: tensor '%s' has type %s, which cannot be read", gf->path, name, llm__gguf_type_name(t->type));
-        if (!(st->name = llm__cv_strdup(name))) return llm__cv_oom(cv);
-        st->n_dims = t->n_dims;
-        for (d = 0; d < t->n_dims; d++) st->shape[d] = (int64_t)t->ne[t->n_dims - 1 - d]; /* HF order */
-        st->dtype = llm__gguf_src_dtype(t->type);
-        st->offset = g->data_offset + t->offset;
-        st->size = t->size;
-        pl->gt[pl->src.n++] = t;
+        if ((kind == 2) != (t->n_dims == 3) || (kind == 2 && t->ne[2] != (uint64_t)h->n_expert))
+            return llm__cv_fail(cv, "%s: tensor '%.*s' has %d dimensions, not %s", gf->path, (int)t->name_len, gname, t->n_dims,
+                                kind == 2 ? "[expert_count, rows, columns]" : "1 or 2");
+        if (kind == 2) n_part = h->n_expert;
+        for (e = 0; e < n_part; e++) {
+            llm__cv_src_tensor *st = &pl->src.t[pl->src.n];
+            if (kind == 2) llm__gguf_hf_name_of(gname, t->name_len, 0, e, name, sizeof name);
+            if (!(st->name = llm__cv_strdup(name))) return llm__cv_oom(cv);
+            st->n_dims = t->n_dims == 3 ? 2 : t->n_dims;
+            for (d = 0; d < st->n_dims; d++) st->shape[d] = (int64_t)t->ne[st->n_dims - 1 - d]; /* HF order */
+            /* Qwen2-MoE's shared-expert gate: llama.cpp's {n_embd}, HF's [1, hidden] */
+            if (st->n_dims == 1 && strstr(name, "shared_expert_gate")) { st->n_dims = 2; st->shape[1] = st->shape[0]; st->shape[0] = 1; }
+            st->dtype = llm__gguf_src_dtype(t->type);
+            st->size = t->size / (uint64_t)n_part;
+            st->offset = g->data_offset + t->offset + (uint64_t)e * st->size;
+            pl->gt[pl->src.n++] = t;
+        }
     }
     for (i = 0; i < (uint64_t)pl->src.n; i++) {
         if (pl->p.n == (int)(sizeof pl->p.src / sizeof pl->p.src[0])) return llm__cv_fail(cv, "%s: too many tensors", gf->path);
@@ -948,19 +1004,19 @@ static void llm__gguf_relayout_q(uint32_t type, const uint8_t *src, uint64_t row
 static int llm__gguf_convert_tensor(llm__cv *cv, const llm__gguf_file *gf, const llm__gguf_tensor *t, const llm__cv_src_tensor *st,
                                     const llm__cv_hparams *h, llm_dtype dt, uint8_t *dst) {
     const llm__gguf_type *ty = llm__gguf_type_of(t->type);
-    uint64_t cols = t->ne[0], rows = t->n_elem / cols;
+    uint64_t cols = t->ne[0], n_elem = st->size / ty->size * ty->blck, rows = n_elem / cols; /* of this expert, for a stack */
     size_t row_bytes = (size_t)(cols / ty->blck * ty->size);
-    uint8_t *raw = (uint8_t *)malloc((size_t)t->size ? (size_t)t->size : 1);
+    uint8_t *raw = (uint8_t *)malloc((size_t)st->size ? (size_t)st->size : 1);
     float *f = NULL;
     int rc = -1, is_q = strstr(st->name, "q_proj") != NULL, is_k = strstr(st->name, "k_proj") != NULL;
     if (!raw) return llm__cv_fail_as(cv, LLM_ERR_OUT_OF_MEMORY, "out of memory for tensor '%s'", st->name);
-    if (fseeko(gf->f, (off_t)st->offset, SEEK_SET) != 0 || fread(raw, 1, (size_t)t->size, gf->f) != t->size) {
+    if (fseeko(gf->f, (off_t)st->offset, SEEK_SET) != 0 || fread(raw, 1, (size_t)st->size, gf->f) != st->size) {
         llm__cv_fail_as(cv, LLM_ERR_IO, "cannot read tensor '%s' from %s", st->name, gf->path);
         goto done;
     }
     if (gf->arch->permute_qk && (is_q || is_k)) {
         /* a bias is one column: each element is a row */
-        uint64_t prow = st->n_dims == 1 ? t->n_elem : rows;
+        uint64_t prow = st->n_dims == 1 ? n_elem : rows;
         size_t pbytes = st->n_dims == 1 ? ty->size : row_bytes;
         if ((st->n_dims == 1 && ty->blck != 1) || llm__gguf_unpermute(raw, prow, pbytes, is_q ? h->n_head : h->n_head_kv)) {
             llm__cv_fail(cv, "%s: tensor '%s' has %llu rows, which do not split into %d heads", gf->path, st->name, (unsigned long long)prow, is_q ? h->n_head : h->n_head_kv);
@@ -980,8 +1036,8 @@ static int llm__gguf_convert_tensor(llm__cv *cv, const llm__gguf_file *gf, const
         else llm__cv_fail(cv, "tensor '%s': cannot re-lay out %s as %s", st->name, ty->name, llm_dtype_name(dt));
         goto done;
     }
-    if (!(f = (float *)malloc((size_t)t->n_elem * sizeof(float)))) { llm__cv_fail_as(cv, LLM_ERR_OUT_OF_MEMORY, "out of memory for tensor '%s'", st->name); goto done; }
-    llm__gguf_dequantize(t->type, raw, t->n_elem, f);
+    if (!(f = (float *)malloc((size_t)n_elem * sizeof(float)))) { llm__cv_fail_as(cv, LLM_ERR_OUT_OF_MEMORY, "out of memory for tensor '%s'", st->name); goto done; }
+    llm__gguf_dequantize(t->type, raw, n_elem, f);
     if (llm_quantize(dt, f, (int64_t)rows, (int64_t)cols, dst, cv->desc->quantize_flags) != LLM_OK)
         llm__cv_fail(cv, "tensor '%s': cannot convert %s to %s", st->name, ty->name, llm_dtype_name(dt));
     else rc = 0;

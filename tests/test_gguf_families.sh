@@ -1,0 +1,28 @@
+#!/bin/sh
+# GGUF import of the families there are no llama.cpp files of here: each mini checkpoint of
+# ../shared/testdata converted from safetensors (f32), written as the GGUF llama.cpp's
+# convert_hf_to_gguf.py makes for its architecture (tests/tool_gguf_write.c: llama.cpp's key
+# and tensor names, Q/K rows permuted where LlamaModel.permute applies, experts stacked into
+# 3-D tensors), imported back: the logits must be those of the safetensors conversion, bit for
+# bit, on the golden's ids.
+set -e
+b=${BUILD:-build}
+data=../shared/testdata
+. tests/need.sh
+need_file test_gguf_families ../shared/testdata "$data/olmo2-mini-hf" "$data/qwen3moe-mini-hf" || exit $need_exit
+out=$b/tests/gguf-families; mkdir -p $out
+fail=0; n=0
+for pair in olmo2:olmo2 granite:granite smollm3:smollm3 qwen3moe:qwen3moe mixtral:llama; do
+  m=${pair%%:*}; a=${pair#*:}
+  $b/convert $data/$m-mini-hf $out/$m-hf.llm --dtype f32 > $out/$m-hf.log 2>&1 || { echo "FAIL $m: convert"; cat $out/$m-hf.log; fail=1; continue; }
+  $b/tests/tool_gguf_write $a $out/$m-hf.llm $out/$m.gguf > /dev/null || { echo "FAIL $m: tool_gguf_write"; fail=1; continue; }
+  $b/convert $out/$m.gguf $out/$m-gguf.llm > $out/$m-gguf.log 2>&1 || { echo "FAIL $m: convert $m.gguf"; cat $out/$m-gguf.log; fail=1; continue; }
+  for w in hf gguf; do
+    $b/generate --kv-type f32 -m $out/$m-$w.llm -n 0 --ids-file $data/$m-mini-golden/ids.txt --dump-logits $out/$m-$w.f32 > $out/$m-$w.gen 2>&1 ||
+      { echo "FAIL $m: generate ($w)"; cat $out/$m-$w.gen; fail=1; }
+  done
+  if cmp -s $out/$m-hf.f32 $out/$m-gguf.f32; then echo "$m.gguf ($a): logits bitwise equal to the safetensors conversion's ($(wc -c < $out/$m-hf.f32) bytes)"; n=$((n + 1))
+  else echo "FAIL $m.gguf ($a): logits differ from the safetensors conversion's"; $b/tests/tool_compare $out/$m-gguf.f32 $out/$m-hf.f32 0 || true; fail=1; fi
+done
+[ $fail = 0 ] || { echo "FAIL test_gguf_families.sh"; exit 1; }
+echo "test_gguf_families.sh: $n architectures imported from GGUF with the logits of their safetensors conversion, bit for bit"
