@@ -12,13 +12,23 @@ data=../shared/testdata
 need_file test_gguf_families ../shared/testdata "$data/olmo2-mini-hf" "$data/qwen3moe-mini-hf" || exit $need_exit
 out=$b/tests/gguf-families; mkdir -p $out
 fail=0; n=0
-for pair in olmo2:olmo2 granite:granite smollm3:smollm3 qwen3moe:qwen3moe mixtral:llama; do
-  m=${pair%%:*}; a=${pair#*:}
-  $b/convert $data/$m-mini-hf $out/$m-hf.llm --dtype f32 > $out/$m-hf.log 2>&1 || { echo "FAIL $m: convert"; cat $out/$m-hf.log; fail=1; continue; }
-  $b/tests/tool_gguf_write $a $out/$m-hf.llm $out/$m.gguf > /dev/null || { echo "FAIL $m: tool_gguf_write"; fail=1; continue; }
+# Gemma 3 as llama.cpp runs it: a global layer every sixth (the mini has one every third), so
+# the checkpoint is compared with the same config.json saying so
+mkdir -p $out/gemma3p6-mini-hf
+for f in model.safetensors tokenizer.json tokenizer_config.json generation_config.json; do
+  [ -e $data/gemma3-mini-hf/$f ] && ln -sf "$(cd $data/gemma3-mini-hf && pwd)/$f" $out/gemma3p6-mini-hf/$f
+done
+sed '/"layer_types"/,/\]/d; s/"sliding_window_pattern": 3/"sliding_window_pattern": 6/' $data/gemma3-mini-hf/config.json > $out/gemma3p6-mini-hf/config.json
+
+for pair in olmo2:olmo2 granite:granite smollm3:smollm3 qwen3moe:qwen3moe mixtral:llama gemma2:gemma2:8 gemma3p6:gemma3:8; do
+  m=${pair%%:*}; a=${pair#*:}; win=${a#*:}; a=${a%%:*}; [ "$win" != "$a" ] || win=
+  src=$data/$m-mini-hf; ids=$data/$m-mini-golden/ids.txt
+  [ $m = gemma3p6 ] && { src=$out/gemma3p6-mini-hf; ids=$data/gemma3-mini-golden/ids.txt; }
+  $b/convert $src $out/$m-hf.llm --dtype f32 > $out/$m-hf.log 2>&1 || { echo "FAIL $m: convert"; cat $out/$m-hf.log; fail=1; continue; }
+  $b/tests/tool_gguf_write $a $out/$m-hf.llm $out/$m.gguf $win > /dev/null || { echo "FAIL $m: tool_gguf_write"; fail=1; continue; }
   $b/convert $out/$m.gguf $out/$m-gguf.llm > $out/$m-gguf.log 2>&1 || { echo "FAIL $m: convert $m.gguf"; cat $out/$m-gguf.log; fail=1; continue; }
   for w in hf gguf; do
-    $b/generate --kv-type f32 -m $out/$m-$w.llm -n 0 --ids-file $data/$m-mini-golden/ids.txt --dump-logits $out/$m-$w.f32 > $out/$m-$w.gen 2>&1 ||
+    $b/generate --kv-type f32 -m $out/$m-$w.llm -n 0 --ids-file $ids --dump-logits $out/$m-$w.f32 > $out/$m-$w.gen 2>&1 ||
       { echo "FAIL $m: generate ($w)"; cat $out/$m-$w.gen; fail=1; }
   done
   if cmp -s $out/$m-hf.f32 $out/$m-gguf.f32; then echo "$m.gguf ($a): logits bitwise equal to the safetensors conversion's ($(wc -c < $out/$m-hf.f32) bytes)"; n=$((n + 1))

@@ -8,7 +8,12 @@
    bos and eos ids, the tensors under their GGUF names (blk.N.attn_q.weight ...), every one F32,
    the rows of Q and K permuted for the interleaved RoPE of the architectures whose
    LlamaModel.permute applies (llama, granite, smollm3), and the experts of a layer stacked
-   into one [n_expert, rows, cols] tensor (blk.N.ffn_gate_exps.weight ...). No tokenizer. */
+   into one [n_expert, rows, cols] tensor (blk.N.ffn_gate_exps.weight ...), Gemma's norm
+   weights plus one (Gemma2Model.modify_tensors; in float32, as for a float32 checkpoint) and
+   its sandwich norms under llama.cpp's names. WINDOW: the sliding window to record (Gemma).
+   No tokenizer.
+
+   tool_gguf_write ARCH MODEL.llm OUT.gguf [WINDOW] */
 #define _POSIX_C_SOURCE 200809L
 #define LLM_IMPLEMENTATION
 #include "../llm.h"
@@ -38,6 +43,7 @@ static void kv_f32(const char *k, float v) { uint32_t u; memcpy(&u, &v, 4); key(
 typedef struct { char name[96]; int n_dims; uint64_t ne[3]; float *data; } gt;
 static gt ts[4096];
 static int n_ts;
+static int gemma;
 
 static float *tensor_rows(const llm_tensor *w, uint64_t *rows, uint64_t *cols) {
     *cols = (uint64_t)w->shape[w->n_dims - 1];
@@ -63,6 +69,8 @@ static void add(const llm_model *m, const char *hf, const char *gname, int permu
     t->data = (float *)malloc((size_t)(rows * cols) * sizeof(float));
     for (r = 0; r < rows; r++)
         memcpy(t->data + r * cols, src + (permute_heads ? hf_row(r, rows / (uint64_t)permute_heads) : r) * cols, (size_t)cols * sizeof(float));
+    if (gemma && strlen(hf) > 11 && !strcmp(hf + strlen(hf) - 11, "norm.weight"))
+        for (r = 0; r < rows * cols; r++) t->data[r] = t->data[r] + 1.0f;
 }
 
 static void add_experts(const llm_model *m, int l, const char *proj, const char *gname, int n_expert) {
@@ -91,6 +99,7 @@ int main(int argc, char **argv) {
         { "self_attn.v_proj", "attn_v" }, { "self_attn.o_proj", "attn_output" }, { "self_attn.q_norm", "attn_q_norm" },
         { "self_attn.k_norm", "attn_k_norm" }, { "mlp.gate_proj", "ffn_gate" }, { "mlp.up_proj", "ffn_up" },
         { "mlp.down_proj", "ffn_down" }, { "post_feedforward_layernorm", "post_ffw_norm" }, { "mlp.gate", "ffn_gate_inp" },
+        { "pre_feedforward_layernorm", "ffn_norm" },
         { "mlp.shared_expert.gate_proj", "ffn_gate_shexp" }, { "mlp.shared_expert.up_proj", "ffn_up_shexp" },
         { "mlp.shared_expert.down_proj", "ffn_down_shexp" }, { "mlp.shared_expert_gate", "ffn_gate_inp_shexp" },
     };
@@ -101,8 +110,9 @@ int main(int argc, char **argv) {
     int l, i, permute;
     FILE *f;
     char hf[160], gname[160];
-    if (argc != 4) { fprintf(stderr, "usage: tool_gguf_write ARCH MODEL.llm OUT.gguf\n"); return 2; }
+    if (argc != 4 && argc != 5) { fprintf(stderr, "usage: tool_gguf_write ARCH MODEL.llm OUT.gguf [WINDOW]\n"); return 2; }
     arch = argv[1];
+    gemma = !strncmp(arch, "gemma", 5);
     permute = !strcmp(arch, "llama") || !strcmp(arch, "granite") || !strcmp(arch, "smollm3");
     if (llm_model_open(&m, argv[2], NULL) != LLM_OK) { fprintf(stderr, "tool_gguf_write: cannot open %s\n", argv[2]); return 2; }
     in = llm_model_info_get(m);
@@ -112,6 +122,8 @@ int main(int argc, char **argv) {
     kv_u32("attention.value_length", (uint32_t)in->head_dim); kv_u32("context_length", (uint32_t)in->n_ctx_train);
     kv_f32("attention.layer_norm_rms_epsilon", in->rms_eps); kv_f32("rope.freq_base", (float)in->rope_theta);
     kv_u32("rope.dimension_count", (uint32_t)in->rope_dim);
+    if (argc == 5) kv_u32("attention.sliding_window", (uint32_t)atoi(argv[4]));
+    if (!strcmp(arch, "gemma2")) { kv_f32("attn_logit_softcapping", in->attn_softcap); kv_f32("final_logit_softcapping", in->final_softcap); }
     if (!strcmp(arch, "granite")) {
         kv_f32("embedding_scale", in->embd_scale); kv_f32("residual_scale", in->residual_scale);
         kv_f32("attention.scale", in->attn_scale); kv_f32("logit_scale", in->logits_divisor);
@@ -138,6 +150,7 @@ int main(int argc, char **argv) {
            attention of a post-norm one (OLMo 2) */
         snprintf(hf, sizeof hf, "model.layers.%d.post_attention_layernorm.weight", l);
         snprintf(gname, sizeof gname, "blk.%d.%s.weight", l, in->block_norms == LLM_BLOCK_PRE ? "ffn_norm" : "post_attention_norm");
+        /* (a sandwich block's ffn_norm is its pre_feedforward_layernorm, above) */
         add(m, hf, gname, 0);
         add_experts(m, l, "gate_proj", "ffn_gate_exps.weight", in->n_expert);
         add_experts(m, l, "up_proj", "ffn_up_exps.weight", in->n_expert);

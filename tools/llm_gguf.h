@@ -565,19 +565,26 @@ typedef struct llm__gguf_arch {
     const char *model_type;
     int permute_qk;
     const char *fixed; /* config.json members, "" for none */
+    int gemma;         /* 1 + w norms stored as such, sqrtf(n_embd) embedding scale, attention scale */
 } llm__gguf_arch;
 
 static const llm__gguf_arch llm__gguf_archs[] = {
-    { "llama", "llama", 1, "" },
-    { "qwen2", "qwen2", 0, "" },
-    { "qwen3", "qwen3", 0, "" },
-    { "granite", "granite", 1, "" },
-    { "smollm3", "smollm3", 1, ", \"no_rope_layer_interval\": 4" }, /* n_no_rope_layer_step = 4 */
-    { "olmo2", "olmo2", 0, "" },
+    { "llama", "llama", 1, "", 0 },
+    { "qwen2", "qwen2", 0, "", 0 },
+    { "qwen3", "qwen3", 0, "", 0 },
+    { "granite", "granite", 1, "", 0 },
+    { "smollm3", "smollm3", 1, ", \"no_rope_layer_interval\": 4", 0 }, /* n_no_rope_layer_step = 4 */
+    { "olmo2", "olmo2", 0, "", 0 },
     /* build_moe_ffn's norm_w: true for qwen3moe, false for qwen2moe and olmoe */
-    { "qwen3moe", "qwen3_moe", 0, ", \"norm_topk_prob\": true" },
-    { "qwen2moe", "qwen2_moe", 0, ", \"norm_topk_prob\": false" },
-    { "olmoe", "olmoe", 0, ", \"norm_topk_prob\": false" },
+    { "qwen3moe", "qwen3_moe", 0, ", \"norm_topk_prob\": true", 0 },
+    { "qwen2moe", "qwen2_moe", 0, ", \"norm_topk_prob\": false", 0 },
+    { "olmoe", "olmoe", 0, ", \"norm_topk_prob\": false", 0 },
+    /* Gemma: llama.cpp's defaults (soft-capping 50 and 30, a window of 4096 every other
+       layer from layer 0) are those of Gemma2Config; Gemma 3 has a global layer every sixth
+       and theta 10000 on the others, whatever the checkpoint said, and no attention
+       soft-capping */
+    { "gemma2", "gemma2", 0, "", 1 },
+    { "gemma3", "gemma3_text", 0, ", \"sliding_window_pattern\": 6, \"rope_local_base_freq\": 10000, \"attn_logit_softcapping\": null", 1 },
 };
 
 /* GGUF tensor names (blk.N.X) and the HF names the converter writes. ffn_norm is the norm
@@ -702,7 +709,7 @@ static int llm__gguf_read_arch(llm__cv *cv, llm__gguf_file *gf) {
             snprintf(gf->prefix, sizeof gf->prefix, "%s.", llm__gguf_archs[i].name);
             return 0;
         }
-    return llm__cv_fail_as(cv, LLM_ERR_UNSUPPORTED, "%s: architecture '%.*s' is not supported (llama, qwen2, qwen3, granite, smollm3, olmo2, qwen3moe, qwen2moe, olmoe)",
+    return llm__cv_fail_as(cv, LLM_ERR_UNSUPPORTED, "%s: architecture '%.*s' is not supported (llama, qwen2, qwen3, granite, smollm3, olmo2, qwen3moe, qwen2moe, olmoe, gemma2, gemma3)",
                            gf->path, (int)(n > 64 ? 64 : n), a);
 }
 
@@ -726,25 +733,28 @@ static int llm__gguf_token_id(const llm__gguf *g, const char *key, int *out) {
    family they stand for: the GGUF is read as the config.json it was made from, through the
    same family description (llm__cv_hparams_from_json) and so with the same defaults. */
 enum { LLM__GGUF_HP_INT = 0, LLM__GGUF_HP_NUM = 1, LLM__GGUF_HP_REQUIRED = 2 };
-static const struct { const char *gguf, *json; int kind; } llm__gguf_config_keys[] = {
-    { "block_count", "num_hidden_layers", LLM__GGUF_HP_INT | LLM__GGUF_HP_REQUIRED },
-    { "embedding_length", "hidden_size", LLM__GGUF_HP_INT | LLM__GGUF_HP_REQUIRED },
-    { "feed_forward_length", "intermediate_size", LLM__GGUF_HP_INT | LLM__GGUF_HP_REQUIRED },
-    { "attention.head_count", "num_attention_heads", LLM__GGUF_HP_INT | LLM__GGUF_HP_REQUIRED },
-    { "attention.head_count_kv", "num_key_value_heads", LLM__GGUF_HP_INT },
-    { "attention.key_length", "head_dim", LLM__GGUF_HP_INT },
-    { "context_length", "max_position_embeddings", LLM__GGUF_HP_INT },
-    { "attention.layer_norm_rms_epsilon", "rms_norm_eps", LLM__GGUF_HP_NUM },
-    { "rope.freq_base", "rope_theta", LLM__GGUF_HP_NUM },
-    { "embedding_scale", "embedding_multiplier", LLM__GGUF_HP_NUM },   /* Granite */
-    { "residual_scale", "residual_multiplier", LLM__GGUF_HP_NUM },
-    { "attention.scale", "attention_multiplier", LLM__GGUF_HP_NUM },
-    { "logit_scale", "logits_scaling", LLM__GGUF_HP_NUM },
-    { "expert_count", "num_experts", LLM__GGUF_HP_INT },               /* mixtures of experts */
-    { "expert_count", "num_local_experts", LLM__GGUF_HP_INT },
-    { "expert_used_count", "num_experts_per_tok", LLM__GGUF_HP_INT },
-    { "expert_feed_forward_length", "moe_intermediate_size", LLM__GGUF_HP_INT },
-    { "expert_shared_feed_forward_length", "shared_expert_intermediate_size", LLM__GGUF_HP_INT },
+static const struct { const char *gguf, *json; int kind; const char *only; } llm__gguf_config_keys[] = {
+    { "block_count", "num_hidden_layers", LLM__GGUF_HP_INT | LLM__GGUF_HP_REQUIRED, NULL },
+    { "embedding_length", "hidden_size", LLM__GGUF_HP_INT | LLM__GGUF_HP_REQUIRED, NULL },
+    { "feed_forward_length", "intermediate_size", LLM__GGUF_HP_INT | LLM__GGUF_HP_REQUIRED, NULL },
+    { "attention.head_count", "num_attention_heads", LLM__GGUF_HP_INT | LLM__GGUF_HP_REQUIRED, NULL },
+    { "attention.head_count_kv", "num_key_value_heads", LLM__GGUF_HP_INT, NULL },
+    { "attention.key_length", "head_dim", LLM__GGUF_HP_INT, NULL },
+    { "context_length", "max_position_embeddings", LLM__GGUF_HP_INT, NULL },
+    { "attention.layer_norm_rms_epsilon", "rms_norm_eps", LLM__GGUF_HP_NUM, NULL },
+    { "rope.freq_base", "rope_theta", LLM__GGUF_HP_NUM, NULL },
+    { "embedding_scale", "embedding_multiplier", LLM__GGUF_HP_NUM, NULL },   /* Granite */
+    { "residual_scale", "residual_multiplier", LLM__GGUF_HP_NUM, NULL },
+    { "attention.scale", "attention_multiplier", LLM__GGUF_HP_NUM, NULL },
+    { "logit_scale", "logits_scaling", LLM__GGUF_HP_NUM, NULL },
+    { "expert_count", "num_experts", LLM__GGUF_HP_INT, NULL },               /* mixtures of experts */
+    { "expert_count", "num_local_experts", LLM__GGUF_HP_INT, NULL },
+    { "expert_used_count", "num_experts_per_tok", LLM__GGUF_HP_INT, NULL },
+    { "expert_feed_forward_length", "moe_intermediate_size", LLM__GGUF_HP_INT, NULL },
+    { "expert_shared_feed_forward_length", "shared_expert_intermediate_size", LLM__GGUF_HP_INT, NULL },
+    { "attention.sliding_window", "sliding_window", LLM__GGUF_HP_INT, NULL },
+    { "attn_logit_softcapping", "attn_logit_softcapping", LLM__GGUF_HP_NUM, "gemma2" },
+    { "final_logit_softcapping", "final_logit_softcapping", LLM__GGUF_HP_NUM, NULL },
 };
 
 /* Appends printf output to a config text of cap bytes; -1 once it would not fit. */
@@ -772,6 +782,7 @@ static int llm__gguf_config_text(llm__cv *cv, const llm__gguf_file *gf, int n_vo
         const char *key = llm__gguf_config_keys[i].gguf;
         int kind = llm__gguf_config_keys[i].kind, v;
         double d;
+        if (llm__gguf_config_keys[i].only && strcmp(llm__gguf_config_keys[i].only, gf->arch->name)) continue;
         if (!llm__gguf_arch_kv(gf, key)) {
             if (kind & LLM__GGUF_HP_REQUIRED) return llm__cv_fail(cv, "%s: no %s%s", gf->path, gf->prefix, key);
             continue;
@@ -795,6 +806,14 @@ static int llm__gguf_config_text(llm__cv *cv, const llm__gguf_file *gf, int n_vo
         } else if (!(len == 4 && !memcmp(s, "none", 4))) {
             return llm__cv_fail_as(cv, LLM_ERR_UNSUPPORTED, "%s: rope scaling '%.*s' is not supported", gf->path, (int)(len > 32 ? 32 : len), s);
         }
+    }
+    if (gf->arch->gemma) { /* llama.cpp's f_attention_scale: 1/sqrt(head_dim), 1/sqrt(n_embd/n_head) for the 27B models */
+        int layers, embd, heads, hd;
+        if (llm__gguf_hp_int(cv, gf, "block_count", 1, 0, &layers) || llm__gguf_hp_int(cv, gf, "embedding_length", 1, 0, &embd) ||
+            llm__gguf_hp_int(cv, gf, "attention.head_count", 1, 0, &heads) || llm__gguf_hp_int(cv, gf, "attention.key_length", 0, heads ? embd / heads : 0, &hd))
+            return -1;
+        r |= llm__gguf_cfg_put(cfg, cap, n, ", \"query_pre_attn_scalar\": %d",
+                               layers == (strcmp(gf->arch->name, "gemma2") ? 62 : 46) && heads ? embd / heads : hd);
     }
     r |= llm__gguf_cfg_put(cfg, cap, n, "%s}", gf->arch->fixed);
     return r ? llm__cv_fail(cv, "%s: too many hyper-parameters", gf->path) : 0;
@@ -832,6 +851,12 @@ static int llm__gguf_read_hparams(llm__cv *cv, const llm__gguf_file *gf, llm__cv
     if (rope_dim != h->head_dim && !(h->fam->keys & LLM__CV_KEYS_PARTIAL))
         return llm__cv_fail_as(cv, LLM_ERR_UNSUPPORTED, "%s: rope.dimension_count %d is not head_dim %d (partial rotary) in a %s model", gf->path, rope_dim, h->head_dim, gf->arch->name);
     h->rope_dim = rope_dim;
+    if (gf->arch->gemma) {
+        /* llama.cpp's converter stores Gemma's norm weights plus one, and its forward pass
+           scales the embeddings by sqrtf(n_embd) in float32 */
+        h->norm_plus_one = 0;
+        h->embd_scale = (double)sqrtf((float)h->n_embd);
+    }
     if (h->fam->bias == LLM__CV_BIAS_ALL) { /* as the tensors say: llama.cpp loads each bias it finds */
         h->attn_bias_qkv = llm__gguf_find_tensor(g, "blk.0.attn_q.bias") != NULL;
         h->attn_bias_o = llm__gguf_find_tensor(g, "blk.0.attn_output.bias") != NULL;
