@@ -34,5 +34,17 @@ for pair in olmo2:olmo2 granite:granite smollm3:smollm3 qwen3moe:qwen3moe mixtra
   if cmp -s $out/$m-hf.f32 $out/$m-gguf.f32; then echo "$m.gguf ($a): logits bitwise equal to the safetensors conversion's ($(wc -c < $out/$m-hf.f32) bytes)"; n=$((n + 1))
   else echo "FAIL $m.gguf ($a): logits differ from the safetensors conversion's"; $b/tests/tool_compare $out/$m-gguf.f32 $out/$m-hf.f32 0 || true; fail=1; fi
 done
+# Llama 3's rope scaling as llama.cpp stores it, one factor per rotary pair in rope_freqs.weight
+# (computed by the converter in double from float32 frequencies, where HF computes the scaled
+# frequencies in float32): the same logits within 1e-4
+m=llama3
+$b/convert $data/$m-mini-hf $out/$m-hf.llm --dtype f32 > $out/$m-hf.log 2>&1 && $b/tests/tool_gguf_write llama $out/$m-hf.llm $out/$m.gguf > /dev/null &&
+  $b/convert $out/$m.gguf $out/$m-gguf.llm > $out/$m-gguf.log 2>&1 || { echo "FAIL $m: conversion"; cat $out/$m-gguf.log; fail=1; }
+for w in hf gguf; do
+  $b/generate --kv-type f32 -m $out/$m-$w.llm -n 0 --ids-file $data/$m-mini-golden/ids.txt --dump-logits $out/$m-$w.f32 > $out/$m-$w.gen 2>&1 || { echo "FAIL $m: generate ($w)"; fail=1; }
+done
+printf "llama3.gguf (llama, rope_freqs.weight): "
+$b/tests/tool_compare $out/$m-gguf.f32 $out/$m-hf.f32 1e-4 || fail=1
+
 [ $fail = 0 ] || { echo "FAIL test_gguf_families.sh"; exit 1; }
 echo "test_gguf_families.sh: $n architectures imported from GGUF with the logits of their safetensors conversion, bit for bit"

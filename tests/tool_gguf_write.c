@@ -10,7 +10,8 @@
    LlamaModel.permute applies (llama, granite, smollm3), and the experts of a layer stacked
    into one [n_expert, rows, cols] tensor (blk.N.ffn_gate_exps.weight ...), Gemma's norm
    weights plus one (Gemma2Model.modify_tensors; in float32, as for a float32 checkpoint) and
-   its sandwich norms under llama.cpp's names. WINDOW: the sliding window to record (Gemma).
+   its sandwich norms under llama.cpp's names, and a llama3 rope scaling as the factors of
+   rope_freqs.weight. WINDOW: the sliding window to record (Gemma).
    No tokenizer.
 
    tool_gguf_write ARCH MODEL.llm OUT.gguf [WINDOW] */
@@ -21,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <math.h>
 
 typedef struct { uint8_t *p; size_t n, cap; } buf;
 static void put(buf *b, const void *s, size_t n) {
@@ -136,6 +138,24 @@ int main(int argc, char **argv) {
     putstr(&meta, "general.architecture"); put32(&meta, 8); putstr(&meta, arch); n_kv++;
     if (in->bos_id >= 0) { putstr(&meta, "tokenizer.ggml.bos_token_id"); put32(&meta, 4); put32(&meta, (uint32_t)in->bos_id); n_kv++; }
     if (in->n_stop_ids) { putstr(&meta, "tokenizer.ggml.eos_token_id"); put32(&meta, 4); put32(&meta, (uint32_t)in->stop_ids[0]); n_kv++; }
+    if (in->rope_scaling == LLM_ROPE_LLAMA3) { /* LlamaModel.generate_extra_tensors: rope_freqs.weight */
+        gt *t = &ts[n_ts++];
+        int k, half = in->rope_dim / 2;
+        double lo_wl = in->rope_original_max_pos / in->rope_low_freq_factor, hi_wl = in->rope_original_max_pos / in->rope_high_freq_factor;
+        snprintf(t->name, sizeof t->name, "rope_freqs.weight");
+        t->n_dims = 1; t->ne[0] = (uint64_t)half; t->ne[1] = 1;
+        t->data = (float *)malloc((size_t)half * sizeof(float));
+        for (k = 0; k < half; k++) {
+            float freq = 1.0f / powf((float)in->rope_theta, (float)(2 * k) / (float)in->rope_dim);
+            double wl = 2 * 3.14159265358979323846 / freq, smooth;
+            if (wl < hi_wl) t->data[k] = 1.0f;
+            else if (wl > lo_wl) t->data[k] = in->rope_factor;
+            else {
+                smooth = (in->rope_original_max_pos / wl - in->rope_low_freq_factor) / (in->rope_high_freq_factor - in->rope_low_freq_factor);
+                t->data[k] = (float)(1 / ((1 - smooth) / in->rope_factor + smooth));
+            }
+        }
+    }
     add(m, "model.embed_tokens.weight", "token_embd.weight", 0);
     add(m, "model.norm.weight", "output_norm.weight", 0);
     if (!in->tied_embeddings) add(m, "lm_head.weight", "output.weight", 0);

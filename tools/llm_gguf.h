@@ -819,6 +819,30 @@ static int llm__gguf_config_text(llm__cv *cv, const llm__gguf_file *gf, int n_vo
     return r ? llm__cv_fail(cv, "%s: too many hyper-parameters", gf->path) : 0;
 }
 
+/* rope_freqs.weight: the llama3 rope scaling of Llama 3.1 / 3.2 as llama.cpp's converter
+   stores it, one factor per rotary pair that llama.cpp divides the frequency by
+   (theta_i = pos x base^(-2i/d) / f_i). llm.h's per-pair factors (LongRoPE's, with one table
+   for both lengths and an attention factor of 1) compute exactly that: 1 / (f_i x base^(2i/d)). */
+static int llm__gguf_rope_freqs(llm__cv *cv, const llm__gguf_file *gf, llm__cv_hparams *h) {
+    const llm__gguf_tensor *t = llm__gguf_find_tensor(&gf->g, "rope_freqs.weight");
+    uint8_t b[4 * 512];
+    int i, n = h->rope_dim / 2;
+    if (!t) return 0;
+    if (t->type != LLM__GT_F32 || t->n_dims != 1 || t->ne[0] != (uint64_t)n || n > 512)
+        return llm__cv_fail(cv, "%s: rope_freqs.weight must be %d F32 values (rotary dimensions / 2)", gf->path, n);
+    if (h->rope_scaling != LLM_ROPE_NONE) return llm__cv_fail_as(cv, LLM_ERR_UNSUPPORTED, "%s: rope_freqs.weight with another rope scaling is not supported", gf->path);
+    if (fseeko(gf->f, (off_t)(gf->g.data_offset + t->offset), SEEK_SET) != 0 || fread(b, 4, (size_t)n, gf->f) != (size_t)n)
+        return llm__cv_fail_as(cv, LLM_ERR_IO, "cannot read rope_freqs.weight from %s", gf->path);
+    for (i = 0; i < n; i++) {
+        h->rope_short[i] = h->rope_long[i] = llm__gguf_f32_at(b + 4 * i);
+        if (!(h->rope_short[i] > 0 && h->rope_short[i] <= FLT_MAX)) return llm__cv_fail(cv, "%s: rope_freqs.weight[%d] is not a positive number", gf->path, i);
+    }
+    h->rope_scaling = LLM_ROPE_LONGROPE;
+    h->rope_orig = h->n_ctx_train > 0 ? h->n_ctx_train : 1;
+    h->rope_attn_factor = 1.0;
+    return 0;
+}
+
 /* The hyper-parameters, as the family reads its config.json; then what only the GGUF says:
    the rotary dimensions, which projections carry biases, and the special token ids. */
 static int llm__gguf_read_hparams(llm__cv *cv, const llm__gguf_file *gf, llm__cv_hparams *h) {
@@ -829,7 +853,6 @@ static int llm__gguf_read_hparams(llm__cv *cv, const llm__gguf_file *gf, llm__cv
     size_t n = 0;
     int n_vocab, v_len, rope_dim, eot, rc;
     memset(h, 0, sizeof *h);
-    if (llm__gguf_find_tensor(g, "rope_freqs.weight")) return llm__cv_fail_as(cv, LLM_ERR_UNSUPPORTED, "%s: rope_freqs.weight (llama3 rope scaling in a tensor) is not supported yet", gf->path);
     if (llm__gguf_hp_int(cv, gf, "vocab_size", 0, 0, &n_vocab)) return -1;
     if (!n_vocab && (kv = llm__gguf_find(g, "tokenizer.ggml.tokens")) && kv->type == LLM__GGUF_ARRAY && kv->n < (1u << 24)) n_vocab = (int)kv->n;
     if (!n_vocab) {
@@ -851,6 +874,7 @@ static int llm__gguf_read_hparams(llm__cv *cv, const llm__gguf_file *gf, llm__cv
     if (rope_dim != h->head_dim && !(h->fam->keys & LLM__CV_KEYS_PARTIAL))
         return llm__cv_fail_as(cv, LLM_ERR_UNSUPPORTED, "%s: rope.dimension_count %d is not head_dim %d (partial rotary) in a %s model", gf->path, rope_dim, h->head_dim, gf->arch->name);
     h->rope_dim = rope_dim;
+    if (llm__gguf_rope_freqs(cv, gf, h)) return -1;
     if (gf->arch->gemma) {
         /* llama.cpp's converter stores Gemma's norm weights plus one, and its forward pass
            scales the embeddings by sqrtf(n_embd) in float32 */
@@ -952,6 +976,7 @@ static int llm__gguf_plan_tensors(llm__cv *cv, const llm__gguf_file *gf, const l
         const llm__gguf_tensor *t = &g->t[i];
         const char *gname = (const char *)g->buf + t->name;
         char name[320];
+        if (t->name_len == 17 && !memcmp(gname, "rope_freqs.weight", 17)) continue; /* read as hyper-parameters */
         int kind = llm__gguf_hf_name_of(gname, t->name_len, h->block_norms == LLM_BLOCK_SANDWICH, 0, name, sizeof name), n_part = 1;
         if (!kind || !llm__cv_is_model_tensor(name, h))
             return llm__cv_fail(cv, "%s: tensor '%.*s' is not part of a %s model llm.h runs", gf->path, (int)t->name_len, gname, gf->arch->name);
