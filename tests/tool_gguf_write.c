@@ -66,7 +66,7 @@ static void add(const llm_model *m, const char *hf, const char *gname, int permu
     t = &ts[n_ts++];
     src = tensor_rows(w, &rows, &cols);
     snprintf(t->name, sizeof t->name, "%s", gname);
-    t->n_dims = w->n_dims;
+    t->n_dims = strstr(gname, "ffn_gate_inp_shexp") ? 1 : w->n_dims; /* llama.cpp's {n_embd} for HF's [1, hidden] */
     t->ne[0] = cols; t->ne[1] = rows;
     t->data = (float *)malloc((size_t)(rows * cols) * sizeof(float));
     for (r = 0; r < rows; r++)
@@ -172,6 +172,20 @@ int main(int argc, char **argv) {
         snprintf(gname, sizeof gname, "blk.%d.%s.weight", l, in->block_norms == LLM_BLOCK_PRE ? "ffn_norm" : "post_attention_norm");
         /* (a sandwich block's ffn_norm is its pre_feedforward_layernorm, above) */
         add(m, hf, gname, 0);
+        for (i = 0; i < 4; i++) { /* biases: a row each, permuted as their matrix */
+            static const char *const bias[4][2] = { { "q_proj", "attn_q" }, { "k_proj", "attn_k" }, { "v_proj", "attn_v" }, { "o_proj", "attn_output" } };
+            snprintf(hf, sizeof hf, "model.layers.%d.self_attn.%s.bias", l, bias[i][0]);
+            snprintf(gname, sizeof gname, "blk.%d.%s.bias", l, bias[i][1]);
+            add(m, hf, gname, 0);
+            if (permute && i < 2 && llm_model_tensor(m, hf)) { /* one column: permute its elements */
+                gt *t = &ts[n_ts - 1];
+                uint64_t r, n = t->ne[0], hd = n / (uint64_t)(i == 0 ? in->n_head : in->n_head_kv);
+                float *c = (float *)malloc((size_t)n * sizeof(float));
+                memcpy(c, t->data, (size_t)n * sizeof(float));
+                for (r = 0; r < n; r++) t->data[r] = c[hf_row(r, hd)];
+                free(c);
+            }
+        }
         add_experts(m, l, "gate_proj", "ffn_gate_exps.weight", in->n_expert);
         add_experts(m, l, "up_proj", "ffn_up_exps.weight", in->n_expert);
         add_experts(m, l, "down_proj", "ffn_down_exps.weight", in->n_expert);
