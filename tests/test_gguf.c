@@ -8,7 +8,11 @@
                                   reads from it (tests/test_gguf.sh): header, every metadata
                                   entry, every tensor's name, type, shape, offset, raw sha256
                                   and dequantized sha256 (bit exact), and for Q8_0 / Q4_0 the
-                                  same values read back from llm.h's own layout. */
+                                  same values read back from llm.h's own layout.
+   test_gguf FILE.gguf TENSORS.json CONVERTED.llm  every tensor of the file convert made from
+                                  FILE, read back through llm.h's dequantization, equal bit
+                                  for bit to llama.cpp's dequantized values (the kept q8_0,
+                                  q4_0, q4_k, q5_k and q6_k tensors and the f32 ones). */
 #define _POSIX_C_SOURCE 200809L
 #define LLM_IMPLEMENTATION
 #include "../llm.h"
@@ -441,6 +445,82 @@ static int against_reference(const char *gguf, const char *ref_path) {
     return check_summary("test_gguf: the file reads as llama.cpp reads it");
 }
 
+/* GGUF row r of Q or K of a permuting architecture is HF row h*hd + j*(hd/2) + i, with
+   r = h*hd + 2i + j (llama.cpp's LlamaModel.permute). */
+static uint64_t hf_row(uint64_t r, uint64_t hd) {
+    uint64_t h = r / hd, k = r % hd;
+    return h * hd + (k % 2) * (hd / 2) + k / 2;
+}
+
+static uint64_t kv_u(const llm__gguf *g, const char *key) {
+    const llm__gguf_kv *kv = llm__gguf_find(g, key);
+    uint64_t v = 0;
+    if (kv) llm__gguf_kv_uint(g, kv, &v);
+    return v;
+}
+
+/* The converted file read back through llm.h's own dequantization (the embedding lookup's
+   llm__get_row), every tensor in the GGUF's row order, hashed as the reference hashes
+   llama.cpp's values: each tensor the converter kept must give all of them bit for bit. */
+static int read_back(const char *gguf, const char *ref_path, const char *llm_path) {
+    size_t n, len;
+    uint8_t *file = read_all(gguf, &n);
+    char err[256], hex[65], key[96];
+    json_value *ref = json_parse_file(ref_path, err, sizeof err);
+    const json_value *ts = NULL;
+    const char *arch, *base = strrchr(gguf, '/') ? strrchr(gguf, '/') + 1 : gguf;
+    llm__gguf g;
+    llm_model *m = NULL;
+    uint64_t i, n_head, n_head_kv;
+    int ok = 0, kept = 0, permute, counts[LLM_DTYPE_COUNT] = { 0 }, d;
+    char kinds[256];
+    size_t kn = 0;
+    if (!file || !ref || llm_model_open(&m, llm_path, NULL) != LLM_OK) { printf("FAIL test_gguf: cannot read %s, %s or %s\n", gguf, ref_path, llm_path); return 1; }
+    memset(&g, 0, sizeof g);
+    CHECK(llm__gguf_parse(&g, file, n, n) == 0 && (ts = json_get(ref, "tensors")) && ts->len == g.n_tensors, "%s parses as its reference", base);
+    arch = llm__gguf_kv_str(&g, "general.architecture", &len);
+    permute = arch && len == 5 && !memcmp(arch, "llama", 5);
+    snprintf(key, sizeof key, "%.*s.attention.head_count", (int)len, arch);
+    n_head = kv_u(&g, key);
+    snprintf(key, sizeof key, "%.*s.attention.head_count_kv", (int)len, arch);
+    n_head_kv = kv_u(&g, key);
+    if (!n_head_kv) n_head_kv = n_head;
+    for (i = 0; i < g.n_tensors; i++) {
+        const llm__gguf_tensor *t = &g.t[i];
+        char name[320];
+        const llm_tensor *w;
+        uint64_t cols = t->ne[0], rows = t->n_elem / cols, r, hd = 0;
+        float *row, *one;
+        sha256_ctx c;
+        if (!llm__gguf_hf_name_of((const char *)g.buf + t->name, t->name_len, 0, 0, name, sizeof name) || !(w = llm_model_tensor(m, name))) {
+            printf("  tensor %.*s: not in %s\n", (int)t->name_len, (const char *)g.buf + t->name, llm_path);
+            continue;
+        }
+        if (permute && (strstr(name, "q_proj") || strstr(name, "k_proj"))) hd = (t->n_dims == 1 ? t->n_elem : rows) / (strstr(name, "q_proj") ? n_head : n_head_kv);
+        row = (float *)malloc((size_t)t->n_elem * sizeof(float));
+        one = (float *)malloc((size_t)t->n_elem * sizeof(float));
+        for (r = 0; r < rows; r++) llm__get_row(w, (int64_t)(hd && t->n_dims > 1 ? hf_row(r, hd) : r), row + r * cols, (int)cols);
+        if (hd && t->n_dims == 1) { memcpy(one, row, (size_t)cols * sizeof(float)); for (r = 0; r < cols; r++) row[r] = one[hf_row(r, hd)]; }
+        sha256_init(&c);
+        hash_floats(&c, row, t->n_elem);
+        sha256_final(&c, hex);
+        if (!strcmp(hex, json_get(&ts->items[i], "dequant_sha256")->str)) ok++;
+        else printf("  tensor %s (%s -> %s): values read back differ from llama.cpp's\n", name, llm__gguf_type_name(t->type), llm_dtype_name(w->dtype));
+        if (w->dtype != LLM_DTYPE_F32 || t->type == LLM__GT_F32) { kept++; counts[w->dtype]++; }
+        free(row);
+        free(one);
+    }
+    kinds[0] = 0;
+    for (d = 0; d < LLM_DTYPE_COUNT; d++)
+        if (counts[d]) kn += (size_t)snprintf(kinds + kn, kn < sizeof kinds ? sizeof kinds - kn : 0, "%s%s x%d", kn ? ", " : "", llm_dtype_name((llm_dtype)d), counts[d]);
+    check(ok == (int)g.n_tensors, "%s: %d/%d tensors read back from the .llm bit-exact (%d kept as stored: %s)", base, ok, (int)g.n_tensors, kept, kinds);
+    llm_model_close(m);
+    llm__gguf_free(&g);
+    json_free(ref);
+    free(file);
+    return check_summary("test_gguf: the converted file holds llama.cpp's values");
+}
+
 /* The whole converter on a seed model and on every cut of it at 1/64 steps: the seed
    converts, each cut is refused with a message and leaves no output. */
 static int convert_cuts(void) {
@@ -483,7 +563,8 @@ static int convert_cuts(void) {
 int main(int argc, char **argv) {
     if (argc == 3 && !strcmp(argv[1], "--seeds")) return write_seeds(argv[2]);
     if (argc == 3) return against_reference(argv[1], argv[2]);
-    if (argc != 1) { fprintf(stderr, "usage: test_gguf [FILE.gguf TENSORS.json]\n"); return 2; }
+    if (argc == 4) return read_back(argv[1], argv[2], argv[3]);
+    if (argc != 1) { fprintf(stderr, "usage: test_gguf [FILE.gguf TENSORS.json [CONVERTED.llm]]\n"); return 2; }
     hostile();
     convert_cuts();
     return check_summary("test_gguf: every hostile header and every cut model refused with a message; unknown names refused by name");

@@ -9,8 +9,10 @@
 #     measured gap between llama.cpp's quantized-activation logits and f32 math (check 4:
 #     kjv-tiny 0.17, kq-mini 0.65, qwen2-mini 0.33);
 #   F16 files against logits.f32: 0.05 (the README's bound: llama.cpp rounds activations);
-#   the default conversion (Q8_0 / Q4_0 kept as llm.h's q8_0 / q4_0, whose kernels round the
-#     activations to 8 bits as llama.cpp's do) within the same gap.
+#   the default conversion (Q8_0, Q4_0, Q4_K, Q5_K, Q6_K kept as llm.h's q8_0, q4_0, q4_k,
+#     q5_k, q6_k, whose kernels round the activations to 8 bits as llama.cpp's do) within the
+#     same gap; and every tensor of it read back through llm.h's dequantization equal bit for
+#     bit to llama.cpp's dequantized values (test_gguf FILE JSON LLM).
 # And the models' own checkpoints: kq-mini-F16.gguf gives the logits of ../kq-mini-hf
 # converted from safetensors (1e-4; F16 holds its bf16 weights but for a few subnormals), and
 # the GGUF tokenizers give HF's ids and store the same chat template: every text of ../tokenizers/*/public.jsonl and of
@@ -23,7 +25,7 @@ g=$data/gguf
 . tests/need.sh
 need_file test_gguf ../shared/testdata "$g/README.md" "$data/kq-mini-hf" "$data/kjv-tiny-hf" "$data/qwen2-mini-hf" || exit $need_exit
 out=$b/tests/gguf; mkdir -p $out
-fail=0; files=0; logit_checks=0
+fail=0; files=0; logit_checks=0; read_back=0
 
 gap_of() { case $1 in kjv-tiny*) echo 0.17;; kq-mini*) echo 0.65;; qwen2-mini*) echo 0.33;; esac; }
 vocab_of() { case $1 in qwen2-mini*) echo 151936;; *) echo 2048;; esac; }
@@ -43,6 +45,8 @@ for f in $g/*/*.gguf; do
   $b/convert $f $out/$n-f32.llm --dtype f32 > $out/$n-f32.log 2>&1 || { echo "FAIL $n: convert --dtype f32"; cat $out/$n-f32.log; fail=1; continue; }
   $b/convert $f $out/$n.llm > $out/$n.log 2>&1 || { echo "FAIL $n: convert"; cat $out/$n.log; fail=1; continue; }
   grep '^convert: GGUF' $out/$n.log | sed "s/^convert:/  $n:/"
+  $b/tests/test_gguf $f $r/tensors.json $out/$n.llm > $out/$n.back || { grep -v '^ok' $out/$n.back; fail=1; }
+  grep -o 'ok   [^ ]*: [0-9]*/[0-9]* tensors read back.*' $out/$n.back && read_back=$((read_back + 1)) || true
   case $n in
     *-F16|*-F32) logits $n-f32 $out/$n-f32.llm $r 0.05 ;;
     *) if [ -d $r/f32w ]; then logits $n-f32 $out/$n-f32.llm $r/f32w 1e-4; cmp -s $out/$n.llm $out/$n-f32.llm || logits $n $out/$n.llm $r/f32w $(gap_of $n)
@@ -79,4 +83,4 @@ for pair in kjv-tiny:kjv-tiny-Q8_0 qwen2-mini:qwen2-mini-Q4_0; do
 done
 
 [ $fail = 0 ] || { echo "FAIL test_gguf.sh"; exit 1; }
-echo "test_gguf.sh: $files GGUF files read bit for bit, $logit_checks logit checks within their bounds, 2 tokenizers equal to HF's"
+echo "test_gguf.sh: $files GGUF files read bit for bit, $read_back converted files holding their values bit for bit, $logit_checks logit checks within their bounds, 2 tokenizers equal to HF's"

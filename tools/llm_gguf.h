@@ -555,22 +555,40 @@ static int llm__gguf_dequantize(uint32_t type, const uint8_t *src, uint64_t n_el
 #if defined(LLM_CONVERT_IMPLEMENTATION) && !defined(LLM_GGUF_CONVERT_DONE)
 #define LLM_GGUF_CONVERT_DONE
 
-/* The GGUF architectures llm.h runs: one row each. permute_qk: llama.cpp's converter
-   reorders the rows of Q and K of these for its interleaved RoPE (LlamaModel.permute); the
-   import puts HF's order back. */
+/* The GGUF architectures llm.h runs: one row each, with the row of llm__cv_families it
+   stands for and the config.json keys llama.cpp does not store but fixes for the
+   architecture (its llama-model.cpp). permute_qk: llama.cpp's converter reorders the rows of
+   Q and K of these for its interleaved RoPE (LlamaModel.permute, for the architectures whose
+   llama_rope_type is NORM); the import puts HF's order back. */
 typedef struct llm__gguf_arch {
     const char *name;
-    llm_arch arch;
+    const char *model_type;
     int permute_qk;
+    const char *fixed; /* config.json members, "" for none */
+    int gemma;         /* 1 + w norms stored as such, sqrtf(n_embd) embedding scale, attention scale */
 } llm__gguf_arch;
 
 static const llm__gguf_arch llm__gguf_archs[] = {
-    { "llama", LLM_ARCH_LLAMA, 1 },
-    { "qwen2", LLM_ARCH_QWEN2, 0 },
-    { "qwen3", LLM_ARCH_QWEN3, 0 },
+    { "llama", "llama", 1, "", 0 },
+    { "qwen2", "qwen2", 0, "", 0 },
+    { "qwen3", "qwen3", 0, "", 0 },
+    { "granite", "granite", 1, "", 0 },
+    { "smollm3", "smollm3", 1, ", \"no_rope_layer_interval\": 4", 0 }, /* n_no_rope_layer_step = 4 */
+    { "olmo2", "olmo2", 0, "", 0 },
+    /* build_moe_ffn's norm_w: true for qwen3moe, false for qwen2moe and olmoe */
+    { "qwen3moe", "qwen3_moe", 0, ", \"norm_topk_prob\": true", 0 },
+    { "qwen2moe", "qwen2_moe", 0, ", \"norm_topk_prob\": false", 0 },
+    { "olmoe", "olmoe", 0, ", \"norm_topk_prob\": false", 0 },
+    /* Gemma: llama.cpp's defaults (soft-capping 50 and 30, a window of 4096 every other
+       layer from layer 0) are those of Gemma2Config; Gemma 3 has a global layer every sixth
+       and theta 10000 on the others, whatever the checkpoint said, and no attention
+       soft-capping */
+    { "gemma2", "gemma2", 0, "", 1 },
+    { "gemma3", "gemma3_text", 0, ", \"sliding_window_pattern\": 6, \"rope_local_base_freq\": 10000, \"attn_logit_softcapping\": null", 1 },
 };
 
-/* GGUF tensor names (blk.N.X) and the HF names the converter writes. */
+/* GGUF tensor names (blk.N.X) and the HF names the converter writes. ffn_norm is the norm
+   before the feed-forward: post_attention_layernorm of a pre-norm block. */
 static const char *const llm__gguf_layer_names[][2] = {
     { "attn_norm.weight", "input_layernorm.weight" },      { "ffn_norm.weight", "post_attention_layernorm.weight" },
     { "attn_q.weight", "self_attn.q_proj.weight" },        { "attn_k.weight", "self_attn.k_proj.weight" },
@@ -580,6 +598,17 @@ static const char *const llm__gguf_layer_names[][2] = {
     { "attn_q_norm.weight", "self_attn.q_norm.weight" },   { "attn_k_norm.weight", "self_attn.k_norm.weight" },
     { "ffn_gate.weight", "mlp.gate_proj.weight" },         { "ffn_up.weight", "mlp.up_proj.weight" },
     { "ffn_down.weight", "mlp.down_proj.weight" },
+    { "post_attention_norm.weight", "post_attention_layernorm.weight" },
+    { "post_ffw_norm.weight", "post_feedforward_layernorm.weight" },
+    { "ffn_gate_inp.weight", "mlp.gate.weight" },
+    { "ffn_gate_shexp.weight", "mlp.shared_expert.gate_proj.weight" },
+    { "ffn_up_shexp.weight", "mlp.shared_expert.up_proj.weight" },
+    { "ffn_down_shexp.weight", "mlp.shared_expert.down_proj.weight" },
+    { "ffn_gate_inp_shexp.weight", "mlp.shared_expert_gate.weight" },
+    /* [n_expert, rows, cols]: one matrix per expert, "%d" its number */
+    { "ffn_gate_exps.weight", "mlp.experts.%d.gate_proj.weight" },
+    { "ffn_up_exps.weight", "mlp.experts.%d.up_proj.weight" },
+    { "ffn_down_exps.weight", "mlp.experts.%d.down_proj.weight" },
 };
 
 /* One open GGUF: the parse, the file, the architecture. */
@@ -680,7 +709,8 @@ static int llm__gguf_read_arch(llm__cv *cv, llm__gguf_file *gf) {
             snprintf(gf->prefix, sizeof gf->prefix, "%s.", llm__gguf_archs[i].name);
             return 0;
         }
-    return llm__cv_fail_as(cv, LLM_ERR_UNSUPPORTED, "%s: architecture '%.*s' is not supported (llama, qwen2, qwen3)", gf->path, (int)(n > 64 ? 64 : n), a);
+    return llm__cv_fail_as(cv, LLM_ERR_UNSUPPORTED, "%s: architecture '%.*s' is not supported (llama, qwen2, qwen3, granite, smollm3, olmo2, qwen3moe, qwen2moe, olmoe, gemma2, gemma3)",
+                           gf->path, (int)(n > 64 ? 64 : n), a);
 }
 
 static const llm__gguf_tensor *llm__gguf_find_tensor(const llm__gguf *g, const char *name) {
@@ -699,58 +729,174 @@ static int llm__gguf_token_id(const llm__gguf *g, const char *key, int *out) {
     return *out;
 }
 
-/* The hyper-parameters from "<arch>.*" (llama.cpp's names), as config.json would give them. */
-static int llm__gguf_read_hparams(llm__cv *cv, const llm__gguf_file *gf, llm__cv_hparams *h) {
-    const llm__gguf *g = &gf->g;
-    const llm__gguf_kv *kv;
-    int rope_dim, v_len, eot;
-    size_t n;
-    memset(h, 0, sizeof *h);
-    h->arch = gf->arch->arch;
-    if (llm__gguf_hp_int(cv, gf, "block_count", 1, 0, &h->n_layer) || llm__gguf_hp_int(cv, gf, "embedding_length", 1, 0, &h->n_embd) ||
-        llm__gguf_hp_int(cv, gf, "feed_forward_length", 1, 0, &h->n_ff) || llm__gguf_hp_int(cv, gf, "attention.head_count", 1, 0, &h->n_head) ||
-        llm__gguf_hp_int(cv, gf, "attention.head_count_kv", 0, h->n_head, &h->n_head_kv) ||
-        llm__gguf_hp_int(cv, gf, "context_length", 0, 2048, &h->n_ctx_train) ||
-        llm__gguf_hp_num(cv, gf, "attention.layer_norm_rms_epsilon", 1e-6, &h->rms_eps) ||
-        llm__gguf_hp_num(cv, gf, "rope.freq_base", 10000.0, &h->rope_theta))
-        return -1;
-    if (h->n_head <= 0 || h->n_layer <= 0 || h->n_layer > LLM_MAX_LAYERS) return llm__cv_fail(cv, "%s: head_count/block_count out of range", gf->path);
-    if (llm__gguf_hp_int(cv, gf, "attention.key_length", 0, h->n_embd / h->n_head, &h->head_dim) ||
-        llm__gguf_hp_int(cv, gf, "attention.value_length", 0, h->head_dim, &v_len) || llm__gguf_hp_int(cv, gf, "rope.dimension_count", 0, h->head_dim, &rope_dim))
-        return -1;
-    if (v_len != h->head_dim) return llm__cv_fail_as(cv, LLM_ERR_UNSUPPORTED, "%s: value_length %d differs from key_length %d", gf->path, v_len, h->head_dim);
-    if (rope_dim != h->head_dim) return llm__cv_fail_as(cv, LLM_ERR_UNSUPPORTED, "%s: rope.dimension_count %d is not head_dim %d (partial rotary)", gf->path, rope_dim, h->head_dim);
-    if ((kv = llm__gguf_arch_kv(gf, "rope.scaling.type")) != NULL) {
-        size_t pos = kv->val;
-        const char *s = kv->type == LLM__GGUF_STRING ? llm__gguf_str_at(g, &pos, &n) : "?";
-        if (kv->type != LLM__GGUF_STRING) n = 1;
-        if (n == 6 && !memcmp(s, "linear", 6)) {
-            h->rope_scaling = LLM_ROPE_LINEAR;
-            if (llm__gguf_hp_num(cv, gf, "rope.scaling.factor", 1.0, &h->rope_factor)) return -1;
-        } else if (!(n == 4 && !memcmp(s, "none", 4))) {
-            return llm__cv_fail_as(cv, LLM_ERR_UNSUPPORTED, "%s: rope scaling '%.*s' is not supported", gf->path, (int)(n > 32 ? 32 : n), s);
-        }
-    }
-    if (llm__gguf_find_tensor(g, "rope_freqs.weight")) return llm__cv_fail_as(cv, LLM_ERR_UNSUPPORTED, "%s: rope_freqs.weight (llama3 rope scaling in a tensor) is not supported yet", gf->path);
-    if (llm__gguf_hp_int(cv, gf, "vocab_size", 0, 0, &h->n_vocab)) return -1;
-    if (!h->n_vocab && (kv = llm__gguf_find(g, "tokenizer.ggml.tokens")) && kv->type == LLM__GGUF_ARRAY && kv->n < (1u << 24)) h->n_vocab = (int)kv->n;
-    if (!h->n_vocab) {
-        const llm__gguf_tensor *e = llm__gguf_find_tensor(g, "token_embd.weight");
-        if (e && e->n_dims == 2 && e->ne[1] < (1u << 24)) h->n_vocab = (int)e->ne[1];
-    }
-    h->tied = llm__gguf_find_tensor(g, "output.weight") == NULL;
-    h->qk_norm = h->arch == LLM_ARCH_QWEN3;
-    h->attn_bias_qkv = h->arch == LLM_ARCH_QWEN2 || llm__gguf_find_tensor(g, "blk.0.attn_q.bias") != NULL;
-    h->attn_bias_o = llm__gguf_find_tensor(g, "blk.0.attn_output.bias") != NULL;
-    llm__gguf_token_id(g, "tokenizer.ggml.bos_token_id", &h->bos_id);
-    if (llm__gguf_token_id(g, "tokenizer.ggml.eos_token_id", &h->eos[0]) >= 0) h->n_eos = 1;
-    if (llm__gguf_token_id(g, "tokenizer.ggml.eot_token_id", &eot) >= 0 && (h->n_eos == 0 || eot != h->eos[0])) h->eos[h->n_eos++] = eot;
-    if (!(h->window = (int *)calloc((size_t)h->n_layer, sizeof(int)))) return llm__cv_oom(cv);
+/* GGUF hyper-parameters ("<arch>.key", llama.cpp's names) and the config.json keys of the
+   family they stand for: the GGUF is read as the config.json it was made from, through the
+   same family description (llm__cv_hparams_from_json) and so with the same defaults. */
+enum { LLM__GGUF_HP_INT = 0, LLM__GGUF_HP_NUM = 1, LLM__GGUF_HP_REQUIRED = 2 };
+static const struct { const char *gguf, *json; int kind; const char *only; } llm__gguf_config_keys[] = {
+    { "block_count", "num_hidden_layers", LLM__GGUF_HP_INT | LLM__GGUF_HP_REQUIRED, NULL },
+    { "embedding_length", "hidden_size", LLM__GGUF_HP_INT | LLM__GGUF_HP_REQUIRED, NULL },
+    { "feed_forward_length", "intermediate_size", LLM__GGUF_HP_INT | LLM__GGUF_HP_REQUIRED, NULL },
+    { "attention.head_count", "num_attention_heads", LLM__GGUF_HP_INT | LLM__GGUF_HP_REQUIRED, NULL },
+    { "attention.head_count_kv", "num_key_value_heads", LLM__GGUF_HP_INT, NULL },
+    { "attention.key_length", "head_dim", LLM__GGUF_HP_INT, NULL },
+    { "context_length", "max_position_embeddings", LLM__GGUF_HP_INT, NULL },
+    { "attention.layer_norm_rms_epsilon", "rms_norm_eps", LLM__GGUF_HP_NUM, NULL },
+    { "rope.freq_base", "rope_theta", LLM__GGUF_HP_NUM, NULL },
+    { "embedding_scale", "embedding_multiplier", LLM__GGUF_HP_NUM, NULL },   /* Granite */
+    { "residual_scale", "residual_multiplier", LLM__GGUF_HP_NUM, NULL },
+    { "attention.scale", "attention_multiplier", LLM__GGUF_HP_NUM, NULL },
+    { "logit_scale", "logits_scaling", LLM__GGUF_HP_NUM, NULL },
+    { "expert_count", "num_experts", LLM__GGUF_HP_INT, NULL },               /* mixtures of experts */
+    { "expert_count", "num_local_experts", LLM__GGUF_HP_INT, NULL },
+    { "expert_used_count", "num_experts_per_tok", LLM__GGUF_HP_INT, NULL },
+    { "expert_feed_forward_length", "moe_intermediate_size", LLM__GGUF_HP_INT, NULL },
+    { "expert_shared_feed_forward_length", "shared_expert_intermediate_size", LLM__GGUF_HP_INT, NULL },
+    { "attention.sliding_window", "sliding_window", LLM__GGUF_HP_INT, NULL },
+    { "attn_logit_softcapping", "attn_logit_softcapping", LLM__GGUF_HP_NUM, "gemma2" },
+    { "final_logit_softcapping", "final_logit_softcapping", LLM__GGUF_HP_NUM, NULL },
+};
+
+/* Appends printf output to a config text of cap bytes; -1 once it would not fit. */
+static int llm__gguf_cfg_put(char *cfg, size_t cap, size_t *n, const char *fmt, ...) {
+    va_list ap;
+    int k;
+    va_start(ap, fmt);
+    k = vsnprintf(cfg + *n, cap - *n, fmt, ap);
+    va_end(ap);
+    if (k < 0 || (size_t)k >= cap - *n) return -1;
+    *n += (size_t)k;
     return 0;
 }
 
-/* blk.N.X -> model.layers.N.Y; 0 when the name is not one llm.h reads. */
-static int llm__gguf_hf_name(const char *name, size_t n, char *out, size_t cap) {
+/* The config.json of the GGUF's model: the family's model_type and every key the GGUF holds. */
+static int llm__gguf_config_text(llm__cv *cv, const llm__gguf_file *gf, int n_vocab, char *cfg, size_t cap, size_t *n) {
+    const llm__gguf *g = &gf->g;
+    const llm__gguf_kv *kv;
+    size_t i, len;
+    int r = llm__gguf_cfg_put(cfg, cap, n, "{\"model_type\": \"%s\", \"vocab_size\": %d, \"tie_word_embeddings\": %s, \"attention_bias\": %s",
+                              /* a llama GGUF with experts is Mixtral (llama.cpp's converter names it so) */
+                              !strcmp(gf->arch->name, "llama") && llm__gguf_arch_kv(gf, "expert_count") ? "mixtral" : gf->arch->model_type, n_vocab, llm__gguf_find_tensor(g, "output.weight") ? "false" : "true",
+                              llm__gguf_find_tensor(g, "blk.0.attn_q.bias") ? "true" : "false");
+    for (i = 0; i < sizeof llm__gguf_config_keys / sizeof llm__gguf_config_keys[0]; i++) {
+        const char *key = llm__gguf_config_keys[i].gguf;
+        int kind = llm__gguf_config_keys[i].kind, v;
+        double d;
+        if (llm__gguf_config_keys[i].only && strcmp(llm__gguf_config_keys[i].only, gf->arch->name)) continue;
+        if (!llm__gguf_arch_kv(gf, key)) {
+            if (kind & LLM__GGUF_HP_REQUIRED) return llm__cv_fail(cv, "%s: no %s%s", gf->path, gf->prefix, key);
+            continue;
+        }
+        if (kind & LLM__GGUF_HP_NUM) {
+            if (llm__gguf_hp_num(cv, gf, key, 0.0, &d)) return -1;
+            r |= llm__gguf_cfg_put(cfg, cap, n, ", \"%s\": %.17g", llm__gguf_config_keys[i].json, d);
+        } else {
+            if (llm__gguf_hp_int(cv, gf, key, 1, 0, &v)) return -1;
+            r |= llm__gguf_cfg_put(cfg, cap, n, ", \"%s\": %d", llm__gguf_config_keys[i].json, v);
+        }
+    }
+    if ((kv = llm__gguf_arch_kv(gf, "rope.scaling.type")) != NULL) {
+        size_t pos = kv->val;
+        const char *s = kv->type == LLM__GGUF_STRING ? llm__gguf_str_at(g, &pos, &len) : "?";
+        double factor;
+        if (kv->type != LLM__GGUF_STRING) len = 1;
+        if (len == 6 && !memcmp(s, "linear", 6)) {
+            if (llm__gguf_hp_num(cv, gf, "rope.scaling.factor", 1.0, &factor)) return -1;
+            r |= llm__gguf_cfg_put(cfg, cap, n, ", \"rope_scaling\": {\"rope_type\": \"linear\", \"factor\": %.17g}", factor);
+        } else if (!(len == 4 && !memcmp(s, "none", 4))) {
+            return llm__cv_fail_as(cv, LLM_ERR_UNSUPPORTED, "%s: rope scaling '%.*s' is not supported", gf->path, (int)(len > 32 ? 32 : len), s);
+        }
+    }
+    if (gf->arch->gemma) { /* llama.cpp's f_attention_scale: 1/sqrt(head_dim), 1/sqrt(n_embd/n_head) for the 27B models */
+        int layers, embd, heads, hd;
+        if (llm__gguf_hp_int(cv, gf, "block_count", 1, 0, &layers) || llm__gguf_hp_int(cv, gf, "embedding_length", 1, 0, &embd) ||
+            llm__gguf_hp_int(cv, gf, "attention.head_count", 1, 0, &heads) || llm__gguf_hp_int(cv, gf, "attention.key_length", 0, heads ? embd / heads : 0, &hd))
+            return -1;
+        r |= llm__gguf_cfg_put(cfg, cap, n, ", \"query_pre_attn_scalar\": %d",
+                               layers == (strcmp(gf->arch->name, "gemma2") ? 62 : 46) && heads ? embd / heads : hd);
+    }
+    r |= llm__gguf_cfg_put(cfg, cap, n, "%s}", gf->arch->fixed);
+    return r ? llm__cv_fail(cv, "%s: too many hyper-parameters", gf->path) : 0;
+}
+
+/* rope_freqs.weight: the llama3 rope scaling of Llama 3.1 / 3.2 as llama.cpp's converter
+   stores it, one factor per rotary pair that llama.cpp divides the frequency by
+   (theta_i = pos x base^(-2i/d) / f_i). llm.h's per-pair factors (LongRoPE's, with one table
+   for both lengths and an attention factor of 1) compute exactly that: 1 / (f_i x base^(2i/d)). */
+static int llm__gguf_rope_freqs(llm__cv *cv, const llm__gguf_file *gf, llm__cv_hparams *h) {
+    const llm__gguf_tensor *t = llm__gguf_find_tensor(&gf->g, "rope_freqs.weight");
+    uint8_t b[4 * 512];
+    int i, n = h->rope_dim / 2;
+    if (!t) return 0;
+    if (t->type != LLM__GT_F32 || t->n_dims != 1 || t->ne[0] != (uint64_t)n || n > 512)
+        return llm__cv_fail(cv, "%s: rope_freqs.weight must be %d F32 values (rotary dimensions / 2)", gf->path, n);
+    if (h->rope_scaling != LLM_ROPE_NONE) return llm__cv_fail_as(cv, LLM_ERR_UNSUPPORTED, "%s: rope_freqs.weight with another rope scaling is not supported", gf->path);
+    if (fseeko(gf->f, (off_t)(gf->g.data_offset + t->offset), SEEK_SET) != 0 || fread(b, 4, (size_t)n, gf->f) != (size_t)n)
+        return llm__cv_fail_as(cv, LLM_ERR_IO, "cannot read rope_freqs.weight from %s", gf->path);
+    for (i = 0; i < n; i++) {
+        h->rope_short[i] = h->rope_long[i] = llm__gguf_f32_at(b + 4 * i);
+        if (!(h->rope_short[i] > 0 && h->rope_short[i] <= FLT_MAX)) return llm__cv_fail(cv, "%s: rope_freqs.weight[%d] is not a positive number", gf->path, i);
+    }
+    h->rope_scaling = LLM_ROPE_LONGROPE;
+    h->rope_orig = h->n_ctx_train > 0 ? h->n_ctx_train : 1;
+    h->rope_attn_factor = 1.0;
+    return 0;
+}
+
+/* The hyper-parameters, as the family reads its config.json; then what only the GGUF says:
+   the rotary dimensions, which projections carry biases, and the special token ids. */
+static int llm__gguf_read_hparams(llm__cv *cv, const llm__gguf_file *gf, llm__cv_hparams *h) {
+    const llm__gguf *g = &gf->g;
+    const llm__gguf_kv *kv;
+    char text[4096], err[256];
+    json_value *cfg;
+    size_t n = 0;
+    int n_vocab, v_len, rope_dim, eot, rc;
+    memset(h, 0, sizeof *h);
+    if (llm__gguf_hp_int(cv, gf, "vocab_size", 0, 0, &n_vocab)) return -1;
+    if (!n_vocab && (kv = llm__gguf_find(g, "tokenizer.ggml.tokens")) && kv->type == LLM__GGUF_ARRAY && kv->n < (1u << 24)) n_vocab = (int)kv->n;
+    if (!n_vocab) {
+        const llm__gguf_tensor *e = llm__gguf_find_tensor(g, "token_embd.weight");
+        if (e && e->n_dims == 2 && e->ne[1] < (1u << 24)) n_vocab = (int)e->ne[1];
+    }
+    if (llm__gguf_config_text(cv, gf, n_vocab, text, sizeof text, &n)) return -1;
+    if (!(cfg = json_parse(text, n, err, sizeof err))) return llm__cv_fail(cv, "%s: hyper-parameters: %s", gf->path, err);
+    rc = llm__cv_hparams_from_json(cv, cfg, NULL, h);
+    json_free(cfg);
+    if (rc) return -1;
+    if (llm__gguf_hp_int(cv, gf, "attention.value_length", 0, h->head_dim, &v_len) || llm__gguf_hp_int(cv, gf, "rope.dimension_count", 0, h->rope_dim, &rope_dim))
+        return -1;
+    if (v_len != h->head_dim) return llm__cv_fail_as(cv, LLM_ERR_UNSUPPORTED, "%s: value_length %d differs from key_length %d", gf->path, v_len, h->head_dim);
+    if (rope_dim < 2 || rope_dim % 2 || rope_dim > h->head_dim)
+        return llm__cv_fail(cv, "%s: rope.dimension_count %d is not an even number in [2, head_dim %d]", gf->path, rope_dim, h->head_dim);
+    /* partial rotary only where the family's config class has it (HF's rotate_half over the
+       first rope_dim dimensions, as llama.cpp's NEOX rope of n_rot) */
+    if (rope_dim != h->head_dim && !(h->fam->keys & LLM__CV_KEYS_PARTIAL))
+        return llm__cv_fail_as(cv, LLM_ERR_UNSUPPORTED, "%s: rope.dimension_count %d is not head_dim %d (partial rotary) in a %s model", gf->path, rope_dim, h->head_dim, gf->arch->name);
+    h->rope_dim = rope_dim;
+    if (llm__gguf_rope_freqs(cv, gf, h)) return -1;
+    if (gf->arch->gemma) {
+        /* llama.cpp's converter stores Gemma's norm weights plus one, and its forward pass
+           scales the embeddings by sqrtf(n_embd) in float32 */
+        h->norm_plus_one = 0;
+        h->embd_scale = (double)sqrtf((float)h->n_embd);
+    }
+    if (h->fam->bias == LLM__CV_BIAS_ALL) { /* as the tensors say: llama.cpp loads each bias it finds */
+        h->attn_bias_qkv = llm__gguf_find_tensor(g, "blk.0.attn_q.bias") != NULL;
+        h->attn_bias_o = llm__gguf_find_tensor(g, "blk.0.attn_output.bias") != NULL;
+    }
+    h->bos_id = -1;
+    h->n_eos = 0;
+    llm__gguf_token_id(g, "tokenizer.ggml.bos_token_id", &h->bos_id);
+    if (llm__gguf_token_id(g, "tokenizer.ggml.eos_token_id", &h->eos[0]) >= 0) h->n_eos = 1;
+    if (llm__gguf_token_id(g, "tokenizer.ggml.eot_token_id", &eot) >= 0 && (h->n_eos == 0 || eot != h->eos[0])) h->eos[h->n_eos++] = eot;
+    return 0;
+}
+
+/* blk.N.X -> model.layers.N.Y; 0 when the name is not one llm.h reads, 2 for a stack of
+   experts, whose name is that of expert `expert`. A sandwich block's ffn_norm is HF's
+   pre_feedforward_layernorm (llama.cpp's tensor map). */
+static int llm__gguf_hf_name_of(const char *name, size_t n, int sandwich, int expert, char *out, size_t cap) {
     size_t i;
     long layer = 0;
     const char *p = name, *end = name + n;
@@ -764,8 +910,10 @@ static int llm__gguf_hf_name(const char *name, size_t n, char *out, size_t cap) 
     if (p >= end || *p++ != '.') return 0;
     for (i = 0; i < sizeof llm__gguf_layer_names / sizeof llm__gguf_layer_names[0]; i++)
         if ((size_t)(end - p) == strlen(llm__gguf_layer_names[i][0]) && !memcmp(p, llm__gguf_layer_names[i][0], (size_t)(end - p))) {
-            snprintf(out, cap, "model.layers.%ld.%s", layer, llm__gguf_layer_names[i][1]);
-            return 1;
+            const char *hf = sandwich && i == 1 ? "pre_feedforward_layernorm.weight" : llm__gguf_layer_names[i][1], *pct = strstr(hf, "%d");
+            if (!pct) { snprintf(out, cap, "model.layers.%ld.%s", layer, hf); return 1; }
+            snprintf(out, cap, "model.layers.%ld.%.*s%d%s", layer, (int)(pct - hf), hf, expert, pct + 2);
+            return 2;
         }
     return 0;
 }
@@ -777,26 +925,31 @@ static llm_dtype llm__gguf_src_dtype(uint32_t type) {
     case LLM__GT_BF16: return LLM_DTYPE_BF16;
     case LLM__GT_Q8_0: return LLM_DTYPE_Q8_0;
     case LLM__GT_Q4_0: return LLM_DTYPE_Q4_0;
+    case LLM__GT_Q4_K: return LLM_DTYPE_Q4_K;
+    case LLM__GT_Q5_K: return LLM_DTYPE_Q5_K;
+    case LLM__GT_Q6_K: return LLM_DTYPE_Q6_K;
     default: return LLM_DTYPE_F32;
     }
 }
 
 /* What a GGUF tensor becomes in the file: the one place that decides. Norms and biases are
    f32. With --dtype, the converter's rule for the requested type. Otherwise every type is
-   kept without loss: F32, F16, BF16 as they are, Q8_0 and Q4_0 re-laid out into llm.h's q8_0
-   and q4_0 (same scale and codes, weight = q x d and (q - 8) x d as in ggml) when the rows
-   come in groups of 16, and every other type dequantized exactly to f32 (llm.h has no type
-   that holds its blocks yet). */
+   kept without loss: F32, F16, BF16 as they are; Q8_0, Q4_0, Q4_K, Q5_K and Q6_K re-laid out
+   into llm.h's q8_0, q4_0, q4_k, q5_k and q6_k (the same scales and codes, the same values
+   bit for bit, docs/FORMAT.md) when the rows come in groups of 16; every other type, and
+   those whose rows do not, dequantized exactly to f32 (llm.h has no type that holds their
+   blocks). */
 static llm_dtype llm__gguf_stored_dtype(const llm__gguf_tensor *t, const llm__cv_src_tensor *st, const llm__cv_hparams *h,
                                         const llm_convert_desc *d) {
-    uint64_t rows = t->n_elem / t->ne[0];
+    uint64_t rows = (uint64_t)st->shape[0];
+    (void)t;
     if (st->n_dims == 1) return LLM_DTYPE_F32;
-    if (d->has_dtype) return llm__cv_matrix_dtype(st, h, d->dtype);
+    if (d->has_dtype) return llm__cv_weight_dtype(st, h, d->dtype, d->recipe);
     switch (t->type) {
     case LLM__GT_F16: return LLM_DTYPE_F16;
     case LLM__GT_BF16: return LLM_DTYPE_BF16;
-    case LLM__GT_Q8_0: return rows % LLM__QG == 0 ? LLM_DTYPE_Q8_0 : LLM_DTYPE_F32;
-    case LLM__GT_Q4_0: return rows % LLM__QG == 0 ? LLM_DTYPE_Q4_0 : LLM_DTYPE_F32;
+    case LLM__GT_Q8_0: case LLM__GT_Q4_0: case LLM__GT_Q4_K: case LLM__GT_Q5_K: case LLM__GT_Q6_K:
+        return rows % LLM__QG == 0 ? llm__gguf_src_dtype(t->type) : LLM_DTYPE_F32;
     default: return LLM_DTYPE_F32;
     }
 }
@@ -810,26 +963,41 @@ typedef struct llm__gguf_plan {
 
 static int llm__gguf_plan_tensors(llm__cv *cv, const llm__gguf_file *gf, const llm__cv_hparams *h, llm__gguf_plan *pl) {
     const llm__gguf *g = &gf->g;
-    uint64_t i;
-    int d;
-    pl->src.t = (llm__cv_src_tensor *)calloc((size_t)(g->n_tensors ? g->n_tensors : 1), sizeof *pl->src.t);
-    pl->gt = (const llm__gguf_tensor **)calloc((size_t)(g->n_tensors ? g->n_tensors : 1), sizeof *pl->gt);
+    uint64_t i, n_src = g->n_tensors;
+    int d, e;
+    /* a stack of experts is one source tensor per expert */
+    for (i = 0; i < g->n_tensors; i++) if (g->t[i].n_dims == 3) n_src += (uint64_t)(h->n_expert > 0 ? h->n_expert : 1);
+    if (n_src > LLM__CV_MAX_TENSORS) return llm__cv_fail(cv, "%s: too many tensors", gf->path);
+    pl->src.t = (llm__cv_src_tensor *)calloc((size_t)(n_src ? n_src : 1), sizeof *pl->src.t);
+    pl->gt = (const llm__gguf_tensor **)calloc((size_t)(n_src ? n_src : 1), sizeof *pl->gt);
     if (!pl->src.t || !pl->gt || !(pl->src.files = (char **)calloc(1, sizeof(char *))) || !(pl->src.files[0] = llm__cv_strdup(gf->path))) return llm__cv_oom(cv);
     pl->src.n_files = 1;
     for (i = 0; i < g->n_tensors; i++) {
         const llm__gguf_tensor *t = &g->t[i];
-        llm__cv_src_tensor *st = &pl->src.t[pl->src.n];
+        const char *gname = (const char *)g->buf + t->name;
         char name[320];
-        if (!llm__gguf_hf_name((const char *)g->buf + t->name, t->name_len, name, sizeof name) || !llm__cv_is_model_tensor(name, h))
-            return llm__cv_fail(cv, "%s: tensor '%.*s' is not part of a %s model llm.h runs", gf->path, (int)t->name_len, (const char *)g->buf + t->name, gf->arch->name);
+        if (t->name_len == 17 && !memcmp(gname, "rope_freqs.weight", 17)) continue; /* read as hyper-parameters */
+        int kind = llm__gguf_hf_name_of(gname, t->name_len, h->block_norms == LLM_BLOCK_SANDWICH, 0, name, sizeof name), n_part = 1;
+        if (!kind || !llm__cv_is_model_tensor(name, h))
+            return llm__cv_fail(cv, "%s: tensor '%.*s' is not part of a %s model llm.h runs", gf->path, (int)t->name_len, gname, gf->arch->name);
         if (!llm__gguf_type_of(t->type)->blck) return llm__cv_fail_as(cv, LLM_ERR_UNSUPPORTED, "%s: tensor '%s' has type %s, which cannot be read", gf->path, name, llm__gguf_type_name(t->type));
-        if (!(st->name = llm__cv_strdup(name))) return llm__cv_oom(cv);
-        st->n_dims = t->n_dims;
-        for (d = 0; d < t->n_dims; d++) st->shape[d] = (int64_t)t->ne[t->n_dims - 1 - d]; /* HF order */
-        st->dtype = llm__gguf_src_dtype(t->type);
-        st->offset = g->data_offset + t->offset;
-        st->size = t->size;
-        pl->gt[pl->src.n++] = t;
+        if ((kind == 2) != (t->n_dims == 3) || (kind == 2 && t->ne[2] != (uint64_t)h->n_expert))
+            return llm__cv_fail(cv, "%s: tensor '%.*s' has %d dimensions, not %s", gf->path, (int)t->name_len, gname, t->n_dims,
+                                kind == 2 ? "[expert_count, rows, columns]" : "1 or 2");
+        if (kind == 2) n_part = h->n_expert;
+        for (e = 0; e < n_part; e++) {
+            llm__cv_src_tensor *st = &pl->src.t[pl->src.n];
+            if (kind == 2) llm__gguf_hf_name_of(gname, t->name_len, 0, e, name, sizeof name);
+            if (!(st->name = llm__cv_strdup(name))) return llm__cv_oom(cv);
+            st->n_dims = t->n_dims == 3 ? 2 : t->n_dims;
+            for (d = 0; d < st->n_dims; d++) st->shape[d] = (int64_t)t->ne[st->n_dims - 1 - d]; /* HF order */
+            /* Qwen2-MoE's shared-expert gate: llama.cpp's {n_embd}, HF's [1, hidden] */
+            if (st->n_dims == 1 && strstr(name, "shared_expert_gate")) { st->n_dims = 2; st->shape[1] = st->shape[0]; st->shape[0] = 1; }
+            st->dtype = llm__gguf_src_dtype(t->type);
+            st->size = t->size / (uint64_t)n_part;
+            st->offset = g->data_offset + t->offset + (uint64_t)e * st->size;
+            pl->gt[pl->src.n++] = t;
+        }
     }
     for (i = 0; i < (uint64_t)pl->src.n; i++) {
         if (pl->p.n == (int)(sizeof pl->p.src / sizeof pl->p.src[0])) return llm__cv_fail(cv, "%s: too many tensors", gf->path);
@@ -886,19 +1054,19 @@ static void llm__gguf_relayout_q(uint32_t type, const uint8_t *src, uint64_t row
 static int llm__gguf_convert_tensor(llm__cv *cv, const llm__gguf_file *gf, const llm__gguf_tensor *t, const llm__cv_src_tensor *st,
                                     const llm__cv_hparams *h, llm_dtype dt, uint8_t *dst) {
     const llm__gguf_type *ty = llm__gguf_type_of(t->type);
-    uint64_t cols = t->ne[0], rows = t->n_elem / cols;
+    uint64_t cols = t->ne[0], n_elem = st->size / ty->size * ty->blck, rows = n_elem / cols; /* of this expert, for a stack */
     size_t row_bytes = (size_t)(cols / ty->blck * ty->size);
-    uint8_t *raw = (uint8_t *)malloc((size_t)t->size ? (size_t)t->size : 1);
+    uint8_t *raw = (uint8_t *)malloc((size_t)st->size ? (size_t)st->size : 1);
     float *f = NULL;
     int rc = -1, is_q = strstr(st->name, "q_proj") != NULL, is_k = strstr(st->name, "k_proj") != NULL;
     if (!raw) return llm__cv_fail_as(cv, LLM_ERR_OUT_OF_MEMORY, "out of memory for tensor '%s'", st->name);
-    if (fseeko(gf->f, (off_t)st->offset, SEEK_SET) != 0 || fread(raw, 1, (size_t)t->size, gf->f) != t->size) {
+    if (fseeko(gf->f, (off_t)st->offset, SEEK_SET) != 0 || fread(raw, 1, (size_t)st->size, gf->f) != st->size) {
         llm__cv_fail_as(cv, LLM_ERR_IO, "cannot read tensor '%s' from %s", st->name, gf->path);
         goto done;
     }
     if (gf->arch->permute_qk && (is_q || is_k)) {
         /* a bias is one column: each element is a row */
-        uint64_t prow = st->n_dims == 1 ? t->n_elem : rows;
+        uint64_t prow = st->n_dims == 1 ? n_elem : rows;
         size_t pbytes = st->n_dims == 1 ? ty->size : row_bytes;
         if ((st->n_dims == 1 && ty->blck != 1) || llm__gguf_unpermute(raw, prow, pbytes, is_q ? h->n_head : h->n_head_kv)) {
             llm__cv_fail(cv, "%s: tensor '%s' has %llu rows, which do not split into %d heads", gf->path, st->name, (unsigned long long)prow, is_q ? h->n_head : h->n_head_kv);
@@ -910,8 +1078,16 @@ static int llm__gguf_convert_tensor(llm__cv *cv, const llm__gguf_file *gf, const
         rc = 0;
         goto done;
     }
-    if (!(f = (float *)malloc((size_t)t->n_elem * sizeof(float)))) { llm__cv_fail_as(cv, LLM_ERR_OUT_OF_MEMORY, "out of memory for tensor '%s'", st->name); goto done; }
-    llm__gguf_dequantize(t->type, raw, t->n_elem, f);
+    if (dt == llm__gguf_src_dtype(t->type) && (dt == LLM_DTYPE_Q4_K || dt == LLM_DTYPE_Q5_K || dt == LLM_DTYPE_Q6_K)) {
+        llm_result r = dt == LLM_DTYPE_Q4_K ? llm_q4_k_from_ggml(raw, (int64_t)rows, (int64_t)cols, dst)
+                     : dt == LLM_DTYPE_Q5_K ? llm_q5_k_from_ggml(raw, (int64_t)rows, (int64_t)cols, dst)
+                                            : llm_q6_k_from_ggml(raw, (int64_t)rows, (int64_t)cols, dst);
+        if (r == LLM_OK) rc = 0;
+        else llm__cv_fail(cv, "tensor '%s': cannot re-lay out %s as %s", st->name, ty->name, llm_dtype_name(dt));
+        goto done;
+    }
+    if (!(f = (float *)malloc((size_t)n_elem * sizeof(float)))) { llm__cv_fail_as(cv, LLM_ERR_OUT_OF_MEMORY, "out of memory for tensor '%s'", st->name); goto done; }
+    llm__gguf_dequantize(t->type, raw, n_elem, f);
     if (llm_quantize(dt, f, (int64_t)rows, (int64_t)cols, dst, cv->desc->quantize_flags) != LLM_OK)
         llm__cv_fail(cv, "tensor '%s': cannot convert %s to %s", st->name, ty->name, llm_dtype_name(dt));
     else rc = 0;
