@@ -1733,6 +1733,17 @@ static int llm__cv_chat_file_missing(const char *path) {
     return !f && errno == ENOENT;
 }
 
+/* Says what became of the chat template (rc: llm__cv_chat_set_meta's), from either input. */
+static void llm__cv_chat_report(llm__cv *cv, int rc, const char *tmpl, const llm__cv_chat_info *ci) {
+    char err[512];
+    if (rc) llm__cv_fail_as(cv, LLM_ERR_OUT_OF_MEMORY, "cannot build chat metadata (out of memory)");
+    else if (!tmpl) llm__cv_log(cv, "no chat template (family raw)");
+    else if (llm__cv_chat_parses(tmpl, err, sizeof err) != 0)
+        llm__cv_log(cv, "warning: the chat template does not parse (%s); stored as it is", err);
+    else if (!strcmp(ci->family, "raw")) llm__cv_log(cv, "chat template stored (Jinja; no built-in renderer matches it)");
+    else llm__cv_log(cv, "chat template stored (Jinja; built-in renderer %s, family %s)", ci->variant, ci->family);
+}
+
 /* The converter's one call: reads dir's template files and adds the chat keys to b.
    Returns 0, or -1 with a message in err. */
 static int llm__cv_convert_chat(llm__cv *cv, llm_builder *b, const char *dir) {
@@ -1770,12 +1781,7 @@ static int llm__cv_convert_chat(llm__cv *cv, llm_builder *b, const char *dir) {
         llm__cv_log(cv, "warning: tokenizer_config.json's chat_template has no \"default\" template; no chat template stored");
     rc = llm__cv_chat_set_meta(b, tmpl, cfg ? llm__cv_chat_token_string(json_get(cfg, "bos_token")) : NULL,
                        cfg ? llm__cv_chat_token_string(json_get(cfg, "eos_token")) : NULL, &ci);
-    if (rc) llm__cv_fail_as(cv, LLM_ERR_OUT_OF_MEMORY, "cannot build chat metadata (out of memory)");
-    else if (!tmpl) llm__cv_log(cv, "no chat template (family raw)");
-    else if (llm__cv_chat_parses(tmpl, err, sizeof err) != 0)
-        llm__cv_log(cv, "warning: the chat template does not parse (%s); stored as it is", err);
-    else if (!strcmp(ci.family, "raw")) llm__cv_log(cv, "chat template stored (Jinja; no built-in renderer matches it)");
-    else llm__cv_log(cv, "chat template stored (Jinja; built-in renderer %s, family %s)", ci.variant, ci.family);
+    llm__cv_chat_report(cv, rc, tmpl, &ci);
     llm__cv_chat_info_free(&ci);
     free(jinja);
     json_free(cfg);
@@ -3074,6 +3080,27 @@ static int llm__cv_validate(llm__cv *cv, const char *path, int vocab_only, llm_m
 }
 
 
+/* After the temporary file is written (written: 0 when that failed): validates it, puts it in
+   place of out and reports the finished file; a failure removes the temporary file. */
+static void llm__cv_put_in_place(llm__cv *cv, int written, const char *out, int vocab_only, uint64_t bytes) {
+    llm_model_info info;
+    if (!written || llm__cv_validate(cv, cv->tmp, vocab_only, &info)) {
+        llm__cv_remove_temp(cv);
+        return;
+    }
+    if (llm__cv_replace_file(cv->tmp, out) != 0) {
+        llm__cv_fail_as(cv, LLM_ERR_IO, "cannot rename %s to %s: %s", cv->tmp, out, strerror(errno));
+        llm__cv_remove_temp(cv);
+        return;
+    }
+    llm__cv_temp_gone(cv);
+    cv->pg.name = NULL;
+    cv->pg.info = &info;
+    cv->pg.file_size = bytes;
+    if (cv->desc->progress) cv->desc->progress(cv->desc->user, &cv->pg);
+    cv->pg.info = NULL;
+}
+
 /* GGUF files (llama.cpp's format) come in through tools/llm_gguf.h, .llm files to be given
    another type through tools/llm_retype.h. */
 #include "llm_gguf.h"
@@ -3091,7 +3118,6 @@ static llm_result llm__cv_run(llm__cv *cv, const char *dir, const char *out) {
     llm__cv_source src;
     llm__cv_plan *p = NULL;
     llm__cv_tok_data td;
-    llm_model_info info;
     uint64_t bytes = 0;
     int no_tokenizer;
     memset(&src, 0, sizeof src);
@@ -3109,21 +3135,8 @@ static llm_result llm__cv_run(llm__cv *cv, const char *dir, const char *out) {
                            llm__cv_open_source(cv, dir, &src) || llm__cv_rename_experts(cv, &src, &h) || llm__cv_plan_tensors(cv, &src, &h, d->has_dtype, d->dtype, d->recipe, p)))
         goto done;
     if (!d->vocab_only) llm__cv_embd_scale(&src, &h);
-    if (llm__cv_write_model(cv, out, dir, &src, p, d->vocab_only ? NULL : &h, no_tokenizer ? NULL : &td, &bytes) ||
-        llm__cv_validate(cv, cv->tmp, d->vocab_only, &info)) {
-        llm__cv_remove_temp(cv);
-        goto done;
-    }
-    if (llm__cv_replace_file(cv->tmp, out) != 0) {
-        llm__cv_fail_as(cv, LLM_ERR_IO, "cannot rename %s to %s: %s", cv->tmp, out, strerror(errno));
-        llm__cv_remove_temp(cv);
-        goto done;
-    }
-    llm__cv_temp_gone(cv);
-    cv->pg.name = NULL;
-    cv->pg.info = &info;
-    cv->pg.file_size = bytes;
-    if (d->progress) d->progress(d->user, &cv->pg);
+    llm__cv_put_in_place(cv, !llm__cv_write_model(cv, out, dir, &src, p, d->vocab_only ? NULL : &h, no_tokenizer ? NULL : &td, &bytes), out,
+                   d->vocab_only, bytes);
 done:
     llm__cv_tok_data_free(&td);
     free(p);

@@ -1350,10 +1350,7 @@ static int llm__gguf_chat(llm__cv *cv, llm_builder *b, const llm__gguf_file *gf,
             if ((tok[i] = (char *)malloc(len + 1)) != NULL) { memcpy(tok[i], td->bytes + td->offsets[id], len); tok[i][len] = 0; }
         }
     rc = llm__cv_chat_set_meta(b, tmpl, tok[0], tok[1], &ci);
-    if (rc) llm__cv_fail_as(cv, LLM_ERR_OUT_OF_MEMORY, "cannot build chat metadata (out of memory)");
-    else if (!tmpl) llm__cv_log(cv, "no chat template (family raw)");
-    else if (!strcmp(ci.family, "raw")) llm__cv_log(cv, "warning: the chat template is not one llm.h knows; stored as family raw (the chat program's --template NAME chooses one)");
-    else llm__cv_log(cv, "chat template %s (family %s)", ci.variant, ci.family);
+    llm__cv_chat_report(cv, rc, tmpl, &ci);
     llm__cv_chat_info_free(&ci);
     free(tmpl);
     free(tok[0]);
@@ -1428,7 +1425,6 @@ static llm_result llm__gguf_run(llm__cv *cv, const char *path, const char *out) 
     llm__cv_hparams h;
     llm__cv_tok_data td;
     llm__gguf_plan *pl = NULL;
-    llm_model_info info;
     uint64_t bytes = 0;
     int no_tokenizer = 1;
     memset(&h, 0, sizeof h);
@@ -1446,20 +1442,7 @@ static llm_result llm__gguf_run(llm__cv *cv, const char *path, const char *out) 
     if (!(pl = (llm__gguf_plan *)calloc(1, sizeof *pl))) { llm__cv_oom(cv); goto done; }
     if (llm__gguf_plan_tensors(cv, &gf, &h, pl)) goto done;
     llm__gguf_describe_types(cv, pl);
-    if (llm__gguf_write(cv, out, &gf, pl, &h, no_tokenizer ? NULL : &td, &bytes) || llm__cv_validate(cv, cv->tmp, 0, &info)) {
-        llm__cv_remove_temp(cv);
-        goto done;
-    }
-    if (llm__cv_replace_file(cv->tmp, out) != 0) {
-        llm__cv_fail_as(cv, LLM_ERR_IO, "cannot rename %s to %s: %s", cv->tmp, out, strerror(errno));
-        llm__cv_remove_temp(cv);
-        goto done;
-    }
-    llm__cv_temp_gone(cv);
-    cv->pg.name = NULL;
-    cv->pg.info = &info;
-    cv->pg.file_size = bytes;
-    if (cv->desc->progress) cv->desc->progress(cv->desc->user, &cv->pg);
+    llm__cv_put_in_place(cv, !llm__gguf_write(cv, out, &gf, pl, &h, no_tokenizer ? NULL : &td, &bytes), out, 0, bytes);
 done:
     llm__cv_tok_data_free(&td);
     if (pl) llm__gguf_plan_free(pl);

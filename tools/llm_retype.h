@@ -69,7 +69,10 @@ static int llm__rt_write(llm__cv *cv, const char *out_path, const llm_model *m, 
     uint64_t pos;
     llm_convert_progress *pg = &cv->pg;
     memset(&h, 0, sizeof h);
+    /* what the k-quant recipes read: the layer count and whether the embedding is the LM head */
     h.n_vocab = m->info.n_vocab;
+    h.n_layer = m->info.n_layer;
+    h.tied = m->info.tied_embeddings;
     if (!(dst = (llm_dtype *)malloc((m->n_tensors ? m->n_tensors : 1) * sizeof *dst)) || llm_builder_create(&b) != LLM_OK) { llm__cv_oom(cv); goto done; }
     if (llm__rt_copy_meta(cv, b, m)) goto done;
     for (i = 0; i < m->n_tensors; i++) {
@@ -79,7 +82,7 @@ static int llm__rt_write(llm__cv *cv, const char *out_path, const llm_model *m, 
         st.name = (char *)t->name;
         st.n_dims = t->n_dims;
         memcpy(st.shape, t->shape, sizeof st.shape);
-        dst[i] = t->n_dims == 1 ? LLM_DTYPE_F32 : llm__cv_matrix_dtype(&st, &h, cv->desc->dtype);
+        dst[i] = t->n_dims == 1 ? LLM_DTYPE_F32 : llm__cv_weight_dtype(&st, &h, cv->desc->dtype, cv->desc->recipe);
         if (llm_builder_add_tensor(b, t->name, dst[i], t->n_dims, t->shape, &idx) != LLM_OK) { llm__cv_fail(cv, "cannot add tensor '%s'", t->name); goto done; }
     }
     if (llm_builder_header(b, &hdr, &hdr_size) != LLM_OK) { llm__cv_fail(cv, "cannot lay out the file"); goto done; }
@@ -118,7 +121,6 @@ done:
 static llm_result llm__rt_run(llm__cv *cv, const char *in, const char *out) {
     llm_model *m = NULL;
     llm_model_desc md;
-    llm_model_info info;
     uint64_t bytes = 0;
     llm_result r;
     if (llm__cv_check_target(cv, out)) return cv->rc;
@@ -136,17 +138,7 @@ static llm_result llm__rt_run(llm__cv *cv, const char *in, const char *out) {
         return cv->rc;
     }
     if (m->vocab_only || m->n_tensors == 0) llm__cv_fail_as(cv, LLM_ERR_UNSUPPORTED, "%s has no tensors (a vocab-only file)", in);
-    else if (llm__rt_write(cv, out, m, &bytes) || llm__cv_validate(cv, cv->tmp, 0, &info)) llm__cv_remove_temp(cv);
-    else if (llm__cv_replace_file(cv->tmp, out) != 0) {
-        llm__cv_fail_as(cv, LLM_ERR_IO, "cannot rename %s to %s: %s", cv->tmp, out, strerror(errno));
-        llm__cv_remove_temp(cv);
-    } else {
-        llm__cv_temp_gone(cv);
-        cv->pg.name = NULL;
-        cv->pg.info = &info;
-        cv->pg.file_size = bytes;
-        if (cv->desc->progress) cv->desc->progress(cv->desc->user, &cv->pg);
-    }
+    else llm__cv_put_in_place(cv, !llm__rt_write(cv, out, m, &bytes), out, 0, bytes);
     llm_model_close(m);
     return cv->rc;
 }
