@@ -39,7 +39,7 @@
      post_processor none, ByteLevel, TemplateProcessing, Sequence of these
    The chat template is stored as it is, for llm.h's Jinja interpreter, whatever it says; one
    that does not parse is stored too, with a warning that names the error (llm_chat_render then
-   reports it). Ordered substring rules also name the built-in renderer it matches, if any
+   reports it). Ordered substring rules also name the built-in template it matches, if any
    (family and variant, docs/FORMAT.md; "raw" when none does).
 
    Every llm_convert call and builder is independent: there is no global or static state. */
@@ -1774,8 +1774,8 @@ static int llm__cv_convert_chat(llm__cv *cv, llm_builder *b, const char *dir) {
     else if (!tmpl) llm__cv_log(cv, "no chat template (family raw)");
     else if (llm__cv_chat_parses(tmpl, err, sizeof err) != 0)
         llm__cv_log(cv, "warning: the chat template does not parse (%s); stored as it is", err);
-    else if (!strcmp(ci.family, "raw")) llm__cv_log(cv, "chat template stored (Jinja; no built-in renderer matches it)");
-    else llm__cv_log(cv, "chat template stored (Jinja; built-in renderer %s, family %s)", ci.variant, ci.family);
+    else if (!strcmp(ci.family, "raw")) llm__cv_log(cv, "chat template stored (Jinja; no built-in template matches it)");
+    else llm__cv_log(cv, "chat template stored (Jinja; built-in template %s, family %s)", ci.variant, ci.family);
     llm__cv_chat_info_free(&ci);
     free(jinja);
     json_free(cfg);
