@@ -140,8 +140,8 @@
      chat templates
        llm_chat_render          a conversation as prompt text, as HF apply_chat_template renders it
        llm_jinja_render         any Jinja chat template with JSON variables (open/run/close: parse once)
-       llm_chat_template        the built-in renderer the model's template matches ("llama3.2", ..., "raw")
-       llm_chat_template_name   the built-in renderers' names, one by one
+       llm_chat_template        the built-in template the model's matches ("llama3.2", ..., "raw")
+       llm_chat_template_name   the built-in templates' names, one by one
        llm_chat_end_of_turn     the text of the token that ends an assistant turn
      generation (a layer over the context's public functions)
        llm_generate             prompt text -> streamed reply, reusing the KV cache
@@ -554,10 +554,12 @@ LLMDEF size_t llm_sample_scratch_bytes(int32_t n_vocab);
    llm_chat_render runs it in llm.h's Jinja interpreter (llm_jinja_render) exactly as
    HuggingFace apply_chat_template renders it, byte for byte, including the template's own
    errors. A model without a template renders the contents one after another ("raw").
-   desc->template_name picks one of the built-in renderers instead (llm_chat_template_name):
+   desc->template_name picks one of the built-in templates instead (llm_chat_template_name): short
+   Jinja texts written for llm.h that render what each family's own template renders for plain
+   role and content messages, through the same interpreter:
      zephyr  llama2  mistral-v1  mistral-v3  mistral-v0.1-legacy  mistral-v0.2-legacy  chatml
      smollm2  qwen2.5  qwen3  gemma2  gemma3  llama3  llama3-base  llama3.1  llama3.2  raw
-   llm_chat_template names the built-in renderer the converter recognised ("raw": none). */
+   llm_chat_template names the built-in template the converter recognised ("raw": none). */
 typedef struct llm_chat_message {
     const char *role;        /* "system", "user", "assistant" (templates also know "tool") */
     const char *content;     /* NUL-terminated UTF-8 */
@@ -7411,42 +7413,127 @@ static const char *const llm__templates[LLM__T_COUNT][3] = {
     { "llama3.1", "llama3", "<|eot_id|>" }, { "llama3.2", "llama3", "<|eot_id|>" },
 };
 
-/* The templates' own messages (raise_exception), and Jinja's for messages[0] of an empty list. */
-#define LLM__E_EMPTY "list object has no element 0"
-#define LLM__E_ALTERNATE "Conversation roles must alternate user/assistant/user/assistant/..."
-#define LLM__E_ALTERNATE_SYS "After the optional system message, conversation roles must alternate user/assistant/user/assistant/..."
-#define LLM__E_ONLY_UA_SYS "Only user and assistant roles are supported, with the exception of an initial optional system message!"
-#define LLM__E_ONLY_UA "Only user and assistant roles are supported!"
-#define LLM__E_TOOL_IDS "Tool call IDs should be alphanumeric strings with length 9!"
-#define LLM__E_SYSTEM "System role not supported"
+/* The messages the families' templates raise, and Jinja's for messages[0] of an empty list;
+   *error points at one of these (they outlive the call). */
+#define LLM__J_E_EMPTY "list object has no element 0"
+#define LLM__J_E_ALT "Conversation roles must alternate user/assistant/user/assistant/..."
+#define LLM__J_E_ALT_SYS "After the optional system message, conversation roles must alternate user/assistant/user/assistant/..."
+#define LLM__J_E_ONLY_UA_SYS "Only user and assistant roles are supported, with the exception of an initial optional system message!"
+#define LLM__J_E_ONLY_UA "Only user and assistant roles are supported!"
+#define LLM__J_E_TOOL_IDS "Tool call IDs should be alphanumeric strings with length 9!"
+#define LLM__J_E_SYSTEM "System role not supported"
+static const char *const llm__template_errors[] = {
+    LLM__J_E_EMPTY, LLM__J_E_ALT, LLM__J_E_ALT_SYS, LLM__J_E_ONLY_UA_SYS, LLM__J_E_ONLY_UA, LLM__J_E_TOOL_IDS, LLM__J_E_SYSTEM,
+};
+
+/* The built-in templates, written for llm.h: each renders what its family's own template
+   renders for plain role/content messages. Besides transformers' variables they read
+   system_default (the model's default system prompt) and model_date (its "Today Date"). */
+#define LLM__J_RAISE(e) "{{ raise_exception('" e "') }}"
+#define LLM__J_EMPTY "{% if not messages %}" LLM__J_RAISE(LLM__J_E_EMPTY) "{% endif %}"
+#define LLM__J_SYS "{% set s = 1 if messages[0].role == 'system' else 0 %}"
+#define LLM__J_ALT(e) "{% if (m.role == 'user') != (loop.index0 % 2 == 0) %}" LLM__J_RAISE(e) "{% endif %}"
+#define LLM__J_MISTRAL_LEGACY(after_eos) "{{ bos_token }}{% for m in messages %}" LLM__J_ALT(LLM__J_E_ALT) \
+    "{% if m.role == 'user' %}{{ '[INST] ' + m.content + ' [/INST]' }}{% elif m.role == 'assistant' %}" \
+    "{{ m.content + eos_token + '" after_eos "' }}{% else %}" LLM__J_RAISE(LLM__J_E_ONLY_UA) \
+    "{% endif %}{% endfor %}"
+#define LLM__J_CHATML(role, content) "{{ '<|im_start|>' + " role " + '\\n' + " content " + '<|im_end|>\\n' }}"
+#define LLM__J_CHATML_PROMPT "{% if add_generation_prompt %}{{ '<|im_start|>assistant\\n' }}{% endif %}"
+/* Qwen: consecutive tool messages share one user turn of <tool_response> blocks. */
+#define LLM__J_QWEN_TOOL "{% if loop.first or messages[loop.index0 - 1].role != 'tool' %}{{ '<|im_start|>user' }}{% endif %}" \
+    "{{ '\\n<tool_response>\\n' + m.content + '\\n</tool_response>' }}" \
+    "{% if loop.last or messages[loop.index0 + 1].role != 'tool' %}{{ '<|im_end|>\\n' }}{% endif %}"
+/* Qwen3: reasoning is split off at </think>; assistant turns after the last real user query
+   show a think block (an empty one on the last message). */
+#define LLM__J_QWEN3_ASSISTANT "{% set c = m.content %}{% set r = '' %}{% if '</think>' in c %}" \
+    "{% set b = c.split('</think>')[0].rstrip('\\n') %}{% set r = (b.split('<think>')[-1] if '<think>' in b else b).lstrip('\\n') %}" \
+    "{% set c = c.split('</think>')[-1].lstrip('\\n') %}{% endif %}{{ '<|im_start|>assistant\\n' }}" \
+    "{% if loop.index0 > ns.q and (loop.last or r) %}{{ '<think>\\n' + r.strip('\\n') + '\\n</think>\\n\\n' + c.lstrip('\\n') }}" \
+    "{% else %}{{ c }}{% endif %}{{ '<|im_end|>\\n' }}"
+#define LLM__J_QWEN3_LAST_QUERY "{% set ns = namespace(q=messages|length - 1, found=false) %}" \
+    "{% for i in range(messages|length - 1, -1, -1) %}{% set c = messages[i].content %}" \
+    "{% if not ns.found and messages[i].role == 'user' and not (c.startswith('<tool_response>') and c.endswith('</tool_response>')) %}" \
+    "{% set ns.q = i %}{% set ns.found = true %}{% endif %}{% endfor %}"
+/* Gemma: assistant is "model"; Gemma 3 puts the system text before the first user text (only
+   that text is trimmed). */
+#define LLM__J_GEMMA(system) "{{ bos_token }}" LLM__J_EMPTY LLM__J_SYS system "{% for m in messages[s:] %}" LLM__J_ALT(LLM__J_E_ALT) \
+    "{{ '<start_of_turn>' + ('model' if m.role == 'assistant' else m.role) + '\\n' + (messages[0].content + '\\n\\n' if loop.first and s else '')" \
+    " + m.content.strip() + '<end_of_turn>\\n' }}{% endfor %}{% if add_generation_prompt %}{{ '<start_of_turn>model\\n' }}{% endif %}"
+#define LLM__J_LLAMA3_TURN "{{ '<|start_header_id|>' + m.role + '<|end_header_id|>\\n\\n' + m.content.strip() + '<|eot_id|>' }}"
+#define LLM__J_LLAMA3_PROMPT "{{ '<|start_header_id|>assistant<|end_header_id|>\\n\\n' }}"
+#define LLM__J_LLAMA3(prompt) "{% for m in messages %}{% if loop.first %}{{ bos_token }}{% endif %}" LLM__J_LLAMA3_TURN "{% endfor %}" prompt
+/* Llama 3.1/3.2: a system header with the knowledge cutoff and the date always comes first;
+   tool results are "ipython" turns whose content goes through tojson. */
+#define LLM__J_LLAMA31(date) "{{ bos_token }}" LLM__J_EMPTY LLM__J_SYS "{% set d = date_string if date_string is defined else " date " %}" \
+    "{{ '<|start_header_id|>system<|end_header_id|>\\n\\nCutting Knowledge Date: December 2023\\nToday Date: ' + d + '\\n\\n'" \
+    " + (messages[0].content.strip() if s else '') + '<|eot_id|>' }}{% for m in messages[s:] %}{% if m.role in ['tool', 'ipython'] %}" \
+    "{{ '<|start_header_id|>ipython<|end_header_id|>\\n\\n' + m.content|tojson + '<|eot_id|>' }}{% else %}" LLM__J_LLAMA3_TURN \
+    "{% endif %}{% endfor %}{% if add_generation_prompt %}" LLM__J_LLAMA3_PROMPT "{% endif %}"
+
+static const char *const llm__template_jinja[LLM__T_COUNT] = {
+    /* raw */
+    "{% for m in messages %}{{ m.content }}{% endfor %}",
+    /* zephyr */
+    "{% for m in messages %}{% if m.role in ['user', 'system', 'assistant'] %}{{ '<|' + m.role + '|>\\n' + m.content + eos_token + '\\n' }}"
+    "{% endif %}{% if loop.last and add_generation_prompt %}{{ '<|assistant|>\\n' }}{% endif %}{% endfor %}",
+    /* llama2: the system text joins the first user turn; .strip() applies to that whole string */
+    LLM__J_EMPTY LLM__J_SYS "{% for m in messages[s:] %}" LLM__J_ALT(LLM__J_E_ALT)
+    "{% if m.role == 'user' %}{{ bos_token + '[INST] ' }}{% elif m.role == 'assistant' %}{{ ' ' }}{% endif %}"
+    "{% if m.role in ['user', 'assistant'] %}{% if loop.first and s %}{% set t = m.content.rstrip() %}"
+    "{{ '<<SYS>>\\n' + messages[0].content + '\\n<</SYS>>' + ('\\n\\n' if t else '') + t }}{% else %}{{ m.content.strip() }}{% endif %}"
+    "{% if m.role == 'user' %}{{ ' [/INST]' }}{% else %}{{ ' ' + eos_token }}{% endif %}{% endif %}{% endfor %}",
+    /* mistral-v1 */
+    LLM__J_EMPTY LLM__J_SYS "{{ bos_token }}{% for m in messages[s:] %}" LLM__J_ALT(LLM__J_E_ALT_SYS)
+    "{% if m.role == 'user' %}{{ ' [INST] ' + (messages[0].content + '\\n\\n' if loop.first and s else '') + m.content + ' [/INST]' }}"
+    "{% elif m.role == 'assistant' %}{{ ' ' + m.content + eos_token }}{% else %}" LLM__J_RAISE(LLM__J_E_ONLY_UA_SYS) "{% endif %}{% endfor %}",
+    /* mistral-v3: alternation is checked first (tool messages skipped); the system text goes
+       into the last message when it is a user turn; our messages carry no tool_call_id */
+    LLM__J_EMPTY LLM__J_SYS "{% set ns = namespace(j=0) %}{% for m in messages[s:] %}{% if m.role not in ['tool', 'tool_results'] %}"
+    "{% if (m.role == 'user') != (ns.j % 2 == 0) %}" LLM__J_RAISE(LLM__J_E_ALT_SYS) "{% endif %}{% set ns.j = ns.j + 1 %}{% endif %}"
+    "{% endfor %}{{ bos_token }}{% for m in messages[s:] %}{% if m.role == 'user' %}"
+    "{{ '[INST] ' + (messages[0].content + '\\n\\n' if loop.last and s else '') + m.content + '[/INST]' }}"
+    "{% elif m.role == 'assistant' %}{{ ' ' + m.content.strip() + eos_token }}{% elif m.role in ['tool', 'tool_results'] %}"
+    LLM__J_RAISE(LLM__J_E_TOOL_IDS) "{% else %}" LLM__J_RAISE(LLM__J_E_ONLY_UA_SYS)
+    "{% endif %}{% endfor %}",
+    /* mistral-v0.1-legacy */
+    LLM__J_MISTRAL_LEGACY(" "),
+    /* mistral-v0.2-legacy */
+    LLM__J_MISTRAL_LEGACY(""),
+    /* chatml */
+    "{% for m in messages %}" LLM__J_CHATML("m.role", "m.content") "{% endfor %}" LLM__J_CHATML_PROMPT,
+    /* smollm2 */
+    "{% for m in messages %}{% if loop.first and m.role != 'system' %}" LLM__J_CHATML("'system'", "system_default") "{% endif %}"
+    LLM__J_CHATML("m.role", "m.content") "{% endfor %}" LLM__J_CHATML_PROMPT,
+    /* qwen2.5 */
+    LLM__J_EMPTY LLM__J_CHATML("'system'", "(messages[0].content if messages[0].role == 'system' else system_default)")
+    "{% for m in messages %}{% if m.role == 'user' or (m.role == 'system' and not loop.first) or m.role == 'assistant' %}"
+    LLM__J_CHATML("m.role", "m.content") "{% elif m.role == 'tool' %}" LLM__J_QWEN_TOOL "{% endif %}{% endfor %}" LLM__J_CHATML_PROMPT,
+    /* qwen3 */
+    LLM__J_EMPTY "{% if messages[0].role == 'system' %}" LLM__J_CHATML("'system'", "messages[0].content") "{% endif %}"
+    LLM__J_QWEN3_LAST_QUERY "{% for m in messages %}{% if m.role == 'user' or (m.role == 'system' and not loop.first) %}"
+    LLM__J_CHATML("m.role", "m.content") "{% elif m.role == 'assistant' %}" LLM__J_QWEN3_ASSISTANT "{% elif m.role == 'tool' %}"
+    LLM__J_QWEN_TOOL "{% endif %}{% endfor %}{% if add_generation_prompt %}{{ '<|im_start|>assistant\\n' }}"
+    "{% if enable_thinking is defined and not enable_thinking %}{{ '<think>\\n\\n</think>\\n\\n' }}{% endif %}{% endif %}",
+    /* gemma2 */
+    LLM__J_GEMMA("{% if s %}" LLM__J_RAISE(LLM__J_E_SYSTEM) "{% endif %}"),
+    /* gemma3 */
+    LLM__J_GEMMA(""),
+    /* llama3 */
+    LLM__J_LLAMA3("{% if add_generation_prompt %}" LLM__J_LLAMA3_PROMPT "{% endif %}"),
+    /* llama3-base */
+    LLM__J_LLAMA3(LLM__J_LLAMA3_PROMPT),
+    /* llama3.1 */
+    LLM__J_LLAMA31("(model_date if model_date is defined else '26 Jul 2024')"),
+    /* llama3.2 */
+    LLM__J_LLAMA31("strftime_now('%d %b %Y')"),
+};
 
 typedef struct llm__str {
     const char *p;
     size_t n;
 } llm__str;
 
-typedef struct llm__chat {
-    char *out;
-    size_t cap, n;                     /* n counts past cap, to report the size needed */
-    const llm_chat_message *m;
-    size_t n_msg;
-    int agp, no_thinking;
-    llm__str bos, eos, default_system, date;
-    const char *error;
-} llm__chat;
-
 static llm__str llm__s(const char *p) { llm__str s; s.p = p; s.n = strlen(p); return s; }
-
-static void llm__emit(llm__chat *c, llm__str s) {
-    if (c->n < c->cap) memcpy(c->out + c->n, s.p, s.n < c->cap - c->n ? s.n : c->cap - c->n);
-    c->n += s.n;
-}
-
-static void llm__emits(llm__chat *c, const char *s) { llm__emit(c, llm__s(s)); }
-
-static int llm__fail_chat(llm__chat *c, const char *msg) { c->error = msg; return -1; }
-
-static int llm__role_is(const llm_chat_message *m, const char *role) { return strcmp(m->role, role) == 0; }
 
 /* Python str.isspace() for the UTF-8 character at p (n bytes left): its length, or 0. */
 static size_t llm__space_len(const unsigned char *p, size_t n) {
@@ -7477,312 +7564,6 @@ static llm__str llm__rstrip(llm__str s) {
     }
 }
 
-/* Python str.strip() (Jinja's trim filter). */
-static llm__str llm__strip(llm__str s) { return llm__rstrip(llm__lstrip(s)); }
-
-static llm__str llm__lstrip_nl(llm__str s) { while (s.n && s.p[0] == '\n') { s.p++; s.n--; } return s; }
-static llm__str llm__rstrip_nl(llm__str s) { while (s.n && s.p[s.n - 1] == '\n') s.n--; return s; }
-
-static const char *llm__find(llm__str s, const char *needle) {
-    size_t k = strlen(needle), i;
-    for (i = 0; i + k <= s.n; i++)
-        if (memcmp(s.p + i, needle, k) == 0) return s.p + i;
-    return NULL;
-}
-
-static const char *llm__find_last(llm__str s, const char *needle) {
-    size_t k = strlen(needle), i;
-    for (i = s.n + 1; i-- > 0;)
-        if (i + k <= s.n && memcmp(s.p + i, needle, k) == 0) return s.p + i;
-    return NULL;
-}
-
-static llm__str llm__content(const llm__chat *c, size_t i) { return llm__s(c->m[i].content); }
-
-/* "<open>" + role + "<close>" + content + "<end>": the turn shape most templates share. */
-static void llm__turn(llm__chat *c, const char *open, const char *role, const char *close, llm__str content, const char *end) {
-    llm__emits(c, open); llm__emits(c, role); llm__emits(c, close); llm__emit(c, content); llm__emits(c, end);
-}
-
-/* Python json.dumps(s, ensure_ascii=False) (transformers' tojson filter). */
-static void llm__emit_json_string(llm__chat *c, llm__str s) {
-    size_t i;
-    llm__emits(c, "\"");
-    for (i = 0; i < s.n; i++) {
-        unsigned char ch = (unsigned char)s.p[i];
-        char esc[8];
-        const char *e = NULL;
-        switch (ch) {
-        case '"': e = "\\\""; break;
-        case '\\': e = "\\\\"; break;
-        case '\n': e = "\\n"; break;
-        case '\r': e = "\\r"; break;
-        case '\t': e = "\\t"; break;
-        case '\b': e = "\\b"; break;
-        case '\f': e = "\\f"; break;
-        default:
-            if (ch < 0x20) { snprintf(esc, sizeof esc, "\\u%04x", ch); e = esc; }
-        }
-        if (e) llm__emits(c, e);
-        else { llm__str one; one.p = s.p + i; one.n = 1; llm__emit(c, one); }
-    }
-    llm__emits(c, "\"");
-}
-
-/* Roles alternate user/assistant from the first looped message (index j). */
-static int llm__alternates(const llm_chat_message *m, size_t j) { return llm__role_is(m, "user") == (j % 2 == 0); }
-
-static int llm__render_zephyr(llm__chat *c) {
-    size_t i;
-    for (i = 0; i < c->n_msg; i++) {
-        const char *r = c->m[i].role;
-        if (!strcmp(r, "user") || !strcmp(r, "system") || !strcmp(r, "assistant")) {
-            llm__turn(c, "<|", r, "|>\n", llm__content(c, i), "");
-            llm__emit(c, c->eos);
-            llm__emits(c, "\n");
-        }
-        if (i + 1 == c->n_msg && c->agp) llm__emits(c, "<|assistant|>\n");
-    }
-    return 0;
-}
-
-/* The system text joins the first user turn; .strip() applies to that whole string. */
-static int llm__render_llama2(llm__chat *c) {
-    size_t i, first;
-    if (c->n_msg == 0) return llm__fail_chat(c, LLM__E_EMPTY);
-    first = llm__role_is(&c->m[0], "system");
-    for (i = first; i < c->n_msg; i++) {
-        size_t j = i - first;
-        int user = llm__role_is(&c->m[i], "user");
-        llm__str text = llm__content(c, i);
-        if (!llm__alternates(&c->m[i], j)) return llm__fail_chat(c, LLM__E_ALTERNATE);
-        if (!user && !llm__role_is(&c->m[i], "assistant")) continue;
-        if (user) { llm__emit(c, c->bos); llm__emits(c, "[INST] "); }
-        else llm__emits(c, " ");
-        if (j == 0 && first) {
-            llm__emits(c, "<<SYS>>\n"); llm__emit(c, llm__content(c, 0)); llm__emits(c, "\n<</SYS>>");
-            text = llm__rstrip(text);
-            if (text.n) llm__emits(c, "\n\n");
-            llm__emit(c, text);
-        } else {
-            llm__emit(c, llm__strip(text));
-        }
-        if (user) llm__emits(c, " [/INST]");
-        else { llm__emits(c, " "); llm__emit(c, c->eos); }
-    }
-    return 0;
-}
-
-static int llm__render_mistral_v1(llm__chat *c) {
-    size_t i, first;
-    if (c->n_msg == 0) return llm__fail_chat(c, LLM__E_EMPTY);
-    first = llm__role_is(&c->m[0], "system");
-    llm__emit(c, c->bos);
-    for (i = first; i < c->n_msg; i++) {
-        size_t j = i - first;
-        if (!llm__alternates(&c->m[i], j)) return llm__fail_chat(c, LLM__E_ALTERNATE_SYS);
-        if (llm__role_is(&c->m[i], "user")) {
-            llm__emits(c, " [INST] ");
-            if (j == 0 && first) { llm__emit(c, llm__content(c, 0)); llm__emits(c, "\n\n"); }
-            llm__emit(c, llm__content(c, i));
-            llm__emits(c, " [/INST]");
-        } else if (llm__role_is(&c->m[i], "assistant")) {
-            llm__emits(c, " "); llm__emit(c, llm__content(c, i)); llm__emit(c, c->eos);
-        } else {
-            return llm__fail_chat(c, LLM__E_ONLY_UA_SYS);
-        }
-    }
-    return 0;
-}
-
-static int llm__render_mistral_legacy(llm__chat *c, int space_after_eos) {
-    size_t i;
-    llm__emit(c, c->bos);
-    for (i = 0; i < c->n_msg; i++) {
-        if (!llm__alternates(&c->m[i], i)) return llm__fail_chat(c, LLM__E_ALTERNATE);
-        if (llm__role_is(&c->m[i], "user")) {
-            llm__turn(c, "[INST] ", "", "", llm__content(c, i), " [/INST]");
-        } else if (llm__role_is(&c->m[i], "assistant")) {
-            llm__emit(c, llm__content(c, i)); llm__emit(c, c->eos);
-            if (space_after_eos) llm__emits(c, " ");
-        } else {
-            return llm__fail_chat(c, LLM__E_ONLY_UA);
-        }
-    }
-    return 0;
-}
-
-/* v3: alternation is checked first (tool messages skipped); the system text goes into the
-   last message when it is a user turn. */
-static int llm__render_mistral_v3(llm__chat *c) {
-    size_t i, first, j = 0;
-    if (c->n_msg == 0) return llm__fail_chat(c, LLM__E_EMPTY);
-    first = llm__role_is(&c->m[0], "system");
-    for (i = first; i < c->n_msg; i++) {
-        if (llm__role_is(&c->m[i], "tool") || llm__role_is(&c->m[i], "tool_results")) continue;
-        if (!llm__alternates(&c->m[i], j++)) return llm__fail_chat(c, LLM__E_ALTERNATE_SYS);
-    }
-    llm__emit(c, c->bos);
-    for (i = first; i < c->n_msg; i++) {
-        if (llm__role_is(&c->m[i], "user")) {
-            llm__emits(c, "[INST] ");
-            if (i + 1 == c->n_msg && first) { llm__emit(c, llm__content(c, 0)); llm__emits(c, "\n\n"); }
-            llm__emit(c, llm__content(c, i));
-            llm__emits(c, "[/INST]");
-        } else if (llm__role_is(&c->m[i], "assistant")) {
-            llm__emits(c, " "); llm__emit(c, llm__strip(llm__content(c, i))); llm__emit(c, c->eos);
-        } else if (llm__role_is(&c->m[i], "tool") || llm__role_is(&c->m[i], "tool_results")) {
-            return llm__fail_chat(c, LLM__E_TOOL_IDS); /* our messages carry no tool_call_id */
-        } else {
-            return llm__fail_chat(c, LLM__E_ONLY_UA_SYS);
-        }
-    }
-    return 0;
-}
-
-static void llm__chatml_turn(llm__chat *c, const char *role, llm__str content) {
-    llm__turn(c, "<|im_start|>", role, "\n", content, "<|im_end|>\n");
-}
-
-/* Qwen: consecutive tool messages share one user turn of <tool_response> blocks. */
-static void llm__qwen_tool(llm__chat *c, size_t i) {
-    if (i == 0 || !llm__role_is(&c->m[i - 1], "tool")) llm__emits(c, "<|im_start|>user");
-    llm__turn(c, "\n<tool_response>\n", "", "", llm__content(c, i), "\n</tool_response>");
-    if (i + 1 == c->n_msg || !llm__role_is(&c->m[i + 1], "tool")) llm__emits(c, "<|im_end|>\n");
-}
-
-static int llm__render_chatml(llm__chat *c, int kind) {
-    size_t i;
-    if (kind == LLM__T_QWEN25 && c->n_msg == 0) return llm__fail_chat(c, LLM__E_EMPTY);
-    if (kind == LLM__T_QWEN25)
-        llm__chatml_turn(c, "system", llm__role_is(&c->m[0], "system") ? llm__content(c, 0) : c->default_system);
-    for (i = 0; i < c->n_msg; i++) {
-        const char *r = c->m[i].role;
-        if (kind == LLM__T_SMOLLM2 && i == 0 && !llm__role_is(&c->m[0], "system")) llm__chatml_turn(c, "system", c->default_system);
-        if (kind != LLM__T_QWEN25) llm__chatml_turn(c, r, llm__content(c, i));
-        else if (!strcmp(r, "user") || (!strcmp(r, "system") && i > 0) || !strcmp(r, "assistant")) llm__chatml_turn(c, r, llm__content(c, i));
-        else if (!strcmp(r, "tool")) llm__qwen_tool(c, i);
-    }
-    if (c->agp) llm__emits(c, "<|im_start|>assistant\n");
-    return 0;
-}
-
-/* Qwen3: reasoning is split off at </think>; assistant turns after the last real user
-   query show a think block (an empty one on the last message). */
-static void llm__qwen3_assistant(llm__chat *c, size_t i, size_t last_query) {
-    llm__str content = llm__content(c, i), reasoning = llm__s("");
-    const char *end = llm__find(content, "</think>");
-    if (end) {
-        llm__str before, after;
-        const char *open, *last_end = llm__find_last(content, "</think>");
-        before.p = content.p; before.n = (size_t)(end - content.p);
-        after.p = last_end + 8; after.n = (size_t)(content.p + content.n - after.p);
-        before = llm__rstrip_nl(before);
-        if ((open = llm__find_last(before, "<think>")) != NULL) {
-            reasoning.p = open + 7;
-            reasoning.n = (size_t)(before.p + before.n - reasoning.p);
-        } else {
-            reasoning = before;
-        }
-        reasoning = llm__lstrip_nl(reasoning);
-        content = llm__lstrip_nl(after);
-    }
-    llm__emits(c, "<|im_start|>assistant\n");
-    if (i > last_query && (i + 1 == c->n_msg || reasoning.n)) {
-        llm__emits(c, "<think>\n");
-        llm__emit(c, llm__rstrip_nl(llm__lstrip_nl(reasoning)));
-        llm__emits(c, "\n</think>\n\n");
-        content = llm__lstrip_nl(content);
-    }
-    llm__emit(c, content);
-    llm__emits(c, "<|im_end|>\n");
-}
-
-static int llm__render_qwen3(llm__chat *c) {
-    size_t i, last_query;
-    if (c->n_msg == 0) return llm__fail_chat(c, LLM__E_EMPTY);
-    if (llm__role_is(&c->m[0], "system")) llm__chatml_turn(c, "system", llm__content(c, 0));
-    last_query = c->n_msg - 1;
-    for (i = c->n_msg; i-- > 0;) {
-        llm__str t = llm__content(c, i);
-        int tool = t.n >= 15 && !memcmp(t.p, "<tool_response>", 15) && t.n >= 16 && !memcmp(t.p + t.n - 16, "</tool_response>", 16);
-        if (llm__role_is(&c->m[i], "user") && !tool) { last_query = i; break; }
-    }
-    for (i = 0; i < c->n_msg; i++) {
-        const char *r = c->m[i].role;
-        if (!strcmp(r, "user") || (!strcmp(r, "system") && i > 0)) llm__chatml_turn(c, r, llm__content(c, i));
-        else if (!strcmp(r, "assistant")) llm__qwen3_assistant(c, i, last_query);
-        else if (!strcmp(r, "tool")) llm__qwen_tool(c, i);
-    }
-    if (c->agp) llm__emits(c, c->no_thinking ? "<|im_start|>assistant\n<think>\n\n</think>\n\n" : "<|im_start|>assistant\n");
-    return 0;
-}
-
-/* Gemma: assistant is "model"; Gemma 2 rejects a system message, Gemma 3 puts it before
-   the first user text (only that text is trimmed). */
-static int llm__render_gemma(llm__chat *c, int gemma3) {
-    size_t i, first;
-    llm__emit(c, c->bos);
-    if (c->n_msg == 0) return llm__fail_chat(c, LLM__E_EMPTY);
-    first = llm__role_is(&c->m[0], "system");
-    if (first && !gemma3) return llm__fail_chat(c, LLM__E_SYSTEM);
-    for (i = first; i < c->n_msg; i++) {
-        const char *r = llm__role_is(&c->m[i], "assistant") ? "model" : c->m[i].role;
-        if (!llm__alternates(&c->m[i], i - first)) return llm__fail_chat(c, LLM__E_ALTERNATE);
-        llm__turn(c, "<start_of_turn>", r, "\n", llm__s(""), "");
-        if (i == first && first) { llm__emit(c, llm__content(c, 0)); llm__emits(c, "\n\n"); }
-        llm__emit(c, llm__strip(llm__content(c, i)));
-        llm__emits(c, "<end_of_turn>\n");
-    }
-    if (c->agp) llm__emits(c, "<start_of_turn>model\n");
-    return 0;
-}
-
-static void llm__llama3_turn(llm__chat *c, const char *role, llm__str content) {
-    llm__turn(c, "<|start_header_id|>", role, "<|end_header_id|>\n\n", llm__strip(content), "<|eot_id|>");
-}
-
-static int llm__render_llama3(llm__chat *c, int always_prompt) {
-    size_t i;
-    for (i = 0; i < c->n_msg; i++) {
-        if (i == 0) llm__emit(c, c->bos);
-        llm__llama3_turn(c, c->m[i].role, llm__content(c, i));
-    }
-    if (c->agp || always_prompt) llm__emits(c, "<|start_header_id|>assistant<|end_header_id|>\n\n");
-    return 0;
-}
-
-/* Llama 3.1/3.2: a system header with the knowledge cutoff and the date always comes
-   first; tool results are "ipython" turns whose content goes through tojson. */
-static int llm__render_llama31(llm__chat *c) {
-    size_t i, first;
-    llm__emit(c, c->bos);
-    if (c->n_msg == 0) return llm__fail_chat(c, LLM__E_EMPTY);
-    first = llm__role_is(&c->m[0], "system");
-    llm__emits(c, "<|start_header_id|>system<|end_header_id|>\n\nCutting Knowledge Date: December 2023\nToday Date: ");
-    llm__emit(c, c->date);
-    llm__emits(c, "\n\n");
-    if (first) llm__emit(c, llm__strip(llm__content(c, 0)));
-    llm__emits(c, "<|eot_id|>");
-    for (i = first; i < c->n_msg; i++) {
-        if (llm__role_is(&c->m[i], "tool") || llm__role_is(&c->m[i], "ipython")) {
-            llm__emits(c, "<|start_header_id|>ipython<|end_header_id|>\n\n");
-            llm__emit_json_string(c, llm__content(c, i)); /* a string "is iterable" in Jinja */
-            llm__emits(c, "<|eot_id|>");
-        } else {
-            llm__llama3_turn(c, c->m[i].role, llm__content(c, i));
-        }
-    }
-    if (c->agp) llm__emits(c, "<|start_header_id|>assistant<|end_header_id|>\n\n");
-    return 0;
-}
-
-static int llm__render_raw(llm__chat *c) {
-    size_t i;
-    for (i = 0; i < c->n_msg; i++) llm__emit(c, llm__content(c, i));
-    return 0;
-}
-
 static int llm__template_index(const char *name, size_t len) {
     int i;
     for (i = 0; i < LLM__T_COUNT; i++)
@@ -7798,31 +7579,6 @@ static int llm__model_template(const llm_model *m) {
     int t = v ? llm__template_index(v, len) : -1;
     if (t < 0 && (v = llm_model_meta_string(m, LLM_KEY_CHAT_FAMILY, &len)) != NULL) t = llm__template_index(v, len);
     return t < 0 ? LLM__T_RAW : t;
-}
-
-static llm__str llm__meta_str(const llm_model *m, const char *key, const char *dflt) {
-    llm__str s;
-    s.p = llm_model_meta_string(m, key, &s.n);
-    if (!s.p) s = llm__s(dflt);
-    return s;
-}
-
-/* Days since 1970-01-01 to a civil date (Howard Hinnant's algorithm), as "%d %b %Y". */
-static void llm__format_date(int64_t days, char *buf, size_t size) {
-    static const char *const months[12] = { "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec" };
-    int64_t z = days + 719468, era = (z >= 0 ? z : z - 146096) / 146097, doe = z - era * 146097;
-    int64_t yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365, doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    int64_t mp = (5 * doy + 2) / 153, d = doy - (153 * mp + 2) / 5 + 1, mo = mp < 10 ? mp + 3 : mp - 9;
-    snprintf(buf, size, "%02d %s %lld", (int)d, months[mo - 1], (long long)(yoe + era * 400 + (mo <= 2)));
-}
-
-/* strftime_now("%d %b %Y"), with SOURCE_DATE_EPOCH (reproducible builds) taking precedence. */
-static void llm__today(char *buf, size_t size) {
-    const char *e = getenv("SOURCE_DATE_EPOCH");
-    char *end;
-    long long t = e ? strtoll(e, &end, 10) : 0;
-    if (!e || !*e || *end) t = (long long)time(NULL);
-    llm__format_date((t >= 0 ? t : t - 86399) / 86400, buf, size);
 }
 
 /* ---- llm: chat templates (the model's own, through the interpreter) ------------------------ */
@@ -7858,15 +7614,17 @@ static void llm__vput_json_string(llm__vbuf *b, const char *p, size_t n) {
     llm__vputs(b, "\"");
 }
 
-/* ,"key":"value" for a model string; left out when the model has none (transformers does not
-   define an unset special token). */
-static void llm__vput_meta(llm__vbuf *b, const llm_model *m, const char *name, const char *key) {
+/* ,"key":"value" for a model string; when the model has none, dflt, or nothing when dflt is
+   NULL (transformers does not define an unset special token). */
+static void llm__vput_meta(llm__vbuf *b, const llm_model *m, const char *name, const char *key, const char *dflt) {
     size_t len;
     const char *v = llm_model_meta_string(m, key, &len);
+    if (!v && dflt) { v = dflt; len = strlen(dflt); }
     if (!v) return;
     llm__vputs(b, ",\""); llm__vputs(b, name); llm__vputs(b, "\":");
     llm__vput_json_string(b, v, len);
 }
+
 
 /* The members of a JSON object's text, without its braces, after a comma. */
 static int llm__vput_members(llm__vbuf *b, const char *obj) {
@@ -7881,11 +7639,13 @@ static int llm__vput_members(llm__vbuf *b, const char *obj) {
 }
 
 /* The render call transformers makes: messages, tools, documents=None, add_generation_prompt,
-   bos_token, eos_token, then the extra keyword arguments. */
-static int llm__chat_vars(llm__vbuf *b, const llm_model *m, const llm_chat_message *msgs, size_t n, int agp, const llm_chat_desc *d) {
+   bos_token, eos_token, then the extra keyword arguments. A built-in template (builtin) gets
+   msgs alone, bos_token and eos_token always, and the model's system_default and model_date. */
+static int llm__chat_vars(llm__vbuf *b, const llm_model *m, const llm_chat_message *msgs, size_t n, int agp, const llm_chat_desc *d,
+                          int builtin) {
     size_t i;
     llm__vputs(b, "{\"documents\":null,\"messages\":");
-    if (d && d->messages_json) llm__vputs(b, d->messages_json);
+    if (d && d->messages_json && !builtin) llm__vputs(b, d->messages_json);
     else {
         llm__vputs(b, "[");
         for (i = 0; i < n; i++) {
@@ -7898,36 +7658,43 @@ static int llm__chat_vars(llm__vbuf *b, const llm_model *m, const llm_chat_messa
         llm__vputs(b, "]");
     }
     llm__vputs(b, ",\"tools\":");
-    llm__vputs(b, d && d->tools_json ? d->tools_json : "null");
+    llm__vputs(b, d && d->tools_json && !builtin ? d->tools_json : "null");
     llm__vputs(b, agp ? ",\"add_generation_prompt\":true" : ",\"add_generation_prompt\":false");
-    llm__vput_meta(b, m, "bos_token", LLM_KEY_CHAT_BOS);
-    llm__vput_meta(b, m, "eos_token", LLM_KEY_CHAT_EOS);
+    llm__vput_meta(b, m, "bos_token", LLM_KEY_CHAT_BOS, builtin ? "" : NULL);
+    llm__vput_meta(b, m, "eos_token", LLM_KEY_CHAT_EOS, builtin ? "" : NULL);
+    if (builtin) { llm__vput_meta(b, m, "system_default", LLM_KEY_CHAT_SYSTEM, ""); llm__vput_meta(b, m, "model_date", LLM_KEY_CHAT_DATE, NULL); }
     if (d && d->no_thinking) llm__vputs(b, ",\"enable_thinking\":false");
     if (d && d->date) { llm__vputs(b, ",\"date_string\":"); llm__vput_json_string(b, d->date, strlen(d->date)); }
-    if (d && d->vars_json && llm__vput_members(b, d->vars_json) != 0) return -1;
+    if (d && d->vars_json && !builtin && llm__vput_members(b, d->vars_json) != 0) return -1;
     llm__vputs(b, "}");
     return 0;
 }
 
+/* builtin: a built-in template's text, else NULL for the model's own (or desc's). */
 static llm_result llm__chat_render_jinja(const llm_model *m, const llm_chat_message *msgs, size_t n, int agp,
-                                         const llm_chat_desc *d, char *out, size_t cap, size_t *n_out, const char **error) {
+                                         const llm_chat_desc *d, const char *builtin, char *out, size_t cap, size_t *n_out,
+                                         const char **error) {
     static const char *const generic = "the chat template raised an error (llm_chat_desc.error_text receives its message)";
     llm__vbuf vars;
-    size_t tlen = 0;
-    const char *tmpl = d && d->jinja ? d->jinja : llm_model_meta_string(m, LLM_KEY_CHAT_TEMPLATE, &tlen);
-    char *etext = d && d->error_text && d->error_cap ? d->error_text : out;
-    size_t ecap = d && d->error_text && d->error_cap ? d->error_cap : cap;
+    size_t tlen = 0, k;
+    const char *tmpl = builtin ? builtin : d && d->jinja ? d->jinja : llm_model_meta_string(m, LLM_KEY_CHAT_TEMPLATE, &tlen);
+    char btext[160];
+    char *etext = builtin ? btext : d && d->error_text && d->error_cap ? d->error_text : out;
+    size_t ecap = builtin ? sizeof btext : d && d->error_text && d->error_cap ? d->error_cap : cap;
     llm_result rc;
-    if (d && d->jinja) tlen = strlen(d->jinja);
+    if (builtin || (d && d->jinja)) tlen = strlen(tmpl);
     memset(&vars, 0, sizeof vars);
-    if (llm__chat_vars(&vars, m, msgs, n, agp, d) != 0) { LLM_FREE(vars.p); return LLM_ERR_INVALID_ARGUMENT; }
+    if (llm__chat_vars(&vars, m, msgs, n, agp, d, builtin != NULL) != 0) { LLM_FREE(vars.p); return LLM_ERR_INVALID_ARGUMENT; }
     if (vars.failed) { LLM_FREE(vars.p); return LLM_ERR_OUT_OF_MEMORY; }
-    if (d && d->parsed) rc = llm_jinja_run(d->parsed, vars.p, vars.n, out, cap, n_out, etext, ecap);
+    if (d && d->parsed && !builtin) rc = llm_jinja_run(d->parsed, vars.p, vars.n, out, cap, n_out, etext, ecap);
     else rc = llm_jinja_render(tmpl, tlen, vars.p, vars.n, NULL, out, cap, n_out, etext, ecap);
     LLM_FREE(vars.p);
     if (rc == LLM_ERR_TEMPLATE) {
         *n_out = 0;
         if (error) *error = ecap ? etext : generic;
+        if (builtin && error) *error = generic; /* btext dies with this call: point at the lasting copy */
+        for (k = 0; builtin && error && k < sizeof llm__template_errors / sizeof llm__template_errors[0]; k++)
+            if (!strcmp(btext, llm__template_errors[k])) *error = llm__template_errors[k];
         if (ecap && (!strncmp(etext, "bad JSON", 8) || !strncmp(etext, "the variables", 13))) rc = LLM_ERR_INVALID_ARGUMENT;
     }
     return rc;
@@ -7935,54 +7702,20 @@ static llm_result llm__chat_render_jinja(const llm_model *m, const llm_chat_mess
 
 LLMDEF llm_result llm_chat_render(const llm_model *m, const llm_chat_message *msgs, size_t n, int add_generation_prompt,
                                   const llm_chat_desc *desc, char *out, size_t cap, size_t *n_out, const char **error) {
-    llm__chat c;
-    char today[32];
     size_t i;
-    int t, rc;
+    int t;
     if (error) *error = NULL;
     if (!m || (!msgs && n) || (!out && cap) || !n_out) return LLM_ERR_INVALID_ARGUMENT;
     for (i = 0; i < n; i++)
         if (!msgs[i].role || !msgs[i].content) return LLM_ERR_INVALID_ARGUMENT;
     if (!(desc && desc->template_name) && ((desc && (desc->jinja || desc->parsed)) || llm_model_meta_string(m, LLM_KEY_CHAT_TEMPLATE, &i) != NULL))
-        return llm__chat_render_jinja(m, msgs, n, add_generation_prompt, desc, out, cap, n_out, error);
+        return llm__chat_render_jinja(m, msgs, n, add_generation_prompt, desc, NULL, out, cap, n_out, error);
     t = desc && desc->template_name ? llm__template_index(desc->template_name, strlen(desc->template_name)) : llm__model_template(m);
     if (t < 0) {
         if (error) *error = "unknown chat template name";
         return LLM_ERR_UNSUPPORTED;
     }
-    memset(&c, 0, sizeof c);
-    c.out = out; c.cap = cap; c.m = msgs; c.n_msg = n;
-    c.agp = add_generation_prompt; c.no_thinking = desc ? desc->no_thinking : 0;
-    c.bos = llm__meta_str(m, LLM_KEY_CHAT_BOS, "");
-    c.eos = llm__meta_str(m, LLM_KEY_CHAT_EOS, "");
-    c.default_system = llm__meta_str(m, LLM_KEY_CHAT_SYSTEM, "");
-    if (desc && desc->date) c.date = llm__s(desc->date);
-    else if (t == LLM__T_LLAMA31) c.date = llm__meta_str(m, LLM_KEY_CHAT_DATE, "26 Jul 2024");
-    else { llm__today(today, sizeof today); c.date = llm__s(today); }
-    switch (t) {
-    case LLM__T_ZEPHYR: rc = llm__render_zephyr(&c); break;
-    case LLM__T_LLAMA2: rc = llm__render_llama2(&c); break;
-    case LLM__T_MISTRAL_V1: rc = llm__render_mistral_v1(&c); break;
-    case LLM__T_MISTRAL_V3: rc = llm__render_mistral_v3(&c); break;
-    case LLM__T_MISTRAL_LEGACY_SPACE: rc = llm__render_mistral_legacy(&c, 1); break;
-    case LLM__T_MISTRAL_LEGACY: rc = llm__render_mistral_legacy(&c, 0); break;
-    case LLM__T_CHATML: case LLM__T_SMOLLM2: case LLM__T_QWEN25: rc = llm__render_chatml(&c, t); break;
-    case LLM__T_QWEN3: rc = llm__render_qwen3(&c); break;
-    case LLM__T_GEMMA2: case LLM__T_GEMMA3: rc = llm__render_gemma(&c, t == LLM__T_GEMMA3); break;
-    case LLM__T_LLAMA3: case LLM__T_LLAMA3_BASE: rc = llm__render_llama3(&c, t == LLM__T_LLAMA3_BASE); break;
-    case LLM__T_LLAMA31: case LLM__T_LLAMA32: rc = llm__render_llama31(&c); break;
-    default: rc = llm__render_raw(&c); break;
-    }
-    if (rc) {
-        if (error) *error = c.error;
-        *n_out = 0;
-        if (cap) out[0] = 0;
-        return LLM_ERR_TEMPLATE;
-    }
-    *n_out = c.n;
-    if (c.n >= cap) return LLM_ERR_BUFFER_TOO_SMALL;
-    out[c.n] = 0;
-    return LLM_OK;
+    return llm__chat_render_jinja(m, msgs, n, add_generation_prompt, desc, llm__template_jinja[t], out, cap, n_out, error);
 }
 
 LLMDEF const char *llm_chat_template(const llm_model *m) { return m ? llm__templates[llm__model_template(m)][0] : NULL; }

@@ -642,7 +642,7 @@ static void test_chat(void) {
     }
     d.template_name = "chatml";
     CHECK(llm_chat_render(m, msgs, 1, 0, &d, out, sizeof out, &n, &e) == LLM_OK && !strcmp(out, "<|im_start|>user\nHi<|im_end|>\n"),
-          "a built-in renderer by name: %s", out);
+          "a built-in template by name: %s", out);
     memset(&d, 0, sizeof d);
     d.messages_json = "[{},{},{},{}]";
     CHECK(llm_chat_render(m, NULL, 0, 0, &d, out, sizeof out, &n, &e) == LLM_ERR_TEMPLATE && e == out && !strcmp(out, "too long"),

@@ -1740,8 +1740,8 @@ static void llm__cv_chat_report(llm__cv *cv, int rc, const char *tmpl, const llm
     else if (!tmpl) llm__cv_log(cv, "no chat template (family raw)");
     else if (llm__cv_chat_parses(tmpl, err, sizeof err) != 0)
         llm__cv_log(cv, "warning: the chat template does not parse (%s); stored as it is", err);
-    else if (!strcmp(ci->family, "raw")) llm__cv_log(cv, "chat template stored (Jinja; no built-in renderer matches it)");
-    else llm__cv_log(cv, "chat template stored (Jinja; built-in renderer %s, family %s)", ci->variant, ci->family);
+    else if (!strcmp(ci->family, "raw")) llm__cv_log(cv, "chat template stored (Jinja; no built-in template matches it)");
+    else llm__cv_log(cv, "chat template stored (Jinja; built-in template %s, family %s)", ci->variant, ci->family);
 }
 
 /* The converter's one call: reads dir's template files and adds the chat keys to b.
