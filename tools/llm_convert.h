@@ -39,7 +39,7 @@
      post_processor none, ByteLevel, TemplateProcessing, Sequence of these
    The chat template is stored as it is, for llm.h's Jinja interpreter, whatever it says; one
    that does not parse is stored too, with a warning that names the error (llm_chat_render then
-   reports it). Ordered substring rules also name the built-in renderer it matches, if any
+   reports it). Ordered substring rules also name the built-in template it matches, if any
    (family and variant, docs/FORMAT.md; "raw" when none does).
 
    Every llm_convert call and builder is independent: there is no global or static state. */
