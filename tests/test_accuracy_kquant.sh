@@ -7,8 +7,8 @@
 # (2,323,008 bytes: the GGUF of ../shared/testdata/gguf/kjv-tiny). Measured (300 positions;
 # 100): q8_0 2.5e-4 (2.5e-4), q6_k 1.05e-3 (1.0e-3), q5_k_m 2.1e-3 (1.8e-3), q5_k 2.7e-3
 # (2.5e-3), q4_k_m 8.1e-3 (8.5e-3; 2,254,848 bytes), q4_k 1.05e-2 (1.13e-2), q4_0 1.26e-2
-# (1.27e-2). When that GGUF is there, llama.cpp's own Q4_K_M weights (tool_kq_gguf, bit for
-# bit) are scored on the same positions and q4_k_m must be no worse (measured: 8.5e-3; 9.0e-3).
+# (1.27e-2). When that GGUF is there, llama.cpp's own Q4_K_M weights (imported by build/convert,
+# bit for bit) are scored on the same positions and q4_k_m must be no worse (measured: 8.5e-3; 9.0e-3).
 set -e
 n=300; [ "${LLM_TEST_QUICK:-0}" = 1 ] && n=100
 out=build/tests/accuracy_kquant; mkdir -p $out
@@ -16,7 +16,7 @@ types="f32 q8_0 q6_k q5_k_m q5_k q4_k_m q4_k q4_0"
 for t in $types; do build/convert models/kjv-tiny $out/kjv-$t.llm --dtype $t >/dev/null 2>$out/convert-$t.log || { cat $out/convert-$t.log; exit 1; }; done
 gguf=../shared/testdata/gguf/kjv-tiny/kjv-tiny-Q4_K_M.gguf
 extra=
-if [ -f $gguf ]; then build/tests/tool_kq_gguf $gguf $out/kjv-f32.llm $out/kjv-llamacpp-q4_k_m.llm >/dev/null; extra=$out/kjv-llamacpp-q4_k_m.llm
+if [ -f $gguf ]; then build/convert $gguf $out/kjv-llamacpp-q4_k_m.llm >/dev/null 2>&1; extra=$out/kjv-llamacpp-q4_k_m.llm
 else echo "note: $gguf is absent: llama.cpp's Q4_K_M is not scored"; fi
 cands=; for t in $types; do [ $t = f32 ] || cands="$cands $out/kjv-$t.llm"; done
 build/tests/tool_kl -n $n -s 2 --ids-file tests/data/kjv-tiny-golden/prompt_ids.txt $out/kjv-f32.llm $cands $extra | tee $out/kl.txt
