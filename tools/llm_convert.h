@@ -3080,7 +3080,7 @@ static int llm__cv_validate(llm__cv *cv, const char *path, int vocab_only, llm_m
 }
 
 
-/* After the temporary file is written (written: 0 when that failed): validates it, puts it in
+/* After the temporary file is written (written: 0 when that failed; bytes: its size): validates it, puts it in
    place of out and reports the finished file; a failure removes the temporary file. */
 static void llm__cv_put_in_place(llm__cv *cv, int written, const char *out, int vocab_only, uint64_t bytes) {
     llm_model_info info;
@@ -3119,7 +3119,7 @@ static llm_result llm__cv_run(llm__cv *cv, const char *dir, const char *out) {
     llm__cv_plan *p = NULL;
     llm__cv_tok_data td;
     uint64_t bytes = 0;
-    int no_tokenizer;
+    int no_tokenizer, written;
     memset(&src, 0, sizeof src);
     memset(&h, 0, sizeof h);
     memset(&td, 0, sizeof td);
@@ -3135,8 +3135,8 @@ static llm_result llm__cv_run(llm__cv *cv, const char *dir, const char *out) {
                            llm__cv_open_source(cv, dir, &src) || llm__cv_rename_experts(cv, &src, &h) || llm__cv_plan_tensors(cv, &src, &h, d->has_dtype, d->dtype, d->recipe, p)))
         goto done;
     if (!d->vocab_only) llm__cv_embd_scale(&src, &h);
-    llm__cv_put_in_place(cv, !llm__cv_write_model(cv, out, dir, &src, p, d->vocab_only ? NULL : &h, no_tokenizer ? NULL : &td, &bytes), out,
-                   d->vocab_only, bytes);
+    written = !llm__cv_write_model(cv, out, dir, &src, p, d->vocab_only ? NULL : &h, no_tokenizer ? NULL : &td, &bytes);
+    llm__cv_put_in_place(cv, written, out, d->vocab_only, bytes);
 done:
     llm__cv_tok_data_free(&td);
     free(p);

@@ -1426,7 +1426,7 @@ static llm_result llm__gguf_run(llm__cv *cv, const char *path, const char *out) 
     llm__cv_tok_data td;
     llm__gguf_plan *pl = NULL;
     uint64_t bytes = 0;
-    int no_tokenizer = 1;
+    int no_tokenizer = 1, written;
     memset(&h, 0, sizeof h);
     memset(&td, 0, sizeof td);
     memset(&gf, 0, sizeof gf);
@@ -1442,7 +1442,8 @@ static llm_result llm__gguf_run(llm__cv *cv, const char *path, const char *out) 
     if (!(pl = (llm__gguf_plan *)calloc(1, sizeof *pl))) { llm__cv_oom(cv); goto done; }
     if (llm__gguf_plan_tensors(cv, &gf, &h, pl)) goto done;
     llm__gguf_describe_types(cv, pl);
-    llm__cv_put_in_place(cv, !llm__gguf_write(cv, out, &gf, pl, &h, no_tokenizer ? NULL : &td, &bytes), out, 0, bytes);
+    written = !llm__gguf_write(cv, out, &gf, pl, &h, no_tokenizer ? NULL : &td, &bytes);
+    llm__cv_put_in_place(cv, written, out, 0, bytes);
 done:
     llm__cv_tok_data_free(&td);
     if (pl) llm__gguf_plan_free(pl);

@@ -138,7 +138,10 @@ static llm_result llm__rt_run(llm__cv *cv, const char *in, const char *out) {
         return cv->rc;
     }
     if (m->vocab_only || m->n_tensors == 0) llm__cv_fail_as(cv, LLM_ERR_UNSUPPORTED, "%s has no tensors (a vocab-only file)", in);
-    else llm__cv_put_in_place(cv, !llm__rt_write(cv, out, m, &bytes), out, 0, bytes);
+    else {
+        int written = !llm__rt_write(cv, out, m, &bytes);
+        llm__cv_put_in_place(cv, written, out, 0, bytes);
+    }
     llm_model_close(m);
     return cv->rc;
 }
