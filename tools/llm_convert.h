@@ -1860,6 +1860,14 @@ typedef struct llm__cv_hparams {
     int *sparse; /* per layer: 1 when it has experts */
 } llm__cv_hparams;
 
+/* Frees the per-layer arrays llm__cv_hparams_from_json allocates (also after it failed). */
+static void llm__cv_hparams_free(llm__cv_hparams *h) {
+    free(h->window);
+    free(h->layer_rope);
+    free(h->sparse);
+    h->window = h->layer_rope = h->sparse = NULL;
+}
+
 static int llm__cv_cfg_int(llm__cv *cv, const json_value *cfg, const char *key, int required, int dflt, int *out) {
     const json_value *v = json_get(cfg, key);
     if (!v || v->type == JSON_NULL) {
@@ -3140,9 +3148,7 @@ static llm_result llm__cv_run(llm__cv *cv, const char *dir, const char *out) {
 done:
     llm__cv_tok_data_free(&td);
     free(p);
-    free(h.window);
-    free(h.layer_rope);
-    free(h.sparse);
+    llm__cv_hparams_free(&h);
     llm__cv_free_source(&src);
     return cv->rc;
 }

@@ -1448,7 +1448,7 @@ done:
     llm__cv_tok_data_free(&td);
     if (pl) llm__gguf_plan_free(pl);
     free(pl);
-    free(h.window);
+    llm__cv_hparams_free(&h);
     llm__gguf_close(&gf);
     return cv->rc;
 }

@@ -63,7 +63,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
             free(pl);
         }
     }
-    free(h.window);
+    llm__cv_hparams_free(&h);
     llm__gguf_free(&gf.g);
     return 0;
 }

@@ -50,8 +50,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (v->type == JSON_OBJECT) {
         (void)json_get(v, "model_type");
         (void)llm__cv_hparams_from_json(&cv, v, v, &h);
-        free(h.window);
-        free(h.sparse);
+        llm__cv_hparams_free(&h);
         if (json_get(v, "model") && getenv("LLM_FUZZ_TMPDIR")) read_as_tokenizer(&cv, data, size, getenv("LLM_FUZZ_TMPDIR"));
     }
     json_free(v);
