@@ -14,7 +14,7 @@ this is not JSON
 {"template": "{% for m in messages %}{{ m.role }}:{{ m.content }}\n{% endfor %}{{ tools|tojson }}", "messages": [{"role": "user", "content": "a\"b"}], "tools": [{"x": 1.5}], "documents": [1]}
 {"template": "{{ x", "messages": []}
 JSONL
-$b/chat --render-jsonl < $out/req.jsonl > $out/ans.jsonl
+$b/chat --render-jsonl < $out/req.jsonl | tr -d '\r' > $out/ans.jsonl  # Windows: \r\n
 cat > $out/want.jsonl <<'JSONL'
 {"text": "False|None|HÉ"}
 {"error": "no"}
