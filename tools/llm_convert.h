@@ -3088,6 +3088,21 @@ static int llm__cv_validate(llm__cv *cv, const char *path, int vocab_only, llm_m
 }
 
 
+/* Writes one converted tensor at its offset (zeros up to it) and reports it to the progress
+   callback; *pos is where the file ends so far. */
+static int llm__cv_put_tensor(llm__cv *cv, FILE *out, uint64_t *pos, uint64_t off, const uint8_t *buf, uint64_t size,
+                              const char *name, llm_dtype src, int n_dims, const int64_t *shape, llm_dtype dtype) {
+    llm_convert_progress *pg = &cv->pg;
+    if (llm__cv_write_zeros(out, off - *pos) || fwrite(buf, 1, (size_t)size, out) != size)
+        return llm__cv_fail_as(cv, LLM_ERR_IO, "%s: write failed (%s)", cv->tmp, strerror(errno));
+    *pos = off + size;
+    pg->name = name; pg->src_dtype = src; pg->dtype = dtype;
+    pg->n_dims = n_dims; pg->shape = shape; pg->bytes = size;
+    pg->n_done++; pg->bytes_done += size;
+    if (cv->desc->progress) cv->desc->progress(cv->desc->user, pg);
+    return 0;
+}
+
 /* After the temporary file is written (written: 0 when that failed; bytes: its size): validates it, puts it in
    place of out and reports the finished file; a failure removes the temporary file. */
 static void llm__cv_put_in_place(llm__cv *cv, int written, const char *out, int vocab_only, uint64_t bytes) {

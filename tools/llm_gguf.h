@@ -1400,13 +1400,7 @@ static int llm__gguf_write(llm__cv *cv, const char *out_path, const llm__gguf_fi
         free(buf);
         if (!(buf = (uint8_t *)malloc((size_t)size ? (size_t)size : 1))) { llm__cv_fail_as(cv, LLM_ERR_OUT_OF_MEMORY, "out of memory for tensor '%s'", st->name); goto done; }
         if (llm__gguf_convert_tensor(cv, gf, pl->gt[i], st, h, pl->p.dst[i], buf)) goto done;
-        if (llm__cv_write_zeros(out, off - pos) || fwrite(buf, 1, (size_t)size, out) != size)
-            { llm__cv_fail_as(cv, LLM_ERR_IO, "%s: write failed (%s)", cv->tmp, strerror(errno)); goto done; }
-        pos = off + size;
-        pg->name = st->name; pg->src_dtype = st->dtype; pg->dtype = pl->p.dst[i];
-        pg->n_dims = st->n_dims; pg->shape = st->shape; pg->bytes = size;
-        pg->n_done++; pg->bytes_done += size;
-        if (cv->desc->progress) cv->desc->progress(cv->desc->user, pg);
+        if (llm__cv_put_tensor(cv, out, &pos, off, buf, size, st->name, st->dtype, st->n_dims, st->shape, pl->p.dst[i])) goto done;
     }
     if (llm__cv_write_zeros(out, llm_builder_file_size(b) - pos) || fflush(out) != 0 || ferror(out))
         { llm__cv_fail_as(cv, LLM_ERR_IO, "%s: write failed (%s)", cv->tmp, strerror(errno)); goto done; }

@@ -97,13 +97,7 @@ static int llm__rt_write(llm__cv *cv, const char *out_path, const llm_model *m, 
         free(buf);
         if (!(buf = (uint8_t *)malloc((size_t)size ? (size_t)size : 1))) { llm__cv_fail_as(cv, LLM_ERR_OUT_OF_MEMORY, "out of memory for tensor '%s'", t->name); goto done; }
         if (llm__rt_convert_tensor(cv, t, dst[i], buf, (size_t)size)) goto done;
-        if (llm__cv_write_zeros(out, off - pos) || fwrite(buf, 1, (size_t)size, out) != size)
-            { llm__cv_fail_as(cv, LLM_ERR_IO, "%s: write failed (%s)", cv->tmp, strerror(errno)); goto done; }
-        pos = off + size;
-        pg->name = t->name; pg->src_dtype = t->dtype; pg->dtype = dst[i];
-        pg->n_dims = t->n_dims; pg->shape = t->shape; pg->bytes = size;
-        pg->n_done++; pg->bytes_done += size;
-        if (cv->desc->progress) cv->desc->progress(cv->desc->user, pg);
+        if (llm__cv_put_tensor(cv, out, &pos, off, buf, size, t->name, t->dtype, t->n_dims, t->shape, dst[i])) goto done;
     }
     if (llm__cv_write_zeros(out, llm_builder_file_size(b) - pos) || fflush(out) != 0 || ferror(out))
         { llm__cv_fail_as(cv, LLM_ERR_IO, "%s: write failed (%s)", cv->tmp, strerror(errno)); goto done; }
