@@ -53,19 +53,36 @@ $(B)/gen_model$(EXE): tools/gen_model.c llm.h | $(B)
 	$(CC) $(ALL_CFLAGS) -o $@ tools/gen_model.c $(LDLIBS)
 
 # The command-line programs share their helpers (programs/*.h); chat and tokenize read JSON.
-$(B)/%$(EXE): programs/%.c llm.h tools/json.h $(wildcard programs/*.h) | $(B)
-	$(CC) $(ALL_CFLAGS) -o $@ $< $(LDLIBS)
+# They link the implementation compiled once (programs/llm.c). (-x none: a C++ build's
+# CC="g++ -x c++" would read the object as C++ source.)
+LINK_X = $(if $(findstring -x ,$(CC) ),-x none)
+$(B)/llm.o: programs/llm.c llm.h | $(B)
+	$(CC) $(ALL_CFLAGS) -c -o $@ programs/llm.c
+
+$(B)/%$(EXE): programs/%.c $(B)/llm.o llm.h tools/json.h $(wildcard programs/*.h) | $(B)
+	$(CC) $(ALL_CFLAGS) -o $@ $< $(LINK_X) $(B)/llm.o $(LDLIBS)
 
 # The examples use llm.h alone.
 $(B)/%$(EXE): examples/%.c llm.h | $(B)
 	$(CC) $(ALL_CFLAGS) -o $@ $< $(LDLIBS)
 
-# The fuzz targets, built with a main() that replays files (tests/test_fuzz_replay.sh).
-$(B)/tests/fuzz_%$(EXE): tests/fuzz/fuzz_%.c tests/fuzz/replay.c llm.h tools/json.h tools/llm_convert.h tools/llm_gguf.h tools/llm_retype.h | $(B)/tests
-	$(TEST_CC) $(TEST_CFLAGS) -o $@ $< tests/fuzz/replay.c $(LDLIBS)
+# The tests (and fuzz targets) that use only the public API link the implementation compiled
+# once, as the programs do (built by TEST_CC: a C++ row's tests are C); the others reach
+# internals and compile it themselves.
+TEST_DEPS = llm.h tools/json.h tools/llm_convert.h tools/llm_gguf.h tools/llm_retype.h $(wildcard tests/*.h)
+API_ONLY  = $(basename $(notdir $(shell grep -L 'define LLM_IMPLEMENTATION' tests/test_*.c tests/tool_*.c tests/fuzz/fuzz_*.c)))
+TEST_LIB  = $(B)/tests/llm.o
+$(TEST_LIB): programs/llm.c llm.h | $(B)/tests
+	$(TEST_CC) $(TEST_CFLAGS) -c -o $@ programs/llm.c
+lib_of = $(if $(filter $(1),$(API_ONLY)),$(TEST_LIB))
 
-$(B)/tests/%$(EXE): tests/%.c llm.h tools/json.h tools/llm_convert.h tools/llm_gguf.h tools/llm_retype.h $(wildcard tests/*.h) | $(B)/tests
-	$(TEST_CC) $(TEST_CFLAGS) -o $@ $< $(LDLIBS)
+# The fuzz targets, built with a main() that replays files (tests/test_fuzz_replay.sh).
+.SECONDEXPANSION:
+$(B)/tests/fuzz_%$(EXE): tests/fuzz/fuzz_%.c tests/fuzz/replay.c $(TEST_DEPS) $$(call lib_of,fuzz_$$*) | $(B)/tests
+	$(TEST_CC) $(TEST_CFLAGS) -o $@ $< tests/fuzz/replay.c $(call lib_of,fuzz_$*) $(LDLIBS)
+
+$(B)/tests/%$(EXE): tests/%.c $(TEST_DEPS) $$(call lib_of,$$*) | $(B)/tests
+	$(TEST_CC) $(TEST_CFLAGS) -o $@ $< $(call lib_of,$*) $(LDLIBS)
 
 $(B) $(B)/tests:
 	mkdir -p $@
@@ -102,7 +119,7 @@ FUZZ_SECONDS ?= 60
 FUZZ_CFLAGS = -g -O1 -fno-omit-frame-pointer -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
 build/fuzz/%: tests/fuzz/%.c llm.h tools/json.h tools/llm_convert.h tools/llm_gguf.h tools/llm_retype.h | fuzz-need
 	@mkdir -p build/fuzz
-	clang $(FUZZ_CFLAGS) -o $@ $< -lm
+	clang $(FUZZ_CFLAGS) -o $@ $< $(if $(filter $*,$(API_ONLY)),programs/llm.c) -lm
 
 .PRECIOUS: build/fuzz/fuzz_%
 

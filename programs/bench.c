@@ -18,7 +18,6 @@
    CPU-bound processes during the measurement (the contention check). */
 #define _POSIX_C_SOURCE 200809L
 #define _DEFAULT_SOURCE /* syscall(), for AMX's arch_prctl */
-#define LLM_IMPLEMENTATION
 #include "../llm.h"
 #include "flags.h"
 

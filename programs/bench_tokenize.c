@@ -6,7 +6,6 @@
    file given with -f, or about 1 MB of generated prose), MB/s for 1 MB of one "word" of
    random lowercase letters without spaces, and MB/s decoding the prose's ids. Each figure is
    the best of -r runs (default 3) on one thread, in processor time. */
-#define LLM_IMPLEMENTATION
 #include "../llm.h"
 #include "flags.h"
 

@@ -16,7 +16,6 @@
    --print-prompt reads a conversation as JSON Lines, one {"role": ..., "content": ...} per
    line, and writes exactly the text the chat template renders (nothing else) to stdout. */
 #define _POSIX_C_SOURCE 200809L
-#define LLM_IMPLEMENTATION
 #include "../llm.h"
 #define JSON_IMPLEMENTATION
 #include "../tools/json.h"

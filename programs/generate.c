@@ -10,7 +10,6 @@
    the model's tokenizer (prompt ids too), and end with a newline; nothing else goes to stdout.
    With --temp 0 (the default) decoding is greedy; ties go to the lowest id. It always
    generates N tokens (end-of-sequence tokens do not stop it). Timings go to stderr. */
-#define LLM_IMPLEMENTATION
 #include "../llm.h"
 #include "sampling.h"
 

@@ -21,7 +21,6 @@
    sqrt(f (1 - f) / positions)).
 
    The results go to stdout, one "name: value" per line; progress goes to stderr. */
-#define LLM_IMPLEMENTATION
 #include "../llm.h"
 #include "flags.h"
 

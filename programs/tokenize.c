@@ -9,7 +9,6 @@
    special tokens kept unless --skip-special. Other fields of the input are ignored. A line
    that cannot be read gives {"error": "..."} and the exit status 1; the output is always
    one valid JSON line per input line. The model file may be vocab-only. */
-#define LLM_IMPLEMENTATION
 #include "../llm.h"
 #define JSON_IMPLEMENTATION
 #include "../tools/json.h"

@@ -5,7 +5,8 @@
 #   asan      the same tests built by clang with AddressSanitizer + UndefinedBehaviorSanitizer
 #             (-O0: a sixth of -O1's build time, and LeakSanitizer sees leaks -O1 hides; the
 #             first report stops the program), except the scripts that build with the host
-#             compiler themselves and so have nothing sanitized to run
+#             compiler themselves and so have nothing sanitized to run; with LLM_TEST_QUICK=1
+#             (the slowest scripts run the same code on less data, as on an emulated CPU)
 #   valgrind  convert, generate and a chat reply under valgrind memcheck: no errors, no leaks
 #   tsan      one model shared by 4 threads, each with its own context, under ThreadSanitizer
 # A stage whose tool is absent is one "SKIP STAGE: needs PACKAGE" (tests/need.sh), a failure
@@ -55,7 +56,7 @@ native() { run env BUILD=build sh tests/run_all.sh; }
 asan() {
   $MAKE --no-print-directory -s B=build/asan CC=clang CFLAGS="$SAN_FLAGS" test-build || { echo 1 > $log/stage-asan.rc; return; }
   run env ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1 \
-    BUILD=build/asan SKIP_TESTS="$HOST_ONLY_TESTS" sh tests/run_all.sh
+    LLM_TEST_QUICK=1 BUILD=build/asan SKIP_TESTS="$HOST_ONLY_TESTS" sh tests/run_all.sh
 }
 valgrind_run() {
   $MAKE --no-print-directory -s B=build/valgrind OPENMP=0 CFLAGS="-O1 -g" \

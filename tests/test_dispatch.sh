@@ -12,7 +12,7 @@ cc=${CC:-cc}
 case $(uname -m) in x86_64|amd64) ;; *) echo "SKIP: run-time selection is tested on x86-64"; exit 0;; esac
 flags="-std=c99 -O2 -Werror"
 fail() { echo "FAIL $*"; exit 1; }
-$cc $flags -o $out/portable programs/generate.c -lm -lpthread
+$cc $flags -o $out/portable programs/generate.c programs/llm.c -lm -lpthread
 $b/convert models/kjv-tiny $out/kjv-f32.llm --dtype f32 >/dev/null 2>&1
 for t in f16 q8_0 q4_0 q4_k_m; do $b/convert models/kjv-tiny $out/kjv-$t.llm --dtype $t >/dev/null 2>&1; done
 ids="1 5 9 12 3 7 2 8 11 4 6 10 13 14 15 16"
@@ -28,7 +28,7 @@ cpu=$(cat /proc/cpuinfo 2>/dev/null || true)
 has() { echo "$cpu" | grep -qw "$1"; }
 check() { # SET FLAGS...: the portable build forced to SET against a compile-time build of SET
   set=$1; shift
-  $cc $flags "$@" -o $out/only-$set programs/generate.c -lm -lpthread
+  $cc $flags "$@" -o $out/only-$set programs/generate.c programs/llm.c -lm -lpthread
   $out/only-$set -m $out/kjv-f32.llm -n 0 -v 2>&1 | grep -q "kernels $set " || fail "the $set build runs $($out/only-$set -m $out/kjv-f32.llm -n 0 -v 2>&1 | grep kernels)"
   dump $out/only-$set $out/ref-$set
   dump $out/portable $out/run-$set --kernels $set

@@ -6,7 +6,6 @@
    (0.01, 0, 0, 0) except <|im_end|>'s (1, 0, 0, 0), and the LM head is tied). Its eos id
    is <|endoftext|> only. Checked through llm_generate and through build/chat. */
 #define _POSIX_C_SOURCE 200809L
-#define LLM_IMPLEMENTATION
 #include "../llm.h"
 #include "need.h"
 #include "check.h"

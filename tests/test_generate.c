@@ -3,7 +3,6 @@
    context; the streamed pieces are the reply's text after the decoded prompt; one BOS;
    stop tokens, max_tokens, the callback and a full context end a reply; a prompt that does
    not fit leaves the context as it was; a seed gives the same tokens for any thread count. */
-#define LLM_IMPLEMENTATION
 #include "../llm.h"
 #include "check.h"
 

@@ -1,7 +1,6 @@
 /* Sampler checks on synthetic logits: greedy, top-k/top-p/min-p supports, penalties, a
    chi-square test of the draws against the softmax, determinism for a seed, and a 150k
    vocabulary. */
-#define LLM_IMPLEMENTATION
 #include "../llm.h"
 #include "check.h"
 

@@ -6,7 +6,6 @@
    as a full disk) leaves the previous file as it was, and no temporary behind. llm_logits
    is NULL exactly when the context holds no logits. */
 #define _POSIX_C_SOURCE 200809L
-#define LLM_IMPLEMENTATION
 #include "../llm.h"
 #include "check.h"
 

@@ -6,7 +6,6 @@
    untouched; a step before any start is refused; a choose callback picks the tokens. With
    logits_all, the
    logits of every position of a chunk are those a token-by-token evaluation computes. */
-#define LLM_IMPLEMENTATION
 #include "../llm.h"
 #include "check.h"
 

@@ -8,7 +8,6 @@
    the reference's P: mean KL(P || Q) in nats and how often the argmax agrees. KV caches are
    f32, so only the weights differ. Prints one line per candidate:
    "CAND.llm: kl MEAN max MAX top1 AGREE% (N positions)". */
-#define LLM_IMPLEMENTATION
 #include "../llm.h"
 
 #include <stdio.h>

@@ -3,8 +3,10 @@
    crashes, loops or grows without bound, and a text it returns has the length it reports.
    Input: the template, then optionally a NUL byte and the variables as JSON; without one a
    fixed conversation (messages with tool calls, tools, add_generation_prompt) is used. */
-#define LLM_IMPLEMENTATION
 #include "../../llm.h"
+
+#include <stdlib.h>
+#include <string.h>
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -1,8 +1,11 @@
 /* Fuzz target: llm_sample_logits on arbitrary logits (NaN, infinities, all equal, all -inf)
    and arbitrary sampler settings and penalty windows. Whatever the input, the chosen id is
    inside the vocabulary. Input: 24 bytes of settings, then the logits as raw floats. */
-#define LLM_IMPLEMENTATION
 #include "../../llm.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

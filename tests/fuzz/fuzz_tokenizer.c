@@ -9,11 +9,11 @@
    - ids (pairs of bytes), pushed one by one through llm_decoder: each push and the flush give
      complete UTF-8, a too-small buffer changes nothing, and the pieces equal llm_detokenize
      of the same ids unless a run of byte tokens was not valid UTF-8 (U+FFFD). */
-#define LLM_IMPLEMENTATION
 #include "../../llm.h"
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
