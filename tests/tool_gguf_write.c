@@ -1,21 +1,35 @@
-/* tool_gguf_write: a converted model (an f32 .llm made from a HuggingFace checkpoint) as the
-   GGUF llama.cpp's convert_hf_to_gguf.py writes for its architecture, to test the GGUF import
-   of families there are no llama.cpp files of here (tests/test_gguf_families.sh).
+/* tool_gguf_write: a converted model (a .llm made from a HuggingFace checkpoint, of any tensor
+   type) as the GGUF llama.cpp's convert_hf_to_gguf.py writes for its architecture: to test the
+   GGUF import of families there are no llama.cpp files of here (tests/test_gguf_families.sh),
+   and to run llama.cpp (llama-bench) on the shapes of our own models.
 
-   tool_gguf_write ARCH MODEL.llm OUT.gguf
+   tool_gguf_write ARCH MODEL.llm OUT.gguf [WINDOW] [--type f32|f16|bf16] [--vocab]
 
    As the converter lays them out: the hyper-parameters under "ARCH." (llama.cpp's key names),
-   bos and eos ids, the tensors under their GGUF names (blk.N.attn_q.weight ...), every one F32,
-   the rows of Q and K permuted for the interleaved RoPE of the architectures whose
+   general.file_type, bos and eos ids, the tensors under their GGUF names (blk.N.attn_q.weight
+   ...), the rows of Q and K permuted for the interleaved RoPE of the architectures whose
    LlamaModel.permute applies (llama, granite, smollm3), and the experts of a layer stacked
    into one [n_expert, rows, cols] tensor (blk.N.ffn_gate_exps.weight ...), Gemma's norm
    weights plus one (Gemma2Model.modify_tensors; in float32, as for a float32 checkpoint) and
    its sandwich norms under llama.cpp's names, and a llama3 rope scaling as the factors of
-   rope_freqs.weight. WINDOW: the sliding window to record (Gemma).
-   No tokenizer.
+   rope_freqs.weight. phi3 (Phi3MiniModel): Q, K and V fused again into blk.N.attn_qkv.weight,
+   gate and up into blk.N.ffn_up.weight (gate first: llama.cpp's LLM_FFN_SWIGLU splits it so),
+   LongRoPE as rope_factors_long/short.weight with rope.scaling.original_context_length and
+   rope.scaling.attn_factor, and attention.sliding_window (0 when WINDOW is not given).
 
-   tool_gguf_write ARCH MODEL.llm OUT.gguf [WINDOW] */
+   WINDOW: the sliding window to record (Gemma, Phi-3). --type: the type of the matrices and
+   stacked experts (default f32); norms, biases, routers and other 1-D tensors stay F32, as the
+   converter keeps them. The weights are read through llm.h's dequantization (llm__get_row, as
+   the embedding lookup reads a row), so a .llm of any type will do. --vocab: a placeholder
+   SentencePiece vocabulary for llama.cpp to load the file (tokens "<0>", "<1>" ... of score 0
+   and type normal; bos and eos the model's, else 1 and 2); without it, no tokenizer.
+
+   The tensor infos are planned first and the header written, then the tensors one by one, row
+   by row, the mapped pages of the source dropped as its rows are written (Linux): the memory
+   needed is the header and a few rows whatever the size of the model (28 MB for a 2 GB Gemma 3
+   1B). The file is written beside OUT.gguf and renamed over it when complete. */
 #define _POSIX_C_SOURCE 200809L
+#define _DEFAULT_SOURCE /* madvise */
 #define LLM_IMPLEMENTATION
 #include "../llm.h"
 
@@ -23,10 +37,19 @@
 #include <stdlib.h>
 #include <string.h>
 #include <math.h>
+#if defined(__linux__)
+#include <sys/mman.h>
+#include <unistd.h>
+#endif
+
+enum { GT_F32 = 0, GT_F16 = 1, GT_BF16 = 30 }; /* ggml_type */
+enum { GV_U32 = 4, GV_I32 = 5, GV_F32 = 6, GV_STRING = 8, GV_ARRAY = 9 }; /* gguf_type */
+
+static void die(const char *what, const char *name) { fprintf(stderr, "tool_gguf_write: %s %s\n", what, name); exit(2); }
 
 typedef struct { uint8_t *p; size_t n, cap; } buf;
 static void put(buf *b, const void *s, size_t n) {
-    if (b->n + n > b->cap) { b->cap = (b->n + n) * 2; b->p = (uint8_t *)realloc(b->p, b->cap); if (!b->p) exit(2); }
+    if (b->n + n > b->cap) { b->cap = (b->n + n) * 2; b->p = (uint8_t *)realloc(b->p, b->cap); if (!b->p) die("out of", "memory"); }
     memcpy(b->p + b->n, s, n);
     b->n += n;
 }
@@ -37,62 +60,180 @@ static void putstr(buf *b, const char *s) { put64(b, strlen(s)); put(b, s, strle
 static buf meta;
 static int n_kv;
 static const char *arch;
-static void key(const char *k, uint32_t type) { char s[160]; snprintf(s, sizeof s, "%s.%s", arch, k); putstr(&meta, s); put32(&meta, type); n_kv++; }
-static void kv_u32(const char *k, uint32_t v) { key(k, 4); put32(&meta, v); }
-static void kv_f32(const char *k, float v) { uint32_t u; memcpy(&u, &v, 4); key(k, 6); put32(&meta, u); }
+static void key_raw(const char *k, uint32_t type) { putstr(&meta, k); put32(&meta, type); n_kv++; }
+static void key(const char *k, uint32_t type) { char s[160]; snprintf(s, sizeof s, "%s.%s", arch, k); key_raw(s, type); }
+static void kv_u32(const char *k, uint32_t v) { key(k, GV_U32); put32(&meta, v); }
+static void kv_f32(const char *k, float v) { uint32_t u; memcpy(&u, &v, 4); key(k, GV_F32); put32(&meta, u); }
+static void kv_raw_u32(const char *k, uint32_t v) { key_raw(k, GV_U32); put32(&meta, v); }
 
-/* one tensor: name, ne (ggml order), the f32 values */
-typedef struct { char name[96]; int n_dims; uint64_t ne[3]; float *data; } gt;
-static gt ts[4096];
+/* One GGUF tensor and where its rows come from: the rows of up to three .llm tensors one after
+   another (Phi-3's fused projections), the n_expert experts of a layer stacked (proj), or
+   values computed here (data). ne in ggml order: ne[0] the columns. */
+typedef struct {
+    char name[96];
+    int n_dims;
+    uint64_t ne[3];
+    uint32_t type;
+    const llm_tensor *part[3];
+    int n_parts;
+    int heads;        /* > 0: the rows (a bias: its elements) in llama.cpp's interleaved order */
+    int plus_one;     /* Gemma's norm weights */
+    int layer;        /* experts: model.layers.<layer>.mlp.experts.<e>.<proj>.weight */
+    const char *proj;
+    float *data;
+} gt;
+#define MAX_TENSORS 8192
+static gt ts[MAX_TENSORS];
 static int n_ts;
 static int gemma;
+static uint32_t wtype = GT_F32; /* --type */
 
-static float *tensor_rows(const llm_tensor *w, uint64_t *rows, uint64_t *cols) {
-    *cols = (uint64_t)w->shape[w->n_dims - 1];
-    *rows = w->n_dims == 1 ? 1 : (uint64_t)w->shape[0];
-    if (w->dtype != LLM_DTYPE_F32) { fprintf(stderr, "tool_gguf_write: %s is not f32\n", w->name); exit(2); }
-    return (float *)w->data;
-}
+static uint64_t rows_of(const llm_tensor *w) { return w->n_dims == 1 ? 1 : (uint64_t)w->shape[0]; }
+static uint64_t cols_of(const llm_tensor *w) { return (uint64_t)w->shape[w->n_dims - 1]; }
 
 /* HF row of GGUF row r: llama.cpp stores HF row h*hd + j*(hd/2) + i at h*hd + 2i + j. */
 static uint64_t hf_row(uint64_t r, uint64_t hd) { return r / hd * hd + (r % hd % 2) * (hd / 2) + r % hd / 2; }
 
-static void add(const llm_model *m, const char *hf, const char *gname, int permute_heads) {
-    const llm_tensor *w = llm_model_tensor(m, hf);
+/* The converter keeps 1-D tensors and the routers (FFN_GATE_INP) in F32. */
+static gt *new_tensor(const char *gname, int n_dims, uint64_t cols, uint64_t rows, uint64_t n_expert) {
     gt *t;
-    uint64_t rows, cols, r;
-    float *src;
-    if (!w) return;
+    if (n_ts == MAX_TENSORS) die("too many tensors at", gname);
     t = &ts[n_ts++];
-    src = tensor_rows(w, &rows, &cols);
+    memset(t, 0, sizeof *t);
     snprintf(t->name, sizeof t->name, "%s", gname);
-    t->n_dims = strstr(gname, "ffn_gate_inp_shexp") ? 1 : w->n_dims; /* llama.cpp's {n_embd} for HF's [1, hidden] */
-    t->ne[0] = cols; t->ne[1] = rows;
-    t->data = (float *)malloc((size_t)(rows * cols) * sizeof(float));
-    for (r = 0; r < rows; r++)
-        memcpy(t->data + r * cols, src + (permute_heads ? hf_row(r, rows / (uint64_t)permute_heads) : r) * cols, (size_t)cols * sizeof(float));
-    if (gemma && strlen(hf) > 11 && !strcmp(hf + strlen(hf) - 11, "norm.weight"))
-        for (r = 0; r < rows * cols; r++) t->data[r] = t->data[r] + 1.0f;
+    t->n_dims = n_dims;
+    t->ne[0] = cols; t->ne[1] = rows; t->ne[2] = n_expert;
+    t->type = n_dims >= 2 && !strstr(gname, "ffn_gate_inp") ? wtype : (uint32_t)GT_F32;
+    return t;
+}
+
+/* The rows of the n tensors hf[] (absent: no tensor) as GGUF tensor gname. */
+static void add_parts(const llm_model *m, const char *gname, int heads, int n, const char *const *hf) {
+    const llm_tensor *w[3];
+    uint64_t rows = 0;
+    int i;
+    gt *t;
+    for (i = 0; i < n; i++) {
+        if (!(w[i] = llm_model_tensor(m, hf[i]))) { if (i) die("missing tensor", hf[i]); return; }
+        if (cols_of(w[i]) != cols_of(w[0])) die("column count differs in", hf[i]);
+        rows += rows_of(w[i]);
+    }
+    t = new_tensor(gname, strstr(gname, "ffn_gate_inp_shexp") ? 1 : w[0]->n_dims, cols_of(w[0]), rows, 1); /* llama.cpp's {n_embd} for HF's [1, hidden] */
+    for (i = 0; i < n; i++) t->part[i] = w[i];
+    t->n_parts = n;
+    t->heads = heads;
+    t->plus_one = gemma && strlen(hf[0]) > 11 && !strcmp(hf[0] + strlen(hf[0]) - 11, "norm.weight");
+}
+static void add(const llm_model *m, const char *hf, const char *gname, int heads) { add_parts(m, gname, heads, 1, &hf); }
+
+static const llm_tensor *expert(const llm_model *m, int l, int e, const char *proj) {
+    char hf[160];
+    snprintf(hf, sizeof hf, "model.layers.%d.mlp.experts.%d.%s.weight", l, e, proj);
+    return llm_model_tensor(m, hf);
 }
 
 static void add_experts(const llm_model *m, int l, const char *proj, const char *gname, int n_expert) {
-    gt *t = &ts[n_ts];
-    uint64_t rows = 0, cols = 0;
+    const llm_tensor *w0 = n_expert ? expert(m, l, 0, proj) : NULL;
+    char name[96];
     int e;
-    char hf[160];
-    if (n_expert == 0) return;
-    for (e = 0; e < n_expert; e++) {
-        const llm_tensor *w;
-        float *src;
-        snprintf(hf, sizeof hf, "model.layers.%d.mlp.experts.%d.%s.weight", l, e, proj);
-        if (!(w = llm_model_tensor(m, hf))) return;
-        src = tensor_rows(w, &rows, &cols);
-        if (e == 0) t->data = (float *)malloc((size_t)(n_expert * rows * cols) * sizeof(float));
-        memcpy(t->data + (size_t)e * rows * cols, src, (size_t)(rows * cols) * sizeof(float));
+    gt *t;
+    if (!w0) return; /* a dense layer */
+    for (e = 1; e < n_expert; e++) {
+        const llm_tensor *w = expert(m, l, e, proj);
+        if (!w || w->n_dims != 2 || rows_of(w) != rows_of(w0) || cols_of(w) != cols_of(w0)) die("missing or misshapen expert of", gname);
     }
-    snprintf(t->name, sizeof t->name, "blk.%d.%s", l, gname);
-    t->n_dims = 3; t->ne[0] = cols; t->ne[1] = rows; t->ne[2] = (uint64_t)n_expert;
-    n_ts++;
+    snprintf(name, sizeof name, "blk.%d.%s", l, gname);
+    t = new_tensor(name, 3, cols_of(w0), rows_of(w0), (uint64_t)n_expert);
+    t->layer = l;
+    t->proj = proj;
+}
+
+static gt *add_values(const char *gname, uint64_t n) {
+    gt *t = new_tensor(gname, 1, n, 1, 1);
+    if (!(t->data = (float *)calloc((size_t)n, sizeof(float)))) die("out of memory for", gname);
+    return t;
+}
+
+/* ---- writing ---- */
+static FILE *out;
+static float *row, *tmp;
+static uint8_t *row16;
+static size_t row_cap;
+
+static uint64_t type_size(uint32_t type) { return type == GT_F32 ? 4 : 2; }
+static uint64_t tensor_bytes(const gt *t) { return t->ne[0] * t->ne[1] * t->ne[2] * type_size(t->type); }
+
+static void put_file(const void *p, size_t n) { if (fwrite(p, 1, n, out) != n) die("cannot write", "the output"); }
+static void pad_file(uint64_t n) { static const uint8_t zero[32] = { 0 }; if (n % 32) put_file(zero, (size_t)(32 - n % 32)); }
+
+static void put_row(const float *x, uint64_t n, uint32_t type) {
+    uint64_t i;
+    if (type == GT_F32) { put_file(x, (size_t)n * 4); return; } /* little-endian hosts */
+    for (i = 0; i < n; i++) {
+        uint16_t h = type == GT_F16 ? llm_f32_to_f16(x[i]) : llm_f32_to_bf16(x[i]);
+        row16[2 * i] = (uint8_t)h; row16[2 * i + 1] = (uint8_t)(h >> 8);
+    }
+    put_file(row16, (size_t)n * 2);
+}
+
+/* The pages of the first n bytes of w leave the process once their rows are written: a
+   mapped page read stays resident (and counted) until the mapping goes, and the .llm may be as
+   big as the RAM. Neighbours' pages that go too are read again if needed. */
+static int mapped;
+static void release(const llm_tensor *w, size_t n) {
+#if defined(__linux__)
+    uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE), a = (uintptr_t)w->data / page * page;
+    if (mapped && n) madvise((void *)a, (uintptr_t)w->data + n - a, MADV_DONTNEED); /* not a read copy: that would be lost */
+#else
+    (void)w; (void)n;
+#endif
+}
+
+/* Every type stores rows in groups of at most 16 (llm_dtype_row_group), group after group, so
+   the rows before r's group lie in the first size / rows x (r rounded down to 16) bytes. */
+static void write_rows(const llm_tensor *w, const gt *t) {
+    uint64_t rows = rows_of(w), cols = t->ne[0], r, i;
+    for (r = 0; r < rows; r++) {
+        llm__get_row(w, (int64_t)(t->heads && w->n_dims > 1 ? hf_row(r, rows / (uint64_t)t->heads) : r), row, (int)cols);
+        if (t->heads && w->n_dims == 1) { /* a bias: permute its elements */
+            memcpy(tmp, row, (size_t)cols * sizeof(float));
+            for (i = 0; i < cols; i++) row[i] = tmp[hf_row(i, cols / (uint64_t)t->heads)];
+        }
+        if (t->plus_one)
+            for (i = 0; i < cols; i++) row[i] = row[i] + 1.0f;
+        put_row(row, cols, t->type);
+        if (!t->heads && r % 256 == 255) release(w, w->size / rows * (size_t)(r / 16 * 16));
+    }
+    release(w, w->size);
+}
+
+static void write_tensor(const llm_model *m, const gt *t) {
+    int i;
+    if ((size_t)t->ne[0] > row_cap) {
+        row_cap = (size_t)t->ne[0];
+        row = (float *)realloc(row, row_cap * sizeof(float));
+        tmp = (float *)realloc(tmp, row_cap * sizeof(float));
+        row16 = (uint8_t *)realloc(row16, row_cap * 2);
+        if (!row || !tmp || !row16) die("out of memory for", t->name);
+    }
+    if (t->data) put_row(t->data, t->ne[0], t->type);
+    for (i = 0; i < t->n_parts; i++) write_rows(t->part[i], t);
+    if (t->proj)
+        for (i = 0; i < (int)t->ne[2]; i++) write_rows(expert(m, t->layer, i, t->proj), t);
+    pad_file(tensor_bytes(t));
+}
+
+/* tokenizer.ggml.*: a placeholder SentencePiece vocabulary of n tokens. */
+static void placeholder_vocab(int32_t n) {
+    char s[32];
+    int32_t i;
+    key_raw("tokenizer.ggml.model", GV_STRING); putstr(&meta, "llama");
+    key_raw("tokenizer.ggml.tokens", GV_ARRAY); put32(&meta, GV_STRING); put64(&meta, (uint64_t)n);
+    for (i = 0; i < n; i++) { snprintf(s, sizeof s, "<%d>", (int)i); putstr(&meta, s); }
+    key_raw("tokenizer.ggml.scores", GV_ARRAY); put32(&meta, GV_F32); put64(&meta, (uint64_t)n);
+    for (i = 0; i < n; i++) put32(&meta, 0); /* 0.0f */
+    key_raw("tokenizer.ggml.token_type", GV_ARRAY); put32(&meta, GV_I32); put64(&meta, (uint64_t)n);
+    for (i = 0; i < n; i++) put32(&meta, 1); /* LLAMA_TOKEN_TYPE_NORMAL */
 }
 
 int main(int argc, char **argv) {
@@ -105,26 +246,45 @@ int main(int argc, char **argv) {
         { "mlp.shared_expert.gate_proj", "ffn_gate_shexp" }, { "mlp.shared_expert.up_proj", "ffn_up_shexp" },
         { "mlp.shared_expert.down_proj", "ffn_down_shexp" }, { "mlp.shared_expert_gate", "ffn_gate_inp_shexp" },
     };
+    const char *pos[4] = { NULL }, *model_path, *out_path, *window = NULL;
+    char tmp_path[4096];
     llm_model *m;
     const llm_model_info *in;
     buf b = { NULL, 0, 0 };
     uint64_t off = 0;
-    int l, i, permute;
-    FILE *f;
-    char hf[160], gname[160];
-    if (argc != 4 && argc != 5) { fprintf(stderr, "usage: tool_gguf_write ARCH MODEL.llm OUT.gguf [WINDOW]\n"); return 2; }
-    arch = argv[1];
+    int l, i, n_pos = 0, permute, phi3, vocab = 0;
+    int32_t bos, eos;
+    char hf[3][160], gname[160];
+    for (i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--vocab")) vocab = 1;
+        else if (!strcmp(argv[i], "--type") && i + 1 < argc) {
+            const char *t = argv[++i];
+            if (!strcmp(t, "f32")) wtype = GT_F32;
+            else if (!strcmp(t, "f16")) wtype = GT_F16;
+            else if (!strcmp(t, "bf16")) wtype = GT_BF16;
+            else die("--type must be f32, f16 or bf16, not", t);
+        } else if (n_pos < 4 && argv[i][0] != '-') pos[n_pos++] = argv[i];
+        else n_pos = 5;
+    }
+    if (n_pos != 3 && n_pos != 4) {
+        fprintf(stderr, "usage: tool_gguf_write ARCH MODEL.llm OUT.gguf [WINDOW] [--type f32|f16|bf16] [--vocab]\n");
+        return 2;
+    }
+    arch = pos[0]; model_path = pos[1]; out_path = pos[2];
+    if (n_pos == 4) window = pos[3];
     gemma = !strncmp(arch, "gemma", 5);
+    phi3 = !strcmp(arch, "phi3");
     permute = !strcmp(arch, "llama") || !strcmp(arch, "granite") || !strcmp(arch, "smollm3");
-    if (llm_model_open(&m, argv[2], NULL) != LLM_OK) { fprintf(stderr, "tool_gguf_write: cannot open %s\n", argv[2]); return 2; }
+    if (llm_model_open(&m, model_path, NULL) != LLM_OK) die("cannot open", model_path);
     in = llm_model_info_get(m);
+    mapped = m->view.mapped;
     kv_u32("block_count", (uint32_t)in->n_layer); kv_u32("embedding_length", (uint32_t)in->n_embd);
     kv_u32("feed_forward_length", (uint32_t)in->n_ff); kv_u32("attention.head_count", (uint32_t)in->n_head);
     kv_u32("attention.head_count_kv", (uint32_t)in->n_head_kv); kv_u32("attention.key_length", (uint32_t)in->head_dim);
     kv_u32("attention.value_length", (uint32_t)in->head_dim); kv_u32("context_length", (uint32_t)in->n_ctx_train);
     kv_f32("attention.layer_norm_rms_epsilon", in->rms_eps); kv_f32("rope.freq_base", (float)in->rope_theta);
     kv_u32("rope.dimension_count", (uint32_t)in->rope_dim);
-    if (argc == 5) kv_u32("attention.sliding_window", (uint32_t)atoi(argv[4]));
+    if (window || phi3) kv_u32("attention.sliding_window", window ? (uint32_t)atoi(window) : 0);
     if (!strcmp(arch, "gemma2")) { kv_f32("attn_logit_softcapping", in->attn_softcap); kv_f32("final_logit_softcapping", in->final_softcap); }
     if (!strcmp(arch, "granite")) {
         kv_f32("embedding_scale", in->embd_scale); kv_f32("residual_scale", in->residual_scale);
@@ -135,16 +295,17 @@ int main(int argc, char **argv) {
         if (strcmp(arch, "llama") && strcmp(arch, "olmoe")) kv_u32("expert_feed_forward_length", (uint32_t)in->n_ff_expert);
         if (in->n_ff_shared) kv_u32("expert_shared_feed_forward_length", (uint32_t)in->n_ff_shared);
     }
-    putstr(&meta, "general.architecture"); put32(&meta, 8); putstr(&meta, arch); n_kv++;
-    if (in->bos_id >= 0) { putstr(&meta, "tokenizer.ggml.bos_token_id"); put32(&meta, 4); put32(&meta, (uint32_t)in->bos_id); n_kv++; }
-    if (in->n_stop_ids) { putstr(&meta, "tokenizer.ggml.eos_token_id"); put32(&meta, 4); put32(&meta, (uint32_t)in->stop_ids[0]); n_kv++; }
+    key_raw("general.architecture", GV_STRING); putstr(&meta, arch);
+    kv_raw_u32("general.file_type", wtype == GT_F32 ? 0 : wtype == GT_F16 ? 1 : 32); /* LLAMA_FTYPE_ALL_F32, MOSTLY_F16, MOSTLY_BF16 */
+    bos = in->bos_id >= 0 ? in->bos_id : vocab ? 1 : -1;
+    eos = in->n_stop_ids ? in->stop_ids[0] : vocab ? 2 : -1;
+    if (vocab) placeholder_vocab(in->n_vocab);
+    if (bos >= 0) kv_raw_u32("tokenizer.ggml.bos_token_id", (uint32_t)bos);
+    if (eos >= 0) kv_raw_u32("tokenizer.ggml.eos_token_id", (uint32_t)eos);
     if (in->rope_scaling == LLM_ROPE_LLAMA3) { /* LlamaModel.generate_extra_tensors: rope_freqs.weight */
-        gt *t = &ts[n_ts++];
         int k, half = in->rope_dim / 2;
         double lo_wl = in->rope_original_max_pos / in->rope_low_freq_factor, hi_wl = in->rope_original_max_pos / in->rope_high_freq_factor;
-        snprintf(t->name, sizeof t->name, "rope_freqs.weight");
-        t->n_dims = 1; t->ne[0] = (uint64_t)half; t->ne[1] = 1;
-        t->data = (float *)malloc((size_t)half * sizeof(float));
+        gt *t = add_values("rope_freqs.weight", (uint64_t)half);
         for (k = 0; k < half; k++) {
             float freq = 1.0f / powf((float)in->rope_theta, (float)(2 * k) / (float)in->rope_dim);
             double wl = 2 * 3.14159265358979323846 / freq, smooth;
@@ -156,63 +317,79 @@ int main(int argc, char **argv) {
             }
         }
     }
+    if (phi3) kv_u32("rope.scaling.original_context_length", (uint32_t)(in->rope_original_max_pos ? in->rope_original_max_pos : in->n_ctx_train));
+    if (phi3 && in->rope_scaling == LLM_ROPE_LONGROPE) { /* Phi3MiniModel.generate_extra_tensors */
+        static const char *const keys[2][2] = { { LLM_KEY_ROPE_LONG, "rope_factors_long.weight" }, { LLM_KEY_ROPE_SHORT, "rope_factors_short.weight" } };
+        int k;
+        kv_f32("rope.scaling.attn_factor", in->rope_attn_factor);
+        for (k = 0; k < 2; k++) {
+            const llm__meta *e = llm__meta_find(m, keys[k][0]);
+            gt *t = add_values(keys[k][1], (uint64_t)in->rope_dim / 2);
+            memcpy(t->data, e->data, (size_t)in->rope_dim / 2 * sizeof(float)); /* checked at open: rope_dim / 2 f32 */
+        }
+    } else if (phi3 && in->rope_scaling != LLM_ROPE_NONE) die("phi3: a rope scaling other than longrope in", model_path);
     add(m, "model.embed_tokens.weight", "token_embd.weight", 0);
     add(m, "model.norm.weight", "output_norm.weight", 0);
     if (!in->tied_embeddings) add(m, "lm_head.weight", "output.weight", 0);
     for (l = 0; l < in->n_layer; l++) {
         for (i = 0; i < (int)(sizeof names / sizeof names[0]); i++) {
             int heads = !permute ? 0 : i == 1 ? in->n_head : i == 2 ? in->n_head_kv : 0;
-            snprintf(hf, sizeof hf, "model.layers.%d.%s.weight", l, names[i][0]);
+            if (phi3 && (i == 1 || i == 2 || i == 3 || i == 7 || i == 8)) continue; /* fused below */
+            snprintf(hf[0], sizeof hf[0], "model.layers.%d.%s.weight", l, names[i][0]);
             snprintf(gname, sizeof gname, "blk.%d.%s.weight", l, names[i][1]);
-            add(m, hf, gname, heads);
+            add(m, hf[0], gname, heads);
+        }
+        if (phi3) { /* Phi-3's qkv_proj and gate_up_proj, as the checkpoint has them */
+            const char *const part[3] = { hf[0], hf[1], hf[2] };
+            static const char *const qkv[3] = { "q_proj", "k_proj", "v_proj" }, *const gate_up[2] = { "gate_proj", "up_proj" };
+            for (i = 0; i < 3; i++) snprintf(hf[i], sizeof hf[i], "model.layers.%d.self_attn.%s.weight", l, qkv[i]);
+            snprintf(gname, sizeof gname, "blk.%d.attn_qkv.weight", l);
+            add_parts(m, gname, 0, 3, part);
+            for (i = 0; i < 2; i++) snprintf(hf[i], sizeof hf[i], "model.layers.%d.mlp.%s.weight", l, gate_up[i]);
+            snprintf(gname, sizeof gname, "blk.%d.ffn_up.weight", l);
+            add_parts(m, gname, 0, 2, part);
         }
         /* post_attention_layernorm: before the feed-forward of a pre-norm block, after the
            attention of a post-norm one (OLMo 2) */
-        snprintf(hf, sizeof hf, "model.layers.%d.post_attention_layernorm.weight", l);
+        snprintf(hf[0], sizeof hf[0], "model.layers.%d.post_attention_layernorm.weight", l);
         snprintf(gname, sizeof gname, "blk.%d.%s.weight", l, in->block_norms == LLM_BLOCK_PRE ? "ffn_norm" : "post_attention_norm");
         /* (a sandwich block's ffn_norm is its pre_feedforward_layernorm, above) */
-        add(m, hf, gname, 0);
+        add(m, hf[0], gname, 0);
         for (i = 0; i < 4; i++) { /* biases: a row each, permuted as their matrix */
             static const char *const bias[4][2] = { { "q_proj", "attn_q" }, { "k_proj", "attn_k" }, { "v_proj", "attn_v" }, { "o_proj", "attn_output" } };
-            snprintf(hf, sizeof hf, "model.layers.%d.self_attn.%s.bias", l, bias[i][0]);
+            snprintf(hf[0], sizeof hf[0], "model.layers.%d.self_attn.%s.bias", l, bias[i][0]);
             snprintf(gname, sizeof gname, "blk.%d.%s.bias", l, bias[i][1]);
-            add(m, hf, gname, 0);
-            if (permute && i < 2 && llm_model_tensor(m, hf)) { /* one column: permute its elements */
-                gt *t = &ts[n_ts - 1];
-                uint64_t r, n = t->ne[0], hd = n / (uint64_t)(i == 0 ? in->n_head : in->n_head_kv);
-                float *c = (float *)malloc((size_t)n * sizeof(float));
-                memcpy(c, t->data, (size_t)n * sizeof(float));
-                for (r = 0; r < n; r++) t->data[r] = c[hf_row(r, hd)];
-                free(c);
-            }
+            if (phi3 && llm_model_tensor(m, hf[0])) die("phi3: llama.cpp has no attention biases, found", hf[0]);
+            add(m, hf[0], gname, !permute || i >= 2 ? 0 : i == 0 ? in->n_head : in->n_head_kv);
         }
         add_experts(m, l, "gate_proj", "ffn_gate_exps.weight", in->n_expert);
         add_experts(m, l, "up_proj", "ffn_up_exps.weight", in->n_expert);
         add_experts(m, l, "down_proj", "ffn_down_exps.weight", in->n_expert);
     }
+
+    /* the header: counts, metadata, the tensor infos with their data offsets */
     put(&b, "GGUF", 4); put32(&b, 3); put64(&b, (uint64_t)n_ts); put64(&b, (uint64_t)n_kv);
     put(&b, meta.p, meta.n);
     for (i = 0; i < n_ts; i++) {
         int d;
-        uint64_t n = 1;
         putstr(&b, ts[i].name); put32(&b, (uint32_t)ts[i].n_dims);
-        for (d = 0; d < ts[i].n_dims; d++) { put64(&b, ts[i].ne[d]); n *= ts[i].ne[d]; }
-        put32(&b, 0); put64(&b, off);
-        off = (off + n * 4 + 31) / 32 * 32;
+        for (d = 0; d < ts[i].n_dims; d++) put64(&b, ts[i].ne[d]);
+        put32(&b, ts[i].type); put64(&b, off);
+        off += (tensor_bytes(&ts[i]) + 31) / 32 * 32;
     }
     while (b.n % 32) put(&b, "", 1);
-    for (i = 0; i < n_ts; i++) {
-        int d;
-        uint64_t n = 1;
-        for (d = 0; d < ts[i].n_dims; d++) n *= ts[i].ne[d];
-        put(&b, ts[i].data, (size_t)n * 4); /* little-endian hosts */
-        while (b.n % 32) put(&b, "", 1);
-        free(ts[i].data);
-    }
-    if (!(f = fopen(argv[3], "wb")) || fwrite(b.p, 1, b.n, f) != b.n || fclose(f) != 0) { fprintf(stderr, "tool_gguf_write: cannot write %s\n", argv[3]); return 2; }
-    printf("%s: %d tensors, %d metadata entries (%s)\n", argv[3], n_ts, n_kv, arch);
+    snprintf(tmp_path, sizeof tmp_path, "%s.tmp", out_path);
+    if (!(out = fopen(tmp_path, "wb"))) die("cannot create", tmp_path);
+    setvbuf(out, NULL, _IOFBF, 1 << 20);
+    put_file(b.p, b.n);
+    for (i = 0; i < n_ts; i++) write_tensor(m, &ts[i]);
+    if (fclose(out) != 0) die("cannot write", tmp_path);
+    remove(out_path); /* rename does not replace a file on Windows */
+    if (rename(tmp_path, out_path) != 0) die("cannot rename the output to", out_path);
+    printf("%s: %d tensors, %d metadata entries (%s, %s), %llu bytes\n", out_path, n_ts, n_kv, arch,
+           wtype == GT_F32 ? "f32" : wtype == GT_F16 ? "f16" : "bf16", (unsigned long long)(b.n + off));
+    for (i = 0; i < n_ts; i++) free(ts[i].data);
     llm_model_close(m);
-    free(meta.p);
-    free(b.p);
+    free(meta.p); free(b.p); free(row); free(tmp); free(row16);
     return 0;
 }
