@@ -41,8 +41,8 @@ wrap() {
 
 # suite [--reuse ROW] [--quick] NAME RUNNER SUFFIX MAKE_ARGS...: build with make, run
 # tests/run_all.sh. --reuse: build only the programs and run ROW's test programs (the C++
-# rows compile the programs as C++ and the C99 tests with ROW's C compiler and flags, so the
-# tests are the same binaries). --quick: LLM_TEST_QUICK=1, the slowest tests (perplexity and
+# rows compile the programs as C++ and the C99 tests with ROW's C compiler and flags: the
+# same binaries, so of these only the ones that run the programs run again). --quick: LLM_TEST_QUICK=1, the slowest tests (perplexity and
 # accuracy: many prompt tokens) do less of the same work, for an emulated CPU and for the
 # scalar reference kernels, which are written to be checked against, not to be fast.
 suite() {
@@ -64,6 +64,11 @@ suite() {
   [ -n "$runner" ] && wrap $b "$runner" "$suffix"
   built=$(date +%s)
   skip="$host_only"; [ "$suffix" = .exe ] && skip="$skip $posix_shell"
+  # A --reuse row's test programs are ROW's, already run there: only those that drive its
+  # own programs (and the scripts, which do) run again.
+  if [ $target = all ]; then
+    for t in tests/test_*.c; do t=$(basename $t .c); case " $posix_shell " in *" $t "*) ;; *) skip="$skip $t";; esac; done
+  fi
   native=build/logs/stage-native
   if [ $b = "$GCC_BUILD" ] && [ "$(cat $native.rc 2>/dev/null)" = 0 ] && [ -z "$(find $b -type f -newer $native.log | grep -v '/logs/\|/tests/[^/]*/')" ]; then
     # make test's native stage ran these tests (and the host-only ones) on these binaries,
