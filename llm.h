@@ -1678,6 +1678,7 @@ typedef struct llm__kernels {
     void (*axpy_f16)(float *y, float a, const uint16_t *x, int n);
     void (*quantize_x)(const float *x, int n, uint8_t *out);
     void (*swiglu)(float *gate, const float *up, int n);
+    void (*geglu)(float *gate, const float *up, int n);
     int x_tile;            /* tokens per tile of the 16-bit kernels for packed x; 0: x as it is */
     const char *name;
 } llm__kernels;
@@ -2010,10 +2011,24 @@ static void llm__swiglu_ref(float *gate, const float *up, int n) {
     for (i = 0; i < n; i++) gate[i] = gate[i] / (1.0f + expf(-gate[i])) * up[i];
 }
 
+/* GeGLU gate, in place in gate: gelu_tanh(gate) * up, PyTorch's gelu(approximate="tanh"),
+   0.5 x (1 + tanh(u)) with u = sqrt(2/pi) (x + 0.044715 x^3). It is computed as the equal
+   x / (1 + e^-2u), SwiGLU's form: no cancellation in 1 + tanh(u) where tanh(u) is near -1,
+   and one e^x for the vector kernels too. */
+#define LLM__GELU_BETA 0.7978845608028654f
+#define LLM__GELU_KAPPA 0.044715f
+static void llm__geglu_ref(float *gate, const float *up, int n) {
+    int i;
+    for (i = 0; i < n; i++) {
+        float x = gate[i], u = LLM__GELU_BETA * (x + LLM__GELU_KAPPA * x * (x * x));
+        gate[i] = x / (1.0f + expf(-2.0f * u)) * up[i];
+    }
+}
+
 static const llm__kernels llm__kernels_ref = {
     { llm__mm_float_ref, llm__mm_float_ref, llm__mm_float_ref, llm__mm_quant_ref, llm__mm_quant_ref, llm__mm_kquant_ref,
       llm__mm_kquant_ref, llm__mm_kquant_ref },
-    llm__dot_f32_ref, llm__dot_f16_ref, llm__axpy_f32_ref, llm__axpy_f16_ref, llm__quantize_x_ref, llm__swiglu_ref, 0, "scalar"
+    llm__dot_f32_ref, llm__dot_f16_ref, llm__axpy_f32_ref, llm__axpy_f16_ref, llm__quantize_x_ref, llm__swiglu_ref, llm__geglu_ref, 0, "scalar"
 };
 
 #if defined(LLM__AVX512)
@@ -2417,12 +2432,25 @@ static void llm__swiglu_avx512(float *gate, const float *up, int n) {
     }
 }
 
+/* llm__geglu_ref's arithmetic, 16 at a time (e^x as above). */
+static void llm__geglu_avx512(float *gate, const float *up, int n) {
+    int i;
+    for (i = 0; i < n; i += 16) {
+        __mmask16 k = n - i >= 16 ? (__mmask16)0xFFFF : (__mmask16)((1u << (n - i)) - 1);
+        __m512 x = _mm512_maskz_loadu_ps(k, gate + i), one = _mm512_set1_ps(1.0f);
+        __m512 x3 = _mm512_mul_ps(_mm512_mul_ps(_mm512_set1_ps(LLM__GELU_KAPPA), x), _mm512_mul_ps(x, x));
+        __m512 u = _mm512_mul_ps(_mm512_set1_ps(LLM__GELU_BETA), _mm512_add_ps(x, x3));
+        __m512 e = llm__exp_avx512(_mm512_mul_ps(_mm512_set1_ps(-2.0f), u));
+        _mm512_mask_storeu_ps(gate + i, k, _mm512_mul_ps(_mm512_div_ps(x, _mm512_add_ps(one, e)), _mm512_maskz_loadu_ps(k, up + i)));
+    }
+}
+
 LLM__TARGET_END
 
 static const llm__kernels llm__kernels_avx512 = {
     { llm__mm_f32_avx512, llm__mm_f16_avx512, llm__mm_bf16_avx512, llm__mm_q8_0_avx512, llm__mm_q4_0_avx512, llm__mm_q4_k_avx512,
       llm__mm_q5_k_avx512, llm__mm_q6_k_avx512 },
-    llm__dot_f32_avx512, llm__dot_f16_avx512, llm__axpy_f32_avx512, llm__axpy_f16_avx512, llm__quantize_x_avx512, llm__swiglu_avx512, LLM__XT, "avx512"
+    llm__dot_f32_avx512, llm__dot_f16_avx512, llm__axpy_f32_avx512, llm__axpy_f16_avx512, llm__quantize_x_avx512, llm__swiglu_avx512, llm__geglu_avx512, LLM__XT, "avx512"
 };
 #endif
 
@@ -2761,7 +2789,7 @@ LLM__TARGET_END
 static const llm__kernels llm__kernels_avx2 = {
     { llm__mm_f32_avx2, llm__mm_f16_avx2, llm__mm_bf16_avx2, llm__mm_q8_0_avx2, llm__mm_q4_0_avx2, llm__mm_q4_k_avx2, llm__mm_q5_k_avx2,
       llm__mm_q6_k_avx2 },
-    llm__dot_f32_avx2, llm__dot_f16_avx2, llm__axpy_f32_avx2, llm__axpy_f16_avx2, llm__quantize_x_avx2, llm__swiglu_ref, 0, "avx2"
+    llm__dot_f32_avx2, llm__dot_f16_avx2, llm__axpy_f32_avx2, llm__axpy_f16_avx2, llm__quantize_x_avx2, llm__swiglu_ref, llm__geglu_ref, 0, "avx2"
 };
 #endif
 
@@ -2889,7 +2917,7 @@ LLM__TARGET_END
 static const llm__kernels llm__kernels_avx2_vnni = {
     { llm__mm_f32_avx2, llm__mm_f16_avx2, llm__mm_bf16_avx2, llm__mm_q8_0_avxvnni, llm__mm_q4_0_avxvnni, llm__mm_q4_k_avxvnni,
       llm__mm_q5_k_avxvnni, llm__mm_q6_k_avxvnni },
-    llm__dot_f32_avx2, llm__dot_f16_avx2, llm__axpy_f32_avx2, llm__axpy_f16_avx2, llm__quantize_x_avx2, llm__swiglu_ref, 0, "avx2-vnni"
+    llm__dot_f32_avx2, llm__dot_f16_avx2, llm__axpy_f32_avx2, llm__axpy_f16_avx2, llm__quantize_x_avx2, llm__swiglu_ref, llm__geglu_ref, 0, "avx2-vnni"
 };
 #endif
 
@@ -3168,7 +3196,7 @@ static void llm__mm_q6_k_neon(const llm__mm *m, int r0, int r1) { llm__mm_kquant
 static const llm__kernels llm__kernels_neon = {
     { llm__mm_f32_neon, llm__mm_f16_neon, llm__mm_bf16_neon, llm__mm_q8_0_neon, llm__mm_q4_0_neon, llm__mm_q4_k_neon, llm__mm_q5_k_neon,
       llm__mm_q6_k_neon },
-    llm__dot_f32_neon, llm__dot_f16_neon, llm__axpy_f32_neon, llm__axpy_f16_neon, llm__quantize_x_ref, llm__swiglu_ref, 0,
+    llm__dot_f32_neon, llm__dot_f16_neon, llm__axpy_f32_neon, llm__axpy_f16_neon, llm__quantize_x_ref, llm__swiglu_ref, llm__geglu_ref, 0,
 #if defined(LLM__NEON_DOTPROD)
     "neon-dotprod"
 #else
@@ -3292,17 +3320,6 @@ static void llm__rmsnorm_plus_one(float *out, const float *x, const float *weigh
 static void llm__norm(const llm_model_info *h, float *out, const float *x, const llm_tensor *w, int n) {
     if (h->norm_plus_one) llm__rmsnorm_plus_one(out, x, (const float *)w->data, n, h->rms_eps);
     else llm__rmsnorm(out, x, (const float *)w->data, n, h->rms_eps);
-}
-
-/* GeGLU gate, in place in gate: gelu_tanh(gate) * up, with PyTorch's gelu(approximate="tanh"):
-   0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))). */
-static void llm__geglu_tanh(float *gate, const float *up, int n) {
-    const float beta = 0.7978845608028654f, kappa = 0.044715f;
-    int i;
-    for (i = 0; i < n; i++) {
-        float x = gate[i], inner = beta * (x + kappa * x * x * x);
-        gate[i] = 0.5f * x * (1.0f + tanhf(inner)) * up[i];
-    }
 }
 
 /* x = cap * tanh(x / cap): Gemma 2's soft-capping of attention scores and logits. */
@@ -4740,7 +4757,7 @@ static void llm__swiglu_chunk(void *arg, int chunk) {
     for (t = 0; t < g->n_tok; t++) {
         float *gt = g->out + (size_t)t * (size_t)g->n_out + r0;
         const float *ut = u->out + (size_t)t * (size_t)g->n_out + r0;
-        if (job->act == LLM_ACT_GELU_TANH) llm__geglu_tanh(gt, ut, r1 - r0);
+        if (job->act == LLM_ACT_GELU_TANH) job->kern->geglu(gt, ut, r1 - r0);
         else job->kern->swiglu(gt, ut, r1 - r0);
     }
 }

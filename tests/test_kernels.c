@@ -169,31 +169,44 @@ static void test_nonfinite_activations(void) {
     free(x); free(wf);
 }
 
-/* SwiGLU: within 4 ulp of silu(g) * u computed in double, for gates from -120 to 100, and the
-   same bits when split at any offset. Below g = -88.7 e^-g overflows and the result is 0
-   (as in PyTorch), where the exact one is under 1e-36. */
-static void test_swiglu_kernel(void) {
+/* The gates, SwiGLU and GeGLU: within 4 ulp of silu(g) * u and of gelu_tanh(g) * u computed
+   in double, for gates from -120 to 100, and the same bits when split at any offset. Where
+   e^-g (e^-2u) overflows the result is 0 (as in PyTorch), and the exact one under 1e-36. */
+static double gate_exact(int gelu, float g) {
+    /* u in float as the kernels (and PyTorch) compute it: past |u| = 40 its rounding alone
+       moves e^-2u by more than 4 ulp; what is checked is the rest. 0.5 g (1 + tanh(u)) is
+       g / (1 + e^-2u), which loses nothing where tanh(u) is near -1. */
+    float u = 0.7978845608028654f * (g + 0.044715f * g * (g * g));
+    return gelu ? (double)g / (1.0 + exp(-2.0 * (double)u)) : (double)g / (1.0 + exp(-(double)g));
+}
+
+static void test_gate_kernels(void) {
     const llm__kernels *ref = llm__kernels_get(LLM_KERNELS_SCALAR);
     enum { N = 4001 };
     static float g[N], u[N], a[N], b[N], c[N];
-    int i, split;
-    double worst_a = 0.0, worst_b = 0.0;
+    int i, split, gelu;
     for (i = 0; i < N; i++) { g[i] = -120.0f + 220.0f * (float)i / (N - 1); u[i] = i % 3 ? frand() : 1.0f; }
     g[0] = 0.0f; g[1] = -0.0f; g[2] = 1e-30f;
-    memcpy(a, g, sizeof g); memcpy(b, g, sizeof g);
-    ref->swiglu(a, u, N); simd->swiglu(b, u, N);
-    for (i = 0; i < N; i++) {
-        double e = (double)g[i] / (1.0 + exp(-(double)g[i])) * u[i], tol = 4.0 * 1.1920929e-7 * fabs(e) + 1e-36;
-        if (fabs(a[i] - e) / tol > worst_a) worst_a = fabs(a[i] - e) / tol;
-        if (fabs(b[i] - e) / tol > worst_b) worst_b = fabs(b[i] - e) / tol;
-    }
-    CHECK(worst_a <= 1.0, "scalar swiglu off by %.2f x 4 ulp", worst_a);
-    CHECK(worst_b <= 1.0, "%s swiglu off by %.2f x 4 ulp", simd->name, worst_b);
-    for (split = 1; split < 40; split += 3) {
-        memcpy(c, g, sizeof g);
-        simd->swiglu(c, u, split);
-        simd->swiglu(c + split, u + split, N - split);
-        CHECK(!memcmp(b, c, sizeof c), "%s swiglu depends on the split at %d", simd->name, split);
+    for (gelu = 0; gelu < 2; gelu++) {
+        void (*ref_fn)(float *, const float *, int) = gelu ? ref->geglu : ref->swiglu;
+        void (*simd_fn)(float *, const float *, int) = gelu ? simd->geglu : simd->swiglu;
+        const char *what = gelu ? "geglu" : "swiglu";
+        double worst_a = 0.0, worst_b = 0.0;
+        memcpy(a, g, sizeof g); memcpy(b, g, sizeof g);
+        ref_fn(a, u, N); simd_fn(b, u, N);
+        for (i = 0; i < N; i++) {
+            double e = gate_exact(gelu, g[i]) * u[i], tol = 4.0 * 1.1920929e-7 * fabs(e) + 1e-36;
+            if (fabs(a[i] - e) / tol > worst_a) worst_a = fabs(a[i] - e) / tol;
+            if (fabs(b[i] - e) / tol > worst_b) worst_b = fabs(b[i] - e) / tol;
+        }
+        CHECK(worst_a <= 1.0, "scalar %s off by %.2f x 4 ulp", what, worst_a);
+        CHECK(worst_b <= 1.0, "%s %s off by %.2f x 4 ulp", simd->name, what, worst_b);
+        for (split = 1; split < 40; split += 3) {
+            memcpy(c, g, sizeof g);
+            simd_fn(c, u, split);
+            simd_fn(c + split, u + split, N - split);
+            CHECK(!memcmp(b, c, sizeof c), "%s %s depends on the split at %d", simd->name, what, split);
+        }
     }
 }
 
@@ -502,7 +515,7 @@ static void test_set(llm_kernels k) {
     simd = llm__kernels_get(k);
     printf("kernels: %s\n", simd->name);
     test_vector_kernels();
-    test_swiglu_kernel();
+    test_gate_kernels();
     test_quantizers();
     test_kquants();
     for (i = 0; i < sizeof types / sizeof types[0]; i++) {
