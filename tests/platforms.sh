@@ -134,9 +134,9 @@ job() {
     aarch64) need aarch64 "gcc-aarch64-linux-gnu, qemu-user" aarch64-linux-gnu-gcc qemu-aarch64 &&
              suite --quick aarch64 "qemu-aarch64 -L /usr/aarch64-linux-gnu" .bin CC=aarch64-linux-gnu-gcc "CFLAGS=$STRICT";;
     gcc)     suite gcc "" "" CC=gcc "CFLAGS=$STRICT"
-             need g++ g++ g++ && suite --reuse gcc g++ "" "" "CC=g++ -x c++" "WARN=$CXX11" TEST_CC=gcc "TEST_WARN=$C99" "CFLAGS=$STRICT";;
+             need g++ g++ g++ && suite --reuse gcc --quick g++ "" "" "CC=g++ -x c++" "WARN=$CXX11" TEST_CC=gcc "TEST_WARN=$C99" "CFLAGS=$STRICT";;
     clang)   need clang clang clang && suite clang "" "" CC=clang "CFLAGS=$STRICT"
-             need clang++ clang clang++ && suite --reuse clang clang++ "" "" "CC=clang++ -x c++" "WARN=$CXX11" TEST_CC=clang "TEST_WARN=$C99" "CFLAGS=$STRICT";;
+             need clang++ clang clang++ && suite --reuse clang --quick clang++ "" "" "CC=clang++ -x c++" "WARN=$CXX11" TEST_CC=clang "TEST_WARN=$C99" "CFLAGS=$STRICT";;
     windows) need windows "gcc-mingw-w64-x86-64, wine" x86_64-w64-mingw32-gcc wine &&
              suite --quick windows "env WINEDEBUG=-all wine" .exe CC=x86_64-w64-mingw32-gcc OPENMP=0 "CFLAGS=-O1 -Werror -static";;
     m32)     suite --quick m32 "" "" "CC=gcc -m32 -isystem $P/m32-include" "CFLAGS=-O1 -Werror";;
