@@ -46,7 +46,7 @@ FUZZ_REPLAY = $(patsubst %,$(B)/tests/%$(EXE),$(FUZZ_NAMES))
 
 all: $(PROGRAMS)
 
-$(B)/convert$(EXE): tools/convert.c tools/llm_convert.h tools/llm_gguf.h tools/llm_retype.h tools/json.h llm.h | $(B)
+$(B)/convert$(EXE): tools/convert.c tools/llm_convert.h tools/llm_gguf.h tools/llm_retype.h tools/llm_quant_vec.h tools/json.h llm.h | $(B)
 	$(CC) $(ALL_CFLAGS) -o $@ tools/convert.c $(LDLIBS)
 
 $(B)/gen_model$(EXE): tools/gen_model.c llm.h | $(B)
@@ -69,7 +69,7 @@ $(B)/%$(EXE): examples/%.c llm.h | $(B)
 # The tests (and fuzz targets) that use only the public API link the implementation compiled
 # once, as the programs do (built by TEST_CC: a C++ row's tests are C); the others reach
 # internals and compile it themselves.
-TEST_DEPS = llm.h tools/json.h tools/llm_convert.h tools/llm_gguf.h tools/llm_retype.h $(wildcard tests/*.h)
+TEST_DEPS = llm.h tools/json.h tools/llm_convert.h tools/llm_gguf.h tools/llm_retype.h tools/llm_quant_vec.h $(wildcard tests/*.h)
 API_ONLY  = $(basename $(notdir $(shell grep -L 'define LLM_IMPLEMENTATION' tests/test_*.c tests/tool_*.c tests/fuzz/fuzz_*.c)))
 TEST_LIB  = $(B)/tests/llm.o
 $(TEST_LIB): programs/llm.c llm.h | $(B)/tests
@@ -117,7 +117,7 @@ test-platforms:
 # build/fuzz/corpus/NAME, crashes to build/fuzz/crashes/NAME).
 FUZZ_SECONDS ?= 60
 FUZZ_CFLAGS = -g -O1 -fno-omit-frame-pointer -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
-build/fuzz/%: tests/fuzz/%.c llm.h tools/json.h tools/llm_convert.h tools/llm_gguf.h tools/llm_retype.h | fuzz-need
+build/fuzz/%: tests/fuzz/%.c llm.h tools/json.h tools/llm_convert.h tools/llm_gguf.h tools/llm_retype.h tools/llm_quant_vec.h | fuzz-need
 	@mkdir -p build/fuzz
 	clang $(FUZZ_CFLAGS) -o $@ $< $(if $(filter $*,$(API_ONLY)),programs/llm.c) -lm
 

@@ -6,8 +6,8 @@
 # and the q4_k_m file must be no larger than llama.cpp's Q4_K_M file of the same checkpoint
 # (2,323,008 bytes: the GGUF of ../shared/testdata/gguf/kjv-tiny). Measured (300 positions;
 # 100): q8_0 2.5e-4 (2.5e-4), q6_k 1.05e-3 (1.0e-3), q5_k_m 2.1e-3 (1.8e-3), q5_k 2.7e-3
-# (2.5e-3), q4_k_m 8.1e-3 (8.5e-3; 2,254,848 bytes), q4_k 1.05e-2 (1.13e-2), q4_0 1.26e-2
-# (1.27e-2). When that GGUF is there, llama.cpp's own Q4_K_M weights (imported by build/convert,
+# (2.5e-3), q4_k_m 8.1e-3 (8.5e-3; 2,254,848 bytes), q4_k 1.05e-2 (1.13e-2), q4_0 1.25e-2
+# (1.25e-2). When that GGUF is there, llama.cpp's own Q4_K_M weights (imported by build/convert,
 # bit for bit) are scored on the same positions and q4_k_m must be no worse (measured: 8.5e-3; 9.0e-3).
 set -e
 n=300; [ "${LLM_TEST_QUICK:-0}" = 1 ] && n=100

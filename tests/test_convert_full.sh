@@ -45,7 +45,7 @@ else
   echo "a link to /dev/full, a directory$( [ $made_node = 1 ] && echo ' and a device node'): $(cat $d/dir.llm.log | tail -n 1)"
 fi
 
-# SIGTERM while the tensors are written (q4_0 takes a few tenths of a second here): the
+# SIGTERM while the tensors are written (q4_0 takes a few hundredths of a second here): the
 # temporary goes, and the process ends by the signal. Each try waits for the temporary to
 # appear; a run that ends before the signal lands is tried again.
 if [ $wine = 1 ]; then

@@ -344,6 +344,44 @@ static void test_kquants(void) {
     free(row); free(w);
 }
 
+/* The quantizers of kernel set k write the bytes of the scalar ones (tools/llm_quant_vec.h
+   runs the reference's operations in lanes): on random rows and on blocks of zeros, of
+   subnormal, huge or non-finite values, of equal magnitudes of both signs, of exact codes. */
+static void test_quantizer_set(llm_kernels k) {
+    static const llm_dtype types[] = { LLM_DTYPE_Q8_0, LLM_DTYPE_Q4_0, LLM_DTYPE_Q4_K, LLM_DTYPE_Q5_K, LLM_DTYPE_Q6_K, LLM_DTYPE_F16, LLM_DTYPE_BF16 };
+    static const float odd[] = { 0.0f, -0.0f, 1e-40f, -3e-39f, 1e-30f, 6e-8f, 65504.0f, 1e30f, -3e38f, INFINITY, -INFINITY, NAN };
+    int rows = 48, cols = 352, r, c, i, f; /* 352: k-quants end with a super-block of 3 sub-blocks */
+    float *w = rand_vec((size_t)rows * cols, 1.0f);
+    for (r = 0; r < rows; r++)
+        for (c = 0; c < cols; c += 32) {
+            float *x = w + (size_t)r * cols + c, v = odd[(r + c / 32) % (sizeof odd / sizeof odd[0])];
+            switch ((r * 7 + c / 32) % 8) {
+            case 0: for (i = 0; i < 32; i++) x[i] = v; break;                         /* a block of one value */
+            case 1: x[(r + c) % 32] = v; break;                                      /* one odd value */
+            case 2: for (i = 0; i < 32; i++) x[i] *= 1e-38f; break;                  /* subnormal and near it */
+            case 3: x[3] = 0.75f; x[17] = -0.75f; for (i = 0; i < 32; i++) if (i != 3 && i != 17) x[i] *= 0.7f; break;
+            case 4: for (i = 0; i < 32; i++) x[i] = (float)(i % 16) - 8.0f; break;  /* exact q4_0 codes */
+            case 5: for (i = 0; i < 32; i++) x[i] = x[i] * 1e4f + 3e4f; break;      /* all positive, large */
+            case 6: for (i = 0; i < 32; i++) x[i] *= (r & 1) ? 3e-4f : 4e-6f; break; /* subnormal f16 scales */
+            default: x[0] = v; break;                                                /* an odd first value */
+            }
+        }
+    for (i = 0; i < (int)(sizeof types / sizeof types[0]); i++)
+        for (f = 0; f < (types[i] == LLM_DTYPE_Q4_0 ? 2 : 1); f++) {
+            size_t size = llm_dtype_row_bytes(types[i], cols) * (size_t)rows;
+            uint8_t *a = (uint8_t *)malloc(size), *b = (uint8_t *)malloc(size);
+            int flags = f ? LLM_QUANTIZE_REFERENCE : 0;
+            CHECK(llm_quantize(types[i], w, rows, cols, a, flags | LLM_QUANTIZE_KERNELS(LLM_KERNELS_SCALAR)) == LLM_OK, "quantize %s", llm_dtype_name(types[i]));
+            CHECK(llm_quantize(types[i], w, rows, cols, b, flags | LLM_QUANTIZE_KERNELS(k)) == LLM_OK, "quantize %s with %s", llm_dtype_name(types[i]),
+                  llm_kernels_name(k));
+            CHECK(!memcmp(a, b, size), "%s%s: the %s quantizer writes other bytes than the scalar one", llm_dtype_name(types[i]),
+                  f ? " (reference rounding)" : "", llm_kernels_name(k));
+            free(a); free(b);
+        }
+    CHECK(llm_quantize(LLM_DTYPE_Q8_0, w, rows, cols, w, LLM_QUANTIZE_KERNELS(LLM_KERNELS_COUNT)) == LLM_ERR_INVALID_ARGUMENT, "a kernel set past the end");
+    free(w);
+}
+
 /* A random llama model in memory: every matrix in dtype dt. */
 static void *make_model(llm_dtype dt, int n_embd, int n_ff, int n_layer, int n_head, int n_kv, int vocab, size_t *size) {
     llm_builder *b;
@@ -499,6 +537,13 @@ static void test_forced_sets(void) {
             CHECK(llm_ctx_kernels(c) == (k ? (llm_kernels)k : llm_kernels_best()), "kernels %s: the context runs %s",
                   llm_kernels_name((llm_kernels)k), llm_kernels_name(llm_ctx_kernels(c)));
         llm_ctx_close(c);
+        {
+            float w[16 * 32] = { 0 };
+            uint8_t q[16 * 34];
+            r = llm_quantize(LLM_DTYPE_Q8_0, w, 16, 32, q, LLM_QUANTIZE_KERNELS(k));
+            CHECK(r == (llm_kernels_supported((llm_kernels)k) ? LLM_OK : LLM_ERR_UNSUPPORTED), "kernels %s: llm_quantize gives %s",
+                  llm_kernels_name((llm_kernels)k), llm_result_string(r));
+        }
     }
     CHECK(!llm_kernels_name(LLM_KERNELS_COUNT) && llm_kernels_best() != LLM_KERNELS_AUTO, "llm_kernels_name, llm_kernels_best");
     llm_model_close(m);
@@ -518,6 +563,7 @@ static void test_set(llm_kernels k) {
     test_gate_kernels();
     test_quantizers();
     test_kquants();
+    test_quantizer_set(k);
     for (i = 0; i < sizeof types / sizeof types[0]; i++) {
         int quant = llm__is_quant(types[i]), kq = llm__is_kquant(types[i]);
         for (n_tok = 1; n_tok <= 19; n_tok += 3) {

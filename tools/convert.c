@@ -2,9 +2,10 @@
    tools/llm_convert.h; GGUF through tools/llm_gguf.h).
 
    build/convert MODEL_DIR|MODEL.gguf|MODEL.llm OUT.llm [--dtype f32|f16|bf16|q8_0|q4_0|q4_k|q5_k|q6_k|q4_k_m|q5_k_m]
-                                                     [--quant-reference] [--vocab-only]
+                                                     [--quant-reference] [--vocab-only] [--kernels NAME]
 
-   llm_convert does the work (what it reads and refuses is in llm_convert.h). --vocab-only
+   llm_convert does the work (what it reads and refuses is in llm_convert.h). --kernels NAME
+   runs the quantizers of that kernel set (tests: every set writes the same bytes). --vocab-only
    writes the tokenizer (and the token ids of config.json / generation_config.json when
    present) without tensors: such a file opens with llm_model_desc.vocab_only. The file is
    written to a new temporary beside OUT and renamed over it; on SIGINT, SIGTERM or SIGHUP this
@@ -140,6 +141,7 @@ static int parse_dtype_arg(const char *s, llm_dtype *out) {
 static void usage(FILE *f) {
     fprintf(f,
             "usage: convert MODEL_DIR|MODEL.gguf|MODEL.llm OUT.llm [--dtype T] [--quant-reference] [--vocab-only]\n"
+            "               [--kernels NAME]\n"
             "  MODEL_DIR     a HuggingFace model directory (config.json, *.safetensors, tokenizer.json)\n"
             "  MODEL.gguf    a GGUF file (llama.cpp's format; without --dtype every tensor is kept\n"
             "                without loss: types llm.h lacks are dequantized to f32)\n"
@@ -151,7 +153,9 @@ static void usage(FILE *f) {
             "                (also q6_k for attn_v and ffn_down in some layers)\n"
             "  --quant-reference  q4_0 with ggml's reference rounding instead of our scale search\n"
             "                (for accuracy comparisons)\n"
-            "  --vocab-only  write only the tokenizer (needs only tokenizer.json)\n");
+            "  --vocab-only  write only the tokenizer (needs only tokenizer.json)\n"
+            "  --kernels NAME  the quantizer's kernel set (tests): auto (default), scalar, avx2, avx2-vnni,\n"
+            "                avx512, neon, neon-dotprod; every set writes the same bytes\n");
 }
 
 int main(int argc, char **argv) {
@@ -175,6 +179,12 @@ int main(int argc, char **argv) {
             d.quantize_flags |= LLM_QUANTIZE_REFERENCE;
         } else if (!strcmp(argv[i], "--vocab-only")) {
             d.vocab_only = 1;
+        } else if (!strcmp(argv[i], "--kernels") && i + 1 < argc) {
+            int k;
+            i++;
+            for (k = 0; k < LLM_KERNELS_COUNT && strcmp(argv[i], llm_kernels_name((llm_kernels)k)); k++) {}
+            if (k == LLM_KERNELS_COUNT) { fprintf(stderr, "convert: unknown --kernels '%s'\n", argv[i]); return 2; }
+            d.kernels = (llm_kernels)k;
         } else if (argv[i][0] == '-') {
             fprintf(stderr, "convert: unknown option '%s'\n", argv[i]); usage(stderr); return 2;
         } else if (!dir) dir = argv[i];

@@ -1088,7 +1088,7 @@ static int llm__gguf_convert_tensor(llm__cv *cv, const llm__gguf_file *gf, const
     }
     if (!(f = (float *)malloc((size_t)n_elem * sizeof(float)))) { llm__cv_fail_as(cv, LLM_ERR_OUT_OF_MEMORY, "out of memory for tensor '%s'", st->name); goto done; }
     llm__gguf_dequantize(t->type, raw, n_elem, f);
-    if (llm_quantize(dt, f, (int64_t)rows, (int64_t)cols, dst, cv->desc->quantize_flags) != LLM_OK)
+    if (llm__cv_quantize(cv, dt, f, (int64_t)rows, (int64_t)cols, dst) != LLM_OK)
         llm__cv_fail(cv, "tensor '%s': cannot convert %s to %s", st->name, ty->name, llm_dtype_name(dt));
     else rc = 0;
 done:

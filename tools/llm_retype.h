@@ -49,7 +49,7 @@ static int llm__rt_convert_tensor(llm__cv *cv, const llm_tensor *t, llm_dtype dt
     if (t->n_dims > 2 || cols > 0x7FFFFFFF) return llm__cv_fail_as(cv, LLM_ERR_UNSUPPORTED, "tensor '%s': cannot change the type of a %d-dimensional tensor", t->name, t->n_dims);
     if (!(f = (float *)malloc((size_t)rows * (size_t)cols * sizeof(float)))) return llm__cv_fail_as(cv, LLM_ERR_OUT_OF_MEMORY, "out of memory for tensor '%s'", t->name);
     for (r = 0; r < rows; r++) llm__get_row(t, r, f + (size_t)r * (size_t)cols, (int)cols);
-    if (llm_quantize(dt, f, rows, cols, dst, cv->desc->quantize_flags) != LLM_OK) {
+    if (llm__cv_quantize(cv, dt, f, rows, cols, dst) != LLM_OK) {
         free(f);
         return llm__cv_fail(cv, "tensor '%s': cannot convert %s to %s", t->name, llm_dtype_name(t->dtype), llm_dtype_name(dt));
     }
