@@ -3,8 +3,8 @@
 # each kernel set the CPU runs (--kernels NAME) gives bitwise the logits of a build that has
 # only that set, chosen at compile time from target flags (LLM_NO_DISPATCH; LLM_NO_SIMD for
 # scalar); and build/convert forced to each set (--kernels NAME), on 1 or 3 threads, writes
-# the bytes of its default run for every quantized type. A set the CPU lacks says so on its
-# line (the sets that ran still count). x86-64 only: the aarch64 sets are
+# the bytes of its default run for f16, bf16 and every quantized type. A set the CPU lacks
+# says so on its line (the sets that ran still count). x86-64 only: the aarch64 sets are
 # tests/test_simd_neon.sh's.
 set -e
 . tests/need.sh
@@ -38,7 +38,7 @@ check() { # SET FLAGS...: the portable build forced to SET against a compile-tim
   [ $n = 0 ] || fail "$set: $n logits files differ between --kernels $set and a compile-time $set build"
   printf "%-14s ok: %s files bitwise equal\n" $set "$(ls $out/ref-$set/*.f32 | wc -l | tr -d ' ')"
 }
-qtypes="q8_0 q4_0 q4_k q5_k q6_k q4_k_m q5_k_m"
+qtypes="f16 bf16 q8_0 q4_0 q4_k q5_k q6_k q4_k_m q5_k_m"
 mkdir -p $out/conv
 for t in $qtypes; do $b/convert models/kjv-tiny $out/conv/kjv-$t.llm --dtype $t >/dev/null 2>&1 || fail "convert --dtype $t"; done
 quant() { # SET THREADS: the converter's quantizers of SET on THREADS threads write the default run's bytes

@@ -175,8 +175,8 @@ LLMDEF llm_result llm_convert(const char *hf_dir, const char *out, const llm_con
 #define S_ISREG(m) (((m) & S_IFMT) == S_IFREG)
 #endif
 
-/* One group of 16 rows of a quantized type into the file layout, as one kernel set writes it
-   (llm_quantize). */
+/* One group of 16 rows of a quantized type, f16 or bf16 into the file layout, as one kernel
+   set writes it (llm_quantize). */
 typedef void (*llm__cv_group_fn)(llm_dtype t, const float *src, int64_t n, uint8_t *dst, int flags);
 
 /* One conversion's state: everything a message or the temporary file needs. */
@@ -860,9 +860,22 @@ static void llm__cv_quantize_kgroup(llm_dtype t, const float *src, int64_t n, ui
         }
 }
 
-/* One group of 16 rows, any quantized type: the LLM_KERNELS_SCALAR set. */
+/* One group of 16 rows x n columns of f16 or bf16 (llm__w16_index: column c of the 16 rows
+   together). */
+static void llm__cv_w16_group(llm_dtype t, const float *src, int64_t n, uint8_t *dst) {
+    int64_t c;
+    int r;
+    for (c = 0; c < n; c++)
+        for (r = 0; r < LLM__QG; r++) {
+            float v = src[(size_t)r * (size_t)n + (size_t)c];
+            llm__cv_put16(dst + 2 * ((size_t)c * LLM__QG + (size_t)r), t == LLM_DTYPE_F16 ? llm_f32_to_f16(v) : llm_f32_to_bf16(v));
+        }
+}
+
+/* One group of 16 rows of a quantized type, f16 or bf16: the LLM_KERNELS_SCALAR set. */
 static void llm__cv_quantize_group_ref(llm_dtype t, const float *src, int64_t n, uint8_t *dst, int flags) {
-    if (llm__is_kquant(t)) llm__cv_quantize_kgroup(t, src, n, dst);
+    if (t == LLM_DTYPE_F16 || t == LLM_DTYPE_BF16) llm__cv_w16_group(t, src, n, dst);
+    else if (llm__is_kquant(t)) llm__cv_quantize_kgroup(t, src, n, dst);
     else llm__cv_quantize_group(t, src, n, dst, flags);
 }
 
@@ -1075,11 +1088,11 @@ static int llm__cv_quantize_ok(llm_dtype t, const void *src, int64_t rows, int64
     return src && dst && llm__cv_shape_ok(t, rows, cols);
 }
 
-/* Rows [r0, r0 + n) (r0 a multiple of 16) of a rows x cols matrix of type sdt (f32, f16 or
-   bf16) as type t, 16 at a time: src points at row r0, dst at its place in t's layout (r0 rows
-   of t into the tensor). buf: 16 cols floats, when sdt is not f32. */
-static void llm__cv_convert_rows(llm__cv_group_fn group, llm_dtype sdt, const void *src, llm_dtype t, int64_t r0, int64_t n, int64_t rows,
-                                 int64_t cols, void *dst, int flags, float *buf) {
+/* n rows (from a multiple of 16; fewer than a multiple of 16 only at the matrix's end) of a
+   matrix of cols columns and type sdt (f32, f16 or bf16) as type t, 16 at a time: src points
+   at the first row, dst at its place in t's layout. buf: 16 cols floats, when sdt is not f32. */
+static void llm__cv_convert_rows(llm__cv_group_fn group, llm_dtype sdt, const void *src, llm_dtype t, int64_t n, int64_t cols, void *dst,
+                                 int flags, float *buf) {
     size_t rb = llm_dtype_row_bytes(t, cols);
     int64_t g, r, c;
     for (g = 0; g < n; g += LLM__QG) {
@@ -1087,13 +1100,14 @@ static void llm__cv_convert_rows(llm__cv_group_fn group, llm_dtype sdt, const vo
         const float *x = llm__cv_rows_f32(sdt, src, cols, g, m, buf);
         if (t == LLM_DTYPE_F32) {
             memcpy((float *)dst + (size_t)g * (size_t)cols, x, (size_t)m * (size_t)cols * 4);
-        } else if (!llm__is_quant(t)) {
-            size_t base = (size_t)r0 * (size_t)cols;
-            for (r = 0; r < m; r++)
-                for (c = 0; c < cols; c++) {
+        } else if (!llm__is_quant(t) && m == LLM__QG) {
+            group(t, x, cols, (uint8_t *)dst + 2 * (size_t)g * (size_t)cols, flags);
+        } else if (!llm__is_quant(t)) { /* the last group, m < 16 rows: column c of them together (llm__w16_index) */
+            uint8_t *o = (uint8_t *)dst + 2 * (size_t)g * (size_t)cols;
+            for (c = 0; c < cols; c++)
+                for (r = 0; r < m; r++) {
                     float v = x[(size_t)r * (size_t)cols + (size_t)c];
-                    llm__cv_put16((uint8_t *)dst + 2 * (llm__w16_index(rows, cols, r0 + g + r, c) - base),
-                                  t == LLM_DTYPE_F16 ? llm_f32_to_f16(v) : llm_f32_to_bf16(v));
+                    llm__cv_put16(o + 2 * ((size_t)c * (size_t)m + (size_t)r), t == LLM_DTYPE_F16 ? llm_f32_to_f16(v) : llm_f32_to_bf16(v));
                 }
         } else {
             group(t, x, cols, (uint8_t *)dst + (size_t)g * rb, flags);
@@ -1114,8 +1128,8 @@ static void llm__cv_quantize_team(llm__cv_group_fn group, llm_dtype sdt, const v
 #endif
     for (g = 0; g < ng; g++) {
         int64_t r0 = g * LLM__QG;
-        llm__cv_convert_rows(group, sdt, (const char *)src + (size_t)r0 * (size_t)cols * sb, t, r0, rows - r0 < LLM__QG ? rows - r0 : LLM__QG, rows,
-                             cols, (uint8_t *)dst + (size_t)r0 * rb, flags, buf);
+        llm__cv_convert_rows(group, sdt, (const char *)src + (size_t)r0 * (size_t)cols * sb, t, rows - r0 < LLM__QG ? rows - r0 : LLM__QG, cols,
+                             (uint8_t *)dst + (size_t)r0 * rb, flags, buf);
     }
 }
 
@@ -3410,8 +3424,7 @@ static int llm__cv_job_unit(llm__cv_job *j, int i, int64_t u, int k) {
         if (rc) return rc;
         data = in;
     }
-    llm__cv_convert_rows(j->cv->qgroup, t->dtype, data, dt, r0, n, rows, cols, o, j->cv->desc->quantize_flags & 0xff,
-                         j->f32 + (size_t)k * j->f32_count);
+    llm__cv_convert_rows(j->cv->qgroup, t->dtype, data, dt, n, cols, o, j->cv->desc->quantize_flags & 0xff, j->f32 + (size_t)k * j->f32_count);
 #if defined(_OPENMP) && !defined(LLM_NO_THREADS)
 #pragma omp critical(llm__cv_write)
 #endif

@@ -538,9 +538,34 @@ static void LLM__CV_N(llm__cv_vkgroup)(llm_dtype t, const float *src, int64_t n,
         }
 }
 
+/* ---- f16 and bf16 ---- */
+/* llm_f32_to_bf16. */
+LLM__INLINE LLM__CV_VI LLM__CV_N(llm__cv_vbf16_bits)(LLM__CV_VF f) {
+    LLM__CV_VU u = (LLM__CV_VU)f, r = (u + 0x7fffu + ((u >> 16) & 1u)) >> 16;
+    LLM__CV_VI nan = (LLM__CV_VI)((u & 0x7fffffffu) > 0x7f800000u);
+    return (LLM__CV_VI)LLM__CV_SEL(nan, (LLM__CV_VF)((u >> 16) | 0x40u), (LLM__CV_VF)r);
+}
+
+/* llm__cv_w16_group, 64 columns at a time. */
+static void LLM__CV_N(llm__cv_vw16_group)(llm_dtype t, const float *src, int64_t n, uint8_t *dst) {
+    LLM__CV_VF x[64];
+    int64_t c0;
+    int r0, i, cnt;
+    for (r0 = 0; r0 < LLM__QG; r0 += LLM__CV_W)
+        for (c0 = 0; c0 < n; c0 += 64) {
+            cnt = n - c0 < 64 ? (int)(n - c0) : 64;
+            LLM__CV_N(llm__cv_vrows)(src + (size_t)r0 * (size_t)n + (size_t)c0, n, cnt, x);
+            for (i = 0; i < cnt; i++)
+                LLM__CV_N(llm__cv_vput16)(dst + 2 * ((size_t)(c0 + i) * LLM__QG + (size_t)r0),
+                                          t == LLM_DTYPE_F16 ? LLM__CV_N(llm__cv_vf16_bits)(LLM__CV_N(llm__cv_vf16_round)(x[i]))
+                                                             : LLM__CV_N(llm__cv_vbf16_bits)(x[i]));
+        }
+}
+
 /* llm__cv_quantize_group_ref's work on this width. */
 static void LLM__CV_N(llm__cv_quantize_group)(llm_dtype t, const float *src, int64_t n, uint8_t *dst, int flags) {
-    if (llm__is_kquant(t)) LLM__CV_N(llm__cv_vkgroup)(t, src, n, dst);
+    if (t == LLM_DTYPE_F16 || t == LLM_DTYPE_BF16) LLM__CV_N(llm__cv_vw16_group)(t, src, n, dst);
+    else if (llm__is_kquant(t)) LLM__CV_N(llm__cv_vkgroup)(t, src, n, dst);
     else LLM__CV_N(llm__cv_vgroup)(t, src, n, dst, flags);
 }
 
