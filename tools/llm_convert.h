@@ -548,9 +548,9 @@ static uint16_t llm__cv_quant_block_q4(const float *x, uint8_t *q, int flags) {
         if (fabsf(x[i]) > amax) { amax = fabsf(x[i]); m = x[i]; }
     if (flags & LLM_QUANTIZE_REFERENCE) { /* ggml quantize_row_q4_0_ref */
         float d = m / -8.0f, id = d != 0.0f ? 1.0f / d : 0.0f;
-        for (i = 0; i < LLM__QK; i++) {
-            int v = (int)(int8_t)(x[i] * id + 8.5f);
-            q[i] = (uint8_t)(v > 15 ? 15 : v);
+        for (i = 0; i < LLM__QK; i++) { /* clamped before the conversion: a non-finite weight is no UB */
+            float v = x[i] * id + 8.5f;
+            q[i] = (uint8_t)(int)(v >= 0.0f ? (v < 15.0f ? v : 15.0f) : 0.0f);
         }
         return llm_f32_to_f16(d);
     }
