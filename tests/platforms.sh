@@ -163,7 +163,11 @@ wait
 
 failed=""
 for name in gcc clang g++ clang++ m32 aarch64 windows minimal openmp wasm; do
-  [ -f $P/$name.result ] || continue
+  case $name in g++) row=gcc;; clang++) row=clang;; *) row=$name;; esac
+  want $row || continue
+  # a row asked for that left no result (a full disk, a killed lane) failed
+  [ -f $P/$name.result ] || note $name "FAILED: no result was written"
+  [ -f $P/$name.result ] || { echo "$name       FAILED: no result could be written"; failed="$failed $name"; continue; }
   cat $P/$name.result
   head -n 1 $P/$name.result | grep -q ' FAILED' && failed="$failed $name"
 done
