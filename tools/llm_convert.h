@@ -895,13 +895,7 @@ LLM__TARGET_BEGIN("avx512f,avx512bw,avx512vl,avx2,fma")
 #define LLM__CV_VMIN(a, b) ((LLM__CV_VF)_mm512_min_ps((__m512)(a), (__m512)(b)))
 #define LLM__CV_VFLOOR(v) ((LLM__CV_VF)_mm512_roundscale_ps((__m512)(v), _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC))
 #define LLM__CV_VSQRT(v) ((LLM__CV_VF)_mm512_sqrt_ps((__m512)(v)))
-#include "llm_quant_vec.h"
-#undef LLM__CV_VSQRT
-#undef LLM__CV_VFLOOR
-#undef LLM__CV_VMIN
-#undef LLM__CV_VMAX
-#undef LLM__CV_VFMA_INT
-#undef LLM__CV_W
+#include "llm_quant_vec.h" /* which undefines LLM__CV_W and the macros above */
 LLM__TARGET_END
 #endif
 #if defined(LLM__AVX2)
@@ -913,13 +907,7 @@ LLM__TARGET_BEGIN("avx2,fma")
 #define LLM__CV_VMIN(a, b) ((LLM__CV_VF)_mm256_min_ps((__m256)(a), (__m256)(b)))
 #define LLM__CV_VFLOOR(v) ((LLM__CV_VF)_mm256_floor_ps((__m256)(v)))
 #define LLM__CV_VSQRT(v) ((LLM__CV_VF)_mm256_sqrt_ps((__m256)(v)))
-#include "llm_quant_vec.h"
-#undef LLM__CV_VSQRT
-#undef LLM__CV_VFLOOR
-#undef LLM__CV_VMIN
-#undef LLM__CV_VMAX
-#undef LLM__CV_VFMA_INT
-#undef LLM__CV_W
+#include "llm_quant_vec.h" /* which undefines LLM__CV_W and the macros above */
 LLM__TARGET_END
 #endif
 #if defined(LLM__NEON)
@@ -930,13 +918,7 @@ LLM__TARGET_END
 #define LLM__CV_VMIN(a, b) LLM__CV_SEL((a) < (b), (a), (b))
 #define LLM__CV_VFLOOR(v) ((LLM__CV_VF)vrndmq_f32((float32x4_t)(v)))
 #define LLM__CV_VSQRT(v) ((LLM__CV_VF)vsqrtq_f32((float32x4_t)(v)))
-#include "llm_quant_vec.h"
-#undef LLM__CV_VSQRT
-#undef LLM__CV_VFLOOR
-#undef LLM__CV_VMIN
-#undef LLM__CV_VMAX
-#undef LLM__CV_VFMA_INT
-#undef LLM__CV_W
+#include "llm_quant_vec.h" /* which undefines LLM__CV_W and the macros above */
 #endif
 #endif
 

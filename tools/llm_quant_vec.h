@@ -582,4 +582,11 @@ static void LLM__CV_N(llm__cv_quantize_group)(llm_dtype t, const float *src, int
 #undef LLM__CV_N
 #undef LLM__CV_CAT
 #undef LLM__CV_CAT2
+/* and the includer's: the next width defines its own */
+#undef LLM__CV_VSQRT
+#undef LLM__CV_VFLOOR
+#undef LLM__CV_VMIN
+#undef LLM__CV_VMAX
+#undef LLM__CV_VFMA_INT
+#undef LLM__CV_W
 #endif /* LLM__CV_W */
