@@ -109,10 +109,11 @@ static gt *new_tensor(const char *gname, int n_dims, uint64_t cols, uint64_t row
 
 /* The rows of the n tensors hf[] (absent: no tensor) as GGUF tensor gname. */
 static void add_parts(const llm_model *m, const char *gname, int heads, int n, const char *const *hf) {
-    const llm_tensor *w[3];
+    const llm_tensor *w[3] = {NULL, NULL, NULL};
     uint64_t rows = 0;
     int i;
     gt *t;
+    if (n < 1 || n > 3) die("one to three parts make", gname);
     for (i = 0; i < n; i++) {
         if (!(w[i] = llm_model_tensor(m, hf[i]))) { if (i) die("missing tensor", hf[i]); return; }
         if (cols_of(w[i]) != cols_of(w[0])) die("column count differs in", hf[i]);
