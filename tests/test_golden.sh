@@ -50,6 +50,29 @@ $b/generate --kv-type f32 -m $out/llama3-v5.llm -n 0 --ids-file $data/llama3-min
 printf "llama3-mini, rope_parameters spelling: "
 $b/tests/tool_compare $out/llama3-v5.f32 $data/llama3-mini-golden/logits.f32 2e-4 128256 $data/llama3-mini-golden/vocab_ids.txt
 
+# Gemma 3 and Phi-3 in the transformers 5 spelling: rope_parameters per layer type (Gemma 3:
+# full_attention the global theta, sliding_attention the local one) and partial_rotary_factor
+# inside rope_parameters (Phi-3): the files equal those of the transformers 4 configs, and a
+# local theta given either way reaches the file (it changes it).
+v5() { # NAME SED-SCRIPT: NAME-v5/, the NAME mini with its config.json edited by SED-SCRIPT
+  d=$out/$1-v5; mkdir -p $d
+  for f in model.safetensors tokenizer.json tokenizer_config.json generation_config.json; do ln -sf "$(cd $data/$1-mini-hf && pwd)/$f" $d/$f; done
+  sed "$2" $data/$1-mini-hf/config.json > $d/config.json
+}
+v5 gemma3 '/"rope_local_base_freq"/d; /"rope_scaling"/d; s/"rope_theta": 1000000.0,/"rope_parameters": {"full_attention": {"rope_type": "default", "rope_theta": 1000000.0}, "sliding_attention": {"rope_type": "default", "rope_theta": 10000.0}},/'
+v5 phi3 '/"partial_rotary_factor"/d; /"rope_theta"/d; s/"rope_scaling": {/"rope_parameters": {"rope_theta": 10000.0, "partial_rotary_factor": 0.75,/; s/"type": "longrope"/"rope_type": "longrope"/'
+for m in gemma3 phi3; do
+  $b/convert $data/$m-mini-hf $out/$m-v4.llm >/dev/null && $b/convert $out/$m-v5 $out/$m-v5.llm >/dev/null
+  cmp -s $out/$m-v4.llm $out/$m-v5.llm || { echo "$m-mini: the transformers 5 config gives another file"; exit 1; }
+done
+v5 gemma3 '/"rope_local_base_freq"/d; /"rope_scaling"/d; s/"rope_theta": 1000000.0,/"rope_parameters": {"full_attention": {"rope_type": "default", "rope_theta": 1000000.0}, "sliding_attention": {"rope_type": "default", "rope_theta": 20000.0}},/'
+$b/convert $out/gemma3-v5 $out/gemma3-v5-20k.llm >/dev/null
+sed 's/"rope_local_base_freq": 10000.0/"rope_local_base_freq": 20000.0/' $data/gemma3-mini-hf/config.json > $out/gemma3-v5/config.json
+$b/convert $out/gemma3-v5 $out/gemma3-v4-20k.llm >/dev/null
+if cmp -s $out/gemma3-v5-20k.llm $out/gemma3-v4-20k.llm && ! cmp -s $out/gemma3-v4.llm $out/gemma3-v5-20k.llm; then
+  echo "gemma3-mini, phi3-mini: the transformers 5 rope_parameters give the files of the transformers 4 configs"
+else echo "gemma3-mini: rope_parameters.sliding_attention.rope_theta does not reach the file as rope_local_base_freq does"; exit 1; fi
+
 # The families beyond Llama's anatomy (tiny random-weight checkpoints, the Mistral tokenizer
 # files): every logit kept within 1e-4 of llama.cpp's and the argmax equal at every position.
 # gemma3: sandwich norms, (1 + w) norms, per-head q/k norm, local/global rope theta, sliding

@@ -2,7 +2,8 @@
 # HuggingFace parity on ../shared/testdata: every line of public.jsonl,
 # public_split_special.jsonl and decode_public.jsonl for each tokenizer in tokenizers/
 # (encode with and without special tokens, with special tokens not parsed, decode with and
-# without skipping special tokens), through build/convert --vocab-only and build/tokenize.
+# without skipping special tokens), through build/convert --vocab-only and build/tokenize,
+# from tokenizer.json and from a GGUF file of the same tokenizer.
 # Then the model directories that ship a tokenizer: kjv-tiny (HF's ids of "In the beginning",
 # HF's decoding of its greedy ids, and generate -p reproducing the greedy ids), and the
 # llama3 / qwen2 minis, whose tokenizer.json are the tokenizers/ ones.
@@ -13,18 +14,29 @@ need_file test_tokenizers ../shared/testdata "$data/tokenizers" || exit $need_ex
 out=$b/tests/tokenizers; mkdir -p $out
 cmp=$b/tests/tool_jsoncmp
 fail=0
-for t in mistral llama3 qwen3 gemma3 o200k; do
-  d=$data/tokenizers/$t
+# hf T LLM LABEL: the 8 comparisons of tokenizers/T's files with LLM's tokenizer
+hf() {
+  d=$data/tokenizers/$1; tok="$b/tokenize -m $2"; o=$out/$1$3
+  $tok <$d/public.jsonl >$o.a; $cmp $d/public.jsonl ids $o.a ids "$1$3 public ids" || fail=1
+  $tok --no-special <$d/public.jsonl >$o.b; $cmp $d/public.jsonl ids_nospecial $o.b ids "$1$3 public ids_nospecial" || fail=1
+  $tok --decode <$d/public.jsonl >$o.c; $cmp $d/public.jsonl decoded $o.c text "$1$3 public decoded" || fail=1
+  $tok --decode --skip-special <$d/public.jsonl >$o.d; $cmp $d/public.jsonl decoded_skip_special $o.d text "$1$3 public decoded_skip_special" || fail=1
+  $tok --split-special <$d/public_split_special.jsonl >$o.e; $cmp $d/public_split_special.jsonl ids $o.e ids "$1$3 split_special ids" || fail=1
+  $tok --split-special --no-special <$d/public_split_special.jsonl >$o.f; $cmp $d/public_split_special.jsonl ids_nospecial $o.f ids "$1$3 split_special ids_nospecial" || fail=1
+  $tok --decode <$d/decode_public.jsonl >$o.g; $cmp $d/decode_public.jsonl decoded $o.g text "$1$3 decode_public decoded" || fail=1
+  $tok --decode --skip-special <$d/decode_public.jsonl >$o.h; $cmp $d/decode_public.jsonl decoded_skip_special $o.h text "$1$3 decode_public decoded_skip_special" || fail=1
+}
+# Each tokenizer from its tokenizer.json, then as a GGUF file: the tokenizer alone as
+# convert_hf_to_gguf.py --vocab-only writes it from that tokenizer.json (tests/tool_gguf_write
+# --tokenizer, with llama.cpp's pre-tokenizer name for it), converted back by build/convert.
+for p in "mistral -" "llama3 llama-bpe" "qwen3 qwen2" "gemma3 -" "o200k gpt-4o"; do
+  set -- $p; t=$1; d=$data/tokenizers/$t
   if ! $b/convert --vocab-only $d $out/$t.llm >$out/$t.log 2>&1; then echo "$t: convert failed"; cat $out/$t.log; fail=1; continue; fi
-  tok="$b/tokenize -m $out/$t.llm"
-  $tok <$d/public.jsonl >$out/$t.a; $cmp $d/public.jsonl ids $out/$t.a ids "$t public ids" || fail=1
-  $tok --no-special <$d/public.jsonl >$out/$t.b; $cmp $d/public.jsonl ids_nospecial $out/$t.b ids "$t public ids_nospecial" || fail=1
-  $tok --decode <$d/public.jsonl >$out/$t.c; $cmp $d/public.jsonl decoded $out/$t.c text "$t public decoded" || fail=1
-  $tok --decode --skip-special <$d/public.jsonl >$out/$t.d; $cmp $d/public.jsonl decoded_skip_special $out/$t.d text "$t public decoded_skip_special" || fail=1
-  $tok --split-special <$d/public_split_special.jsonl >$out/$t.e; $cmp $d/public_split_special.jsonl ids $out/$t.e ids "$t split_special ids" || fail=1
-  $tok --split-special --no-special <$d/public_split_special.jsonl >$out/$t.f; $cmp $d/public_split_special.jsonl ids_nospecial $out/$t.f ids "$t split_special ids_nospecial" || fail=1
-  $tok --decode <$d/decode_public.jsonl >$out/$t.g; $cmp $d/decode_public.jsonl decoded $out/$t.g text "$t decode_public decoded" || fail=1
-  $tok --decode --skip-special <$d/decode_public.jsonl >$out/$t.h; $cmp $d/decode_public.jsonl decoded_skip_special $out/$t.h text "$t decode_public decoded_skip_special" || fail=1
+  hf $t $out/$t.llm ""
+  if ! { $b/tests/tool_gguf_write --tokenizer $out/$t.llm $out/$t.gguf $2 && $b/convert $out/$t.gguf $out/$t-gguf.llm; } >$out/$t-gguf.log 2>&1; then
+    echo "$t: GGUF round trip failed"; cat $out/$t-gguf.log; fail=1; continue
+  fi
+  hf $t $out/$t-gguf.llm -gguf
 done
 
 # kjv-tiny: ids of "In the beginning" with BOS, and the decoding of its greedy ids, from HF

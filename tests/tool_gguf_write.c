@@ -4,6 +4,7 @@
    and to run llama.cpp (llama-bench) on the shapes of our own models.
 
    tool_gguf_write ARCH MODEL.llm OUT.gguf [WINDOW] [--type f32|f16|bf16] [--vocab]
+   tool_gguf_write --tokenizer VOCAB.llm OUT.gguf PRE
 
    As the converter lays them out: the hyper-parameters under "ARCH." (llama.cpp's key names),
    general.file_type, bos and eos ids, the tensors under their GGUF names (blk.N.attn_q.weight
@@ -23,6 +24,18 @@
    the embedding lookup reads a row), so a .llm of any type will do. --vocab: a placeholder
    SentencePiece vocabulary for llama.cpp to load the file (tokens "<0>", "<1>" ... of score 0
    and type normal; bos and eos the model's, else 1 and 2); without it, no tokenizer.
+
+   --tokenizer: the tokenizer of VOCAB.llm (converted from a tokenizer.json) alone, as
+   convert_hf_to_gguf.py --vocab-only writes it from that tokenizer.json: a byte-level vocabulary
+   as gpt2 (_set_vocab_gpt2: model tokens in the GPT-2 byte-to-character spelling and type
+   normal, added tokens as their text, control when special, else user-defined; the merges as
+   "a b"; tokenizer.ggml.pre PRE), a SentencePiece-style one as llama, as _set_vocab_sentencepiece
+   writes it from tokenizer.model: the pieces, <0xHH> pieces of type byte, the added tokens
+   control when special, else user-defined; no merges, and scores in the order of
+   tokenizer.model's, from which HF drew tokenizer.json's merges: a piece scores minus the rank
+   of the first merge that makes it (LlamaHfVocab, the fallback without tokenizer.model, scores
+   every piece -1000 and so loses the order of the merges). Then the bos, eos and unk ids and
+   add_bos_token / add_space_prefix.
 
    The tensor infos are planned first and the header written, then the tensors one by one, row
    by row, the mapped pages of the source dropped as its rows are written (Linux): the memory
@@ -237,6 +250,98 @@ static void placeholder_vocab(int32_t n) {
     for (i = 0; i < n; i++) put32(&meta, 1); /* LLAMA_TOKEN_TYPE_NORMAL */
 }
 
+/* GPT-2's bytes_to_unicode: the printable Latin-1 bytes stand for themselves, the others for
+   U+0100 on, in byte order. */
+static int byte_printable(unsigned c) { return (c >= 33 && c <= 126) || (c >= 161 && c <= 172) || c >= 174; }
+static void byte_level_text(buf *t, const uint8_t *s, size_t n) {
+    size_t i;
+    for (i = 0; i < n; i++) {
+        unsigned cp = s[i], k;
+        uint8_t u[2];
+        if (!byte_printable(cp)) for (k = 0, cp = 256; k < s[i]; k++) cp += !byte_printable(k);
+        if (cp < 0x80) { u[0] = (uint8_t)cp; put(t, u, 1); }
+        else { u[0] = (uint8_t)(0xC0 | cp >> 6); u[1] = (uint8_t)(0x80 | (cp & 0x3F)); put(t, u, 2); }
+    }
+}
+static void put_text(buf *b, buf *t) { put64(b, t->n); put(b, t->p, t->n); free(t->p); t->p = NULL; t->n = t->cap = 0; }
+
+static int tokenizer_only(const char *vocab_path, const char *out_path, const char *pre) {
+    llm_model *m;
+    const llm_tokenizer_info *ti;
+    const llm__meta *text, *off, *flags, *merges;
+    buf b = { NULL, 0, 0 };
+    int32_t i, n, n_merges, bos, eos;
+    int byte_level;
+    llm_model_desc d;
+    memset(&d, 0, sizeof d);
+    d.vocab_only = 1;
+    if (llm_model_open(&m, vocab_path, &d) != LLM_OK) die("cannot open", vocab_path);
+    if (!(ti = llm_tokenizer_info_get(m))) die("no tokenizer in", vocab_path);
+    text = llm__meta_find(m, LLM_KEY_TOK_TOKENS); off = llm__meta_find(m, LLM_KEY_TOK_OFFSETS);
+    flags = llm__meta_find(m, LLM_KEY_TOK_FLAGS); merges = llm__meta_find(m, LLM_KEY_TOK_MERGES);
+    n = ti->n_tokens; byte_level = ti->byte_level;
+    n_merges = merges ? (int32_t)(merges->size / 12) : 0;
+    arch = "llama";
+    key_raw("general.architecture", GV_STRING); putstr(&meta, arch);
+    key_raw("tokenizer.ggml.model", GV_STRING); putstr(&meta, byte_level ? "gpt2" : "llama");
+    if (byte_level) { key_raw("tokenizer.ggml.pre", GV_STRING); putstr(&meta, pre); }
+    key_raw("tokenizer.ggml.tokens", GV_ARRAY); put32(&meta, GV_STRING); put64(&meta, (uint64_t)n);
+    for (i = 0; i < n; i++) {
+        uint32_t a = llm__rd32(off->data + 4 * (size_t)i), e = llm__rd32(off->data + 4 * (size_t)i + 4);
+        buf t = { NULL, 0, 0 };
+        if (byte_level && flags->data[i] == LLM_TF_MODEL) byte_level_text(&t, text->data + a, e - a);
+        else put(&t, text->data + a, e - a);
+        put_text(&meta, &t);
+    }
+    key_raw("tokenizer.ggml.token_type", GV_ARRAY); put32(&meta, GV_I32); put64(&meta, (uint64_t)n);
+    for (i = 0; i < n; i++) {
+        uint32_t a = llm__rd32(off->data + 4 * (size_t)i), e = llm__rd32(off->data + 4 * (size_t)i + 4);
+        uint8_t f = flags->data[i];
+        int byte_piece = !byte_level && e - a == 6 && !memcmp(text->data + a, "<0x", 3) && text->data[a + 5] == '>';
+        put32(&meta, f & LLM_TF_SPECIAL ? 3 : f & LLM_TF_ADDED ? 4 : byte_piece ? 6 : !f ? 5 : 1);
+    }
+    if (!byte_level) { /* score: minus the rank of the first merge that makes the piece */
+        float *score = (float *)malloc((size_t)n * sizeof *score);
+        if (!score) die("out of", "memory");
+        for (i = 0; i < n; i++) score[i] = -(float)n_merges - 1;
+        for (i = n_merges - 1; i >= 0; i--) score[llm__rd32(merges->data + 12 * (size_t)i + 8)] = -(float)i;
+        key_raw("tokenizer.ggml.scores", GV_ARRAY); put32(&meta, GV_F32); put64(&meta, (uint64_t)n);
+        for (i = 0; i < n; i++) { uint32_t u; memcpy(&u, &score[i], 4); put32(&meta, u); }
+        free(score);
+    } else {
+        key_raw("tokenizer.ggml.merges", GV_ARRAY); put32(&meta, GV_STRING); put64(&meta, (uint64_t)n_merges);
+        for (i = 0; i < n_merges; i++) {
+            buf t = { NULL, 0, 0 };
+            int k;
+            for (k = 0; k < 2; k++) {
+                int32_t id = (int32_t)llm__rd32(merges->data + 12 * (size_t)i + 4 * (size_t)k);
+                uint32_t a = llm__rd32(off->data + 4 * (size_t)id), e = llm__rd32(off->data + 4 * (size_t)id + 4);
+                if (k) put(&t, " ", 1);
+                byte_level_text(&t, text->data + a, e - a);
+            }
+            put_text(&meta, &t);
+        }
+    }
+    /* SpecialVocab takes them from tokenizer_config.json: without config.json, the ids the
+       post-processor puts around the text stand for them */
+    bos = llm_model_info_get(m)->bos_id >= 0 ? llm_model_info_get(m)->bos_id : ti->n_prefix == 1 ? ti->prefix[0] : -1;
+    eos = llm_model_info_get(m)->n_stop_ids ? llm_model_info_get(m)->stop_ids[0] : ti->n_suffix == 1 ? ti->suffix[0] : -1;
+    if (bos >= 0) kv_raw_u32("tokenizer.ggml.bos_token_id", (uint32_t)bos);
+    if (eos >= 0) kv_raw_u32("tokenizer.ggml.eos_token_id", (uint32_t)eos);
+    if (ti->unk_id >= 0) kv_raw_u32("tokenizer.ggml.unk_token_id", (uint32_t)ti->unk_id);
+    key_raw("tokenizer.ggml.add_bos_token", 7); put(&meta, ti->n_prefix ? "\1" : "", 1); /* GGUF bool */
+    if (!byte_level) { key_raw("tokenizer.ggml.add_space_prefix", 7); put(&meta, m->tok->ms_prepend || m->tok->normalizer == LLM_NORM_SPM ? "\1" : "", 1); }
+    put(&b, "GGUF", 4); put32(&b, 3); put64(&b, 0); put64(&b, (uint64_t)n_kv);
+    put(&b, meta.p, meta.n);
+    if (!(out = fopen(out_path, "wb"))) die("cannot create", out_path);
+    put_file(b.p, b.n);
+    if (fclose(out) != 0) die("cannot write", out_path);
+    printf("%s: the tokenizer of %s, %d tokens, %d merges\n", out_path, vocab_path, (int)n, (int)n_merges);
+    llm_model_close(m);
+    free(meta.p); free(b.p);
+    return 0;
+}
+
 int main(int argc, char **argv) {
     static const char *const names[][2] = {
         { "input_layernorm", "attn_norm" }, { "self_attn.q_proj", "attn_q" }, { "self_attn.k_proj", "attn_k" },
@@ -256,6 +361,7 @@ int main(int argc, char **argv) {
     int l, i, n_pos = 0, permute, phi3, vocab = 0;
     int32_t bos, eos;
     char hf[3][160], gname[160];
+    if (argc == 5 && !strcmp(argv[1], "--tokenizer")) return tokenizer_only(argv[2], argv[3], argv[4]);
     for (i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--vocab")) vocab = 1;
         else if (!strcmp(argv[i], "--type") && i + 1 < argc) {

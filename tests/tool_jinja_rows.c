@@ -4,6 +4,11 @@
 
    tool_jinja_rows requests DIR          one request line per row of DIR/expected.jsonl
    tool_jinja_rows check DIR ANSWERS     compares ANSWERS line by line with the rows
+   tool_jinja_rows template DIR NAME     the text of template NAME of DIR/templates.json
+   tool_jinja_rows request DIR NAME MESSAGES BOS EOS
+                                         a request to render template NAME for the JSON array
+                                         MESSAGES with a generation prompt and those tokens
+   tool_jinja_rows text ANSWER           the text of the answer in file ANSWER
 
    Requests copy the JSON text of messages, tools and kwargs as they are (numbers keep their
    spelling). A text row passes on a byte-identical text, an error row on any error. check
@@ -185,9 +190,65 @@ static int check(const char *dir, const char *answers_path) {
     return failed ? 1 : 0;
 }
 
+static void put_quoted(const char *s) {
+    fputc('"', stdout);
+    for (; *s; s++) {
+        if (*s == '"' || *s == '\\') printf("\\%c", *s);
+        else if ((unsigned char)*s < 0x20) printf("\\u%04x", (unsigned)*s);
+        else fputc(*s, stdout);
+    }
+    fputc('"', stdout);
+}
+
+static int request(const char *dir, const char *name, const char *messages, const char *bos, const char *eos) {
+    size_t nt;
+    char *templates = read_all(dir, "templates.json", &nt);
+    span all = { templates, nt }, t = member(all, name);
+    if (!t.n) { fprintf(stderr, "jinja_rows: no template '%s' in %s/templates.json\n", name, dir); free(templates); return 1; }
+    fputs("{\"template\": ", stdout); put(member(t, "chat_template"));
+    printf(", \"messages\": %s, \"tools\": null, \"add_generation_prompt\": true, \"bos_token\": ", messages);
+    put_quoted(bos);
+    fputs(", \"eos_token\": ", stdout);
+    put_quoted(eos);
+    fputs("}\n", stdout);
+    free(templates);
+    return 0;
+}
+
+static int answer_text(const char *path) {
+    size_t n;
+    char err[512], *text = json_read_file(path, &n, err, sizeof err);
+    json_value *ans = text ? json_parse(text, n, err, sizeof err) : NULL;
+    const json_value *t = json_get(ans, "text"), *e = json_get(ans, "error");
+    int rc = t && t->type == JSON_STRING ? 0 : 1;
+    if (!ans) fprintf(stderr, "jinja_rows: %s\n", err);
+    else if (rc) fprintf(stderr, "jinja_rows: no text in the answer: %s\n", e && e->type == JSON_STRING ? e->str : "?");
+    else fwrite(t->str, 1, t->len, stdout);
+    json_free(ans);
+    free(text);
+    return rc;
+}
+
+static int template_text(const char *dir, const char *name) {
+    size_t n;
+    char *text = read_all(dir, "templates.json", &n), err[512];
+    json_value *all = json_parse(text, n, err, sizeof err);
+    const json_value *t = all ? json_get(json_get(all, name), "chat_template") : NULL;
+    int rc = t && t->type == JSON_STRING ? 0 : 1;
+    if (!all) fprintf(stderr, "jinja_rows: templates.json: %s\n", err);
+    else if (rc) fprintf(stderr, "jinja_rows: no template '%s' in %s/templates.json\n", name, dir);
+    else fwrite(t->str, 1, t->len, stdout);
+    json_free(all);
+    free(text);
+    return rc;
+}
+
 int main(int argc, char **argv) {
     if (argc == 3 && !strcmp(argv[1], "requests")) return requests(argv[2]);
     if (argc == 4 && !strcmp(argv[1], "check")) return check(argv[2], argv[3]);
-    fprintf(stderr, "usage: tool_jinja_rows requests DIR | check DIR ANSWERS\n");
+    if (argc == 4 && !strcmp(argv[1], "template")) return template_text(argv[2], argv[3]);
+    if (argc == 7 && !strcmp(argv[1], "request")) return request(argv[2], argv[3], argv[4], argv[5], argv[6]);
+    if (argc == 3 && !strcmp(argv[1], "text")) return answer_text(argv[2]);
+    fprintf(stderr, "usage: tool_jinja_rows requests DIR | check DIR ANSWERS | template DIR NAME | request DIR NAME MESSAGES BOS EOS | text ANSWER\n");
     return 2;
 }

@@ -153,7 +153,7 @@ static void usage(FILE *f) {
             "                (also q6_k for attn_v and ffn_down in some layers)\n"
             "  --quant-reference  q4_0 with ggml's reference rounding instead of our scale search\n"
             "                (for accuracy comparisons)\n"
-            "  --vocab-only  write only the tokenizer (needs only tokenizer.json)\n"
+            "  --vocab-only  write only the tokenizer (needs only tokenizer.json, or a GGUF's tokenizer)\n"
             "  --kernels NAME  the quantizer's kernel set (tests): auto (default), scalar, avx2, avx2-vnni,\n"
             "                avx512, neon, neon-dotprod; every set writes the same bytes\n");
 }

@@ -2262,14 +2262,36 @@ static int llm__cv_read_longrope(llm__cv *cv, const json_value *cfg, const json_
     return 0;
 }
 
+/* transformers 5's rope_parameters.sliding_attention: the theta of the layers with a sliding
+   window, which the families with a local RoPE (Gemma 3) run unscaled. */
+static int llm__cv_read_local_rope(llm__cv *cv, const json_value *sl, llm__cv_hparams *h) {
+    const json_value *type;
+    if (!sl || sl->type == JSON_NULL) return 0;
+    if (sl->type != JSON_OBJECT) return llm__cv_fail(cv, "config.json: rope_parameters.sliding_attention must be an object");
+    if (!(h->fam->keys & LLM__CV_KEYS_LOCAL))
+        return llm__cv_fail_as(cv, LLM_ERR_UNSUPPORTED, "config.json: model_type '%s' has one RoPE for every layer; rope_parameters per layer type is not supported for it", h->fam->model_type);
+    type = json_get(sl, "rope_type");
+    if (!type) type = json_get(sl, "type");
+    if (type && !llm__cv_cfg_str_is(type, "default"))
+        return llm__cv_fail_as(cv, LLM_ERR_UNSUPPORTED, "config.json: rope_parameters.sliding_attention.rope_type '%s' is not supported (only default)",
+                               type->type == JSON_STRING ? type->str : "?");
+    return llm__cv_cfg_num(cv, sl, "rope_theta", h->rope_theta_local, &h->rope_theta_local);
+}
+
 static int llm__cv_read_rope_scaling(llm__cv *cv, const json_value *cfg, llm__cv_hparams *h) {
     const json_value *rs = json_get(cfg, "rope_scaling"), *type;
     h->rope_scaling = LLM_ROPE_NONE;
     h->rope_factor = 1.0; h->rope_low = 1.0; h->rope_high = 4.0; h->rope_orig = 0;
     h->rope_attn_factor = 1.0; h->rope_beta_fast = 32.0; h->rope_beta_slow = 1.0; h->rope_truncate = 1;
-    /* transformers 5 writes theta and the scaling rule together as rope_parameters. */
+    /* transformers 5 writes theta and the scaling rule together as rope_parameters, one set
+       per layer type where the types differ (Gemma 3: full_attention is the model's RoPE,
+       sliding_attention the local one). */
     if (!rs || rs->type == JSON_NULL) {
         rs = json_get(cfg, "rope_parameters");
+        if (rs && rs->type == JSON_OBJECT && (json_get(rs, "full_attention") || json_get(rs, "sliding_attention"))) {
+            if (llm__cv_read_local_rope(cv, json_get(rs, "sliding_attention"), h)) return -1;
+            rs = json_get(rs, "full_attention");
+        }
         if (rs && rs->type == JSON_OBJECT && json_get(rs, "rope_theta") && llm__cv_cfg_num(cv, rs, "rope_theta", 0.0, &h->rope_theta)) return -1;
     }
     if (!rs || rs->type == JSON_NULL) return 0;
@@ -2393,7 +2415,12 @@ static int llm__cv_read_switches(llm__cv *cv, const json_value *cfg, llm__cv_hpa
             return llm__cv_fail(cv, "config.json: Granite's multipliers must be > 0");
     }
     if (keys & LLM__CV_KEYS_LOCAL && llm__cv_cfg_num(cv, cfg, "rope_local_base_freq", 10000.0, &h->rope_theta_local)) return -1;
-    if (keys & LLM__CV_KEYS_PARTIAL && llm__cv_cfg_num(cv, cfg, "partial_rotary_factor", 1.0, &partial)) return -1;
+    if (keys & LLM__CV_KEYS_PARTIAL) { /* transformers 5 may write it inside rope_parameters */
+        const json_value *rp = json_get(cfg, "rope_parameters");
+        if (llm__cv_cfg_num(cv, rp && rp->type == JSON_OBJECT ? rp : cfg, "partial_rotary_factor", 1.0, &partial) ||
+            llm__cv_cfg_num(cv, cfg, "partial_rotary_factor", partial, &partial))
+            return -1;
+    }
     if (!(partial > 0 && partial <= 1)) return llm__cv_fail(cv, "config.json: 'partial_rotary_factor' must be in (0, 1]");
     h->rope_dim = (int)(h->head_dim * partial); /* int(), as HF truncates */
     if (h->rope_dim < 2 || h->rope_dim % 2) return llm__cv_fail(cv, "config.json: %d rotary dimensions (head_dim x partial_rotary_factor) is not an even number >= 2", h->rope_dim);
@@ -3206,6 +3233,15 @@ static void llm__cv_embd_scale(const llm__cv_source *src, llm__cv_hparams *h) {
     h->embd_scale = v;
 }
 
+/* The keys of a vocab-only file: h's bos and eos ids, and the vocabulary size (0: not given). */
+static int llm__cv_put_vocab_only(llm__cv *cv, llm_builder *b, const llm__cv_hparams *h, int vocab) {
+    int r = llm_builder_set_i32(b, LLM_KEY_VOCAB_ONLY, 1);
+    if (vocab > 0) r |= llm_builder_set_i32(b, LLM_KEY_N_VOCAB, vocab);
+    r |= llm_builder_set_i32(b, LLM_KEY_BOS_ID, h->bos_id);
+    r |= llm_builder_set_i32_array(b, LLM_KEY_EOS_IDS, h->eos, (size_t)h->n_eos);
+    return r ? llm__cv_fail_as(cv, LLM_ERR_OUT_OF_MEMORY, "cannot build metadata (out of memory)") : 0;
+}
+
 /* A vocab-only file: the tokenizer and what config.json / generation_config.json say of ids. */
 static int llm__cv_set_vocab_only(llm__cv *cv, llm_builder *b, const char *dir, const llm__cv_tok_data *td) {
     char path[4096];
@@ -3221,12 +3257,7 @@ static int llm__cv_set_vocab_only(llm__cv *cv, llm_builder *b, const char *dir, 
     r = llm__cv_read_token_ids(cv, gen, cfg, &h) || llm__cv_cfg_int(cv, cfg, "vocab_size", 0, 0, &vocab) || (td && vocab > 0 && llm__cv_tok_check_vocab_size(cv, td, vocab));
     json_free(cfg);
     json_free(gen);
-    if (r) return -1;
-    r |= llm_builder_set_i32(b, LLM_KEY_VOCAB_ONLY, 1);
-    if (vocab > 0) r |= llm_builder_set_i32(b, LLM_KEY_N_VOCAB, vocab);
-    r |= llm_builder_set_i32(b, LLM_KEY_BOS_ID, h.bos_id);
-    r |= llm_builder_set_i32_array(b, LLM_KEY_EOS_IDS, h.eos, (size_t)h.n_eos);
-    return r ? llm__cv_fail_as(cv, LLM_ERR_OUT_OF_MEMORY, "cannot build metadata (out of memory)") : 0;
+    return r ? -1 : llm__cv_put_vocab_only(cv, b, &h, vocab);
 }
 
 

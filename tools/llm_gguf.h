@@ -305,7 +305,8 @@ static int llm__gguf_parse(llm__gguf *g, const uint8_t *buf, size_t n, uint64_t 
     for (i = 0; i < g->n_tensors; i++)
         if ((r = llm__gguf_read_tensor_info(g, &pos, &g->t[i]))) return r;
     g->data_offset = (pos + g->alignment - 1) / g->alignment * g->alignment;
-    if (g->data_offset > fsize) return llm__gguf_fail(g, "the tensor data would start at %llu, past the end of the file", (unsigned long long)g->data_offset);
+    /* a file without tensors may end right after its metadata (gguf-py pads only before data) */
+    if (g->data_offset > fsize && g->n_tensors) return llm__gguf_fail(g, "the tensor data would start at %llu, past the end of the file", (unsigned long long)g->data_offset);
     return llm__gguf_check_tensors(g);
 }
 
@@ -729,6 +730,15 @@ static int llm__gguf_token_id(const llm__gguf *g, const char *key, int *out) {
     return *out;
 }
 
+/* The bos id, and the ids that end a turn: eos, and eot where it differs. */
+static void llm__gguf_read_ids(const llm__gguf *g, llm__cv_hparams *h) {
+    int eot;
+    h->n_eos = 0;
+    llm__gguf_token_id(g, "tokenizer.ggml.bos_token_id", &h->bos_id);
+    if (llm__gguf_token_id(g, "tokenizer.ggml.eos_token_id", &h->eos[0]) >= 0) h->n_eos = 1;
+    if (llm__gguf_token_id(g, "tokenizer.ggml.eot_token_id", &eot) >= 0 && (h->n_eos == 0 || eot != h->eos[0])) h->eos[h->n_eos++] = eot;
+}
+
 /* GGUF hyper-parameters ("<arch>.key", llama.cpp's names) and the config.json keys of the
    family they stand for: the GGUF is read as the config.json it was made from, through the
    same family description (llm__cv_hparams_from_json) and so with the same defaults. */
@@ -851,7 +861,7 @@ static int llm__gguf_read_hparams(llm__cv *cv, const llm__gguf_file *gf, llm__cv
     char text[4096], err[256];
     json_value *cfg;
     size_t n = 0;
-    int n_vocab, v_len, rope_dim, eot, rc;
+    int n_vocab, v_len, rope_dim, rc;
     memset(h, 0, sizeof *h);
     if (llm__gguf_hp_int(cv, gf, "vocab_size", 0, 0, &n_vocab)) return -1;
     if (!n_vocab && (kv = llm__gguf_find(g, "tokenizer.ggml.tokens")) && kv->type == LLM__GGUF_ARRAY && kv->n < (1u << 24)) n_vocab = (int)kv->n;
@@ -885,11 +895,7 @@ static int llm__gguf_read_hparams(llm__cv *cv, const llm__gguf_file *gf, llm__cv
         h->attn_bias_qkv = llm__gguf_find_tensor(g, "blk.0.attn_q.bias") != NULL;
         h->attn_bias_o = llm__gguf_find_tensor(g, "blk.0.attn_output.bias") != NULL;
     }
-    h->bos_id = -1;
-    h->n_eos = 0;
-    llm__gguf_token_id(g, "tokenizer.ggml.bos_token_id", &h->bos_id);
-    if (llm__gguf_token_id(g, "tokenizer.ggml.eos_token_id", &h->eos[0]) >= 0) h->n_eos = 1;
-    if (llm__gguf_token_id(g, "tokenizer.ggml.eot_token_id", &eot) >= 0 && (h->n_eos == 0 || eot != h->eos[0])) h->eos[h->n_eos++] = eot;
+    llm__gguf_read_ids(g, h);
     return 0;
 }
 
@@ -1103,17 +1109,24 @@ enum { LLM__GGUF_TOK_NORMAL = 1, LLM__GGUF_TOK_UNKNOWN = 2, LLM__GGUF_TOK_CONTRO
        LLM__GGUF_TOK_UNUSED = 5, LLM__GGUF_TOK_BYTE = 6 };
 
 /* tokenizer.ggml.pre names of byte-level vocabularies and what HF's tokenizer.json of those
-   models does: the split regex, the normalizer, ignore_merges. */
+   models does: the split step (a hand scanner, or LLM_PRE_SPLIT with the Split regex as the
+   tokenizer.json has it, in Isolated mode), the normalizer, ignore_merges. */
 typedef struct llm__gguf_pre {
     const char *name;
     int32_t step, normalizer, bpe_opts;
+    const char *regex;
 } llm__gguf_pre;
 
 static const llm__gguf_pre llm__gguf_pres[] = {
-    { "gpt2", LLM_PRE_GPT2, LLM_NORM_NONE, 0 },
-    { "qwen2", LLM_PRE_QWEN2, LLM_NORM_NFC, 0 },
-    { "llama3", LLM_PRE_LLAMA3, LLM_NORM_NONE, LLM_BPE_IGNORE_MERGES },
-    { "llama-bpe", LLM_PRE_LLAMA3, LLM_NORM_NONE, LLM_BPE_IGNORE_MERGES },
+    { "gpt2", LLM_PRE_GPT2, LLM_NORM_NONE, 0, NULL },
+    { "qwen2", LLM_PRE_QWEN2, LLM_NORM_NFC, 0, NULL },
+    { "llama3", LLM_PRE_LLAMA3, LLM_NORM_NONE, LLM_BPE_IGNORE_MERGES, NULL },
+    { "llama-bpe", LLM_PRE_LLAMA3, LLM_NORM_NONE, LLM_BPE_IGNORE_MERGES, NULL },
+    /* o200k (gpt-oss, Phi-4-mini) */
+    { "gpt-4o", LLM_PRE_SPLIT, LLM_NORM_NONE, LLM_BPE_IGNORE_MERGES,
+      "[^\\r\\n\\p{L}\\p{N}]?[\\p{Lu}\\p{Lt}\\p{Lm}\\p{Lo}\\p{M}]*[\\p{Ll}\\p{Lm}\\p{Lo}\\p{M}]+(?i:'s|'t|'re|'ve|'m|'ll|'d)?|"
+      "[^\\r\\n\\p{L}\\p{N}]?[\\p{Lu}\\p{Lt}\\p{Lm}\\p{Lo}\\p{M}]+[\\p{Ll}\\p{Lm}\\p{Lo}\\p{M}]*(?i:'s|'t|'re|'ve|'m|'ll|'d)?|"
+      "\\p{N}{1,3}| ?[^\\s\\p{L}\\p{N}]+[\\r\\n/]*|\\s*[\\r\\n]+|\\s+(?!\\S)|\\s+" },
 };
 
 /* An array entry of the expected element type and count (n < 2^24). */
@@ -1241,15 +1254,22 @@ static int llm__gguf_tok_pipeline(llm__cv *cv, const llm__gguf_file *gf, llm__cv
     if (!pre) return llm__cv_fail_as(cv, LLM_ERR_UNSUPPORTED, "%s: a gpt2 vocabulary without tokenizer.ggml.pre (the split regex is unknown)", gf->path);
     for (i = 0; i < sizeof llm__gguf_pres / sizeof llm__gguf_pres[0]; i++)
         if (strlen(llm__gguf_pres[i].name) == n && !memcmp(llm__gguf_pres[i].name, pre, n)) {
+            const char *re = llm__gguf_pres[i].regex;
             td->byte_level = 1;
             td->steps[0] = llm__gguf_pres[i].step;
             td->n_steps = 1;
             td->normalizer = llm__gguf_pres[i].normalizer;
             td->bpe_opts = llm__gguf_pres[i].bpe_opts;
             td->decoder = LLM_DEC_BYTE_LEVEL;
+            if (re) {
+                td->n_regex_bytes = strlen(re) + 1;
+                if (!(td->regexes = llm__cv_strdup(re))) return llm__cv_oom(cv);
+                td->split_modes[0] = LLM_SPLIT_ISOLATED;
+                td->n_splits = 1;
+            }
             return 0;
         }
-    return llm__cv_fail_as(cv, LLM_ERR_UNSUPPORTED, "%s: tokenizer.ggml.pre '%.*s' is not supported (gpt2, qwen2, llama3, llama-bpe)", gf->path, (int)(n > 64 ? 64 : n), pre);
+    return llm__cv_fail_as(cv, LLM_ERR_UNSUPPORTED, "%s: tokenizer.ggml.pre '%.*s' is not supported (gpt2, qwen2, llama3, llama-bpe, gpt-4o)", gf->path, (int)(n > 64 ? 64 : n), pre);
 }
 
 /* The ids put around the text: add_bos_token (default: SentencePiece yes, gpt2 no) and
@@ -1374,7 +1394,7 @@ static void llm__gguf_describe_types(llm__cv *cv, const llm__gguf_plan *pl) {
 }
 
 static int llm__gguf_write(llm__cv *cv, const char *out_path, const llm__gguf_file *gf, const llm__gguf_plan *pl, const llm__cv_hparams *h,
-                           const llm__cv_tok_data *td, uint64_t *out_bytes) {
+                           const llm__cv_tok_data *td, int vocab_only, uint64_t *out_bytes) {
     llm_builder *b = NULL;
     FILE *out = NULL;
     const void *hdr;
@@ -1384,7 +1404,9 @@ static int llm__gguf_write(llm__cv *cv, const char *out_path, const llm__gguf_fi
     uint64_t pos;
     llm_convert_progress *pg = &cv->pg;
     if (llm_builder_create(&b) != LLM_OK) { llm__cv_oom(cv); goto done; }
-    if (llm__cv_set_hparams(cv, b, h) || (td && llm__cv_tok_write(cv, b, td)) || llm__gguf_chat(cv, b, gf, td)) goto done;
+    if ((vocab_only ? llm__cv_put_vocab_only(cv, b, h, td->n) : llm__cv_set_hparams(cv, b, h)) ||
+        (td && llm__cv_tok_write(cv, b, td)) || llm__gguf_chat(cv, b, gf, td))
+        goto done;
     for (i = 0; i < pl->p.n; i++)
         if (llm_builder_add_tensor(b, pl->p.src[i]->name, pl->p.dst[i], pl->p.src[i]->n_dims, pl->p.src[i]->shape, &idx) != LLM_OK)
             { llm__cv_fail(cv, "cannot add tensor '%s'", pl->p.src[i]->name); goto done; }
@@ -1420,24 +1442,33 @@ static llm_result llm__gguf_run(llm__cv *cv, const char *path, const char *out) 
     llm__cv_tok_data td;
     llm__gguf_plan *pl = NULL;
     uint64_t bytes = 0;
-    int no_tokenizer = 1, written;
+    int no_tokenizer = 1, written, vocab_only = cv->desc->vocab_only;
     memset(&h, 0, sizeof h);
     memset(&td, 0, sizeof td);
     memset(&gf, 0, sizeof gf);
     if (llm__cv_check_target(cv, out)) goto done;
-    if (cv->desc->vocab_only) { llm__cv_fail_as(cv, LLM_ERR_UNSUPPORTED, "--vocab-only is not supported for a GGUF file"); goto done; }
     llm__cv_log(cv, "reading %s", path);
-    if (llm__gguf_open(cv, &gf, path) || llm__gguf_read_arch(cv, &gf) || llm__gguf_read_hparams(cv, &gf, &h)) goto done;
+    h.bos_id = -1;
+    if (llm__gguf_open(cv, &gf, path)) goto done;
+    /* --vocab-only, or a file without tensors (convert_hf_to_gguf.py --vocab-only): the
+       tokenizer, its ids and the chat template, whatever the architecture */
+    if (!vocab_only && gf.g.n_tensors == 0) {
+        llm__cv_log(cv, "%s has no tensors: writing its tokenizer alone (--vocab-only)", path);
+        vocab_only = 1;
+    }
+    if (vocab_only) llm__gguf_read_ids(&gf.g, &h);
+    else if (llm__gguf_read_arch(cv, &gf) || llm__gguf_read_hparams(cv, &gf, &h)) goto done;
     if ((no_tokenizer = llm__gguf_tok_read(cv, &gf, &td)) < 0) goto done;
+    if (no_tokenizer && vocab_only) { llm__cv_fail(cv, "--vocab-only needs a tokenizer in %s (tokenizer.ggml.*)", path); goto done; }
     if (!no_tokenizer) {
         llm__cv_tok_describe(cv, &td);
-        if (llm__cv_tok_check_vocab_size(cv, &td, h.n_vocab)) goto done;
+        if (!vocab_only && llm__cv_tok_check_vocab_size(cv, &td, h.n_vocab)) goto done;
     }
     if (!(pl = (llm__gguf_plan *)calloc(1, sizeof *pl))) { llm__cv_oom(cv); goto done; }
-    if (llm__gguf_plan_tensors(cv, &gf, &h, pl)) goto done;
-    llm__gguf_describe_types(cv, pl);
-    written = !llm__gguf_write(cv, out, &gf, pl, &h, no_tokenizer ? NULL : &td, &bytes);
-    llm__cv_put_in_place(cv, written, out, 0, bytes);
+    if (!vocab_only && llm__gguf_plan_tensors(cv, &gf, &h, pl)) goto done;
+    if (!vocab_only) llm__gguf_describe_types(cv, pl);
+    written = !llm__gguf_write(cv, out, &gf, pl, &h, no_tokenizer ? NULL : &td, vocab_only, &bytes);
+    llm__cv_put_in_place(cv, written, out, vocab_only, bytes);
 done:
     llm__cv_tok_data_free(&td);
     if (pl) llm__gguf_plan_free(pl);
