@@ -16,6 +16,12 @@ mkdir -p $P
 host_only="test_build.sh test_cmake.sh test_dispatch.sh test_install.sh test_readme.sh test_simd.sh test_simd_neon.sh"
 # C tests that drive programs through system() with POSIX shell commands (cmd.exe on Windows)
 posix_shell="test_reference test_generate test_chat_prompt test_end_of_turn test_state test_step"
+# The scripts a platform row runs besides the C tests: the programs against outside references
+# (logits, tokenizer ids, GGUF values, the built-in model's golden ids), the template
+# renderer, the fuzz regressions and a scripted chat. The others check the programs'
+# command lines, the converter's options and the accuracy of the weight types: the same C code
+# on every platform, run natively and under the sanitizers by make test.
+platform_scripts="test_golden.sh test_tokenizers.sh test_gguf.sh test_kjv.sh test_chat_jinja.sh test_chat_render.sh test_fuzz_replay.sh test_chat_run.sh"
 rm -rf $P/*.result $P/*.built $P/claim.*
 want() { [ -z "$only" ] || case " $only " in *" $1 "*) return 0;; *) return 1;; esac; }
 # note NAME TEXT [DETAILS]: the platform's one-line result (FAILED... marks a failure)
@@ -46,8 +52,8 @@ wrap() {
 # accuracy: many prompt tokens) do less of the same work, for an emulated CPU and for the
 # scalar reference kernels, which are written to be checked against, not to be fast.
 suite() {
-  reuse=""; quick=0
-  while :; do case $1 in --reuse) reuse=$2; shift 2;; --quick) quick=1; shift;; *) break;; esac; done
+  reuse=""; quick=0; c_only=0; also_skip=""
+  while :; do case $1 in --reuse) reuse=$2; shift 2;; --quick) quick=1; shift;; --c-only) c_only=1; also_skip=$2; shift 2;; *) break;; esac; done
   name=$1; runner=$2; suffix=$3; shift 3
   want "$name" || return 0
   b=$P/$name; start=$(date +%s); target=test-build
@@ -64,6 +70,11 @@ suite() {
   [ -n "$runner" ] && wrap $b "$runner" "$suffix"
   built=$(date +%s)
   skip="$host_only"; [ "$suffix" = .exe ] && skip="$skip $posix_shell"
+  for t in tests/test_*.sh; do
+    t=$(basename $t); case " $platform_scripts " in *" $t "*) [ $c_only = 0 ] && continue;; esac
+    case " $skip " in *" $t "*) ;; *) skip="$skip $t";; esac
+  done
+  skip="$skip $also_skip"
   # A --reuse row's test programs are ROW's, already run there: only those that drive its
   # own programs (and the scripts, which do) run again.
   if [ $target = all ]; then
@@ -81,6 +92,7 @@ suite() {
   [ $target = all ] && result="$result, the tests of $reuse"
   [ $b = "$GCC_BUILD" ] && result="$result, make test's $b"
   [ $quick = 1 ] && result="$result, LLM_TEST_QUICK=1"
+  [ $c_only = 1 ] && result="$result, the C tests but$also_skip"
   if [ $rc -ne 0 ]; then note "$name" "FAILED: $result" "$(grep -A12 '^FAIL' $P/$name.log | sed 's/^/    /')"
   else note "$name" "$result"; fi
 }
@@ -128,6 +140,12 @@ check_wasm() {
   fi
 }
 
+# m32_runs: this kernel executes 32-bit x86 programs.
+m32_runs() {
+  printf 'int main(void) { return 0; }\n' > $P/m32-probe.c &&
+  gcc -m32 -o $P/m32-probe $P/m32-probe.c 2>/dev/null && $P/m32-probe 2>/dev/null
+}
+
 # job NAME: one entry of the queue below.
 job() {
   case $1 in
@@ -135,11 +153,20 @@ job() {
              suite --quick aarch64 "qemu-aarch64 -L /usr/aarch64-linux-gnu" .bin CC=aarch64-linux-gnu-gcc "CFLAGS=$STRICT";;
     gcc)     suite gcc "" "" CC=gcc "CFLAGS=$STRICT"
              need g++ g++ g++ && suite --reuse gcc --quick g++ "" "" "CC=g++ -x c++" "WARN=$CXX11" TEST_CC=gcc "TEST_WARN=$C99" "CFLAGS=$STRICT";;
-    clang)   need clang clang clang && suite clang "" "" CC=clang "CFLAGS=$STRICT"
-             need clang++ clang clang++ && suite --reuse clang --quick clang++ "" "" "CC=clang++ -x c++" "WARN=$CXX11" TEST_CC=clang "TEST_WARN=$C99" "CFLAGS=$STRICT";;
+    # clang builds the programs (-O2 -Werror) and runs the scripts on them; its build of the
+    # C tests is make test's ASan + UBSan stage (-Werror under make test-all), which runs them.
+    clang)   need clang clang clang && suite --reuse gcc --quick clang "" "" CC=clang TEST_CC=gcc "CFLAGS=$STRICT"
+             need clang++ clang clang++ && suite --reuse gcc --quick clang++ "" "" "CC=clang++ -x c++" "WARN=$CXX11" TEST_CC=gcc "TEST_WARN=$C99" "CFLAGS=$STRICT";;
     windows) need windows "gcc-mingw-w64-x86-64, wine" x86_64-w64-mingw32-gcc wine &&
              suite --quick windows "env WINEDEBUG=-all wine" .exe CC=x86_64-w64-mingw32-gcc OPENMP=0 "CFLAGS=-O1 -Werror -static";;
-    m32)     suite --quick m32 "" "" "CC=gcc -m32 -isystem $P/m32-include" "CFLAGS=-O1 -Werror";;
+    # A kernel without IA-32 emulation runs no 32-bit program: then the row's C tests run
+    # under qemu-i386, but for those that evaluate models again and again (qemu's x87 takes
+    # 16 minutes of a core for them): the 32-bit sizes, file and parser checks, the ops and
+    # the sampler's arithmetic stay.
+    m32)     if m32_runs; then suite --quick m32 "" "" "CC=gcc -m32 -isystem $P/m32-include" "CFLAGS=-O1 -Werror"
+             else need m32 qemu-user qemu-i386 &&
+                  suite --quick --c-only " test_reference test_step test_kernels test_generate test_state test_chat_prompt" m32 qemu-i386 .bin \
+                        "CC=gcc -m32 -isystem $P/m32-include" "CFLAGS=-O1 -Werror"; fi;;
     # The three feature gates in one build (test_build.sh compiles each alone with -Werror).
     minimal) suite --quick minimal "" "" "CFLAGS=-O1 -Werror -DLLM_NO_SIMD -DLLM_NO_MMAP -DLLM_NO_THREADS" OPENMP=0;;
     openmp)  check_openmp;;

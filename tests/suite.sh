@@ -21,6 +21,9 @@ MAKE="make -j2"
 stages=${*:-native asan valgrind tsan}
 HOST_ONLY_TESTS="test_build.sh test_cmake.sh test_dispatch.sh test_install.sh test_readme.sh test_simd.sh test_simd_neon.sh test_unicode.sh"
 SAN_FLAGS="-O0 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all"
+# make test-all: the sanitizer build is also the clang -Werror build of the tests (the clang
+# platform row builds only the programs)
+[ "${LLM_TEST_ALL:-0}" = 1 ] && SAN_FLAGS="$SAN_FLAGS -Werror"
 pass=0; fail=0; skip=0; failed=""
 log=build/logs; mkdir -p $log
 

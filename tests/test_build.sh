@@ -47,13 +47,14 @@ W="-Wall -Wextra -Wpedantic -Werror"
 CONFIGS="-fopenmp -DLLM_NO_MMAP -march=native,-DLLM_NO_SIMD -DLLM_NO_THREADS -DLLM_NO_STDIO -DLLM_STATIC -DLLM_STATIC,-DLLM_NO_STDIO,-DLLM_NO_MMAP"
 # The plain build once at -O1 (gcc's maybe-uninitialized needs the optimiser), the
 # configurations at -O0 (unused-function and the rest need no optimiser; clang's warnings
-# all come from its front end).
+# all come from its front end, and what C++ adds to C, its type rules, from g++'s).
 for compiler in "gcc -std=c99" "clang -std=c99" "g++ -x c++ -std=c++11" "clang++ -x c++ -std=c++11"; do
   cc=${compiler%% *}
   std=$(echo "$compiler" | grep -o -- '-std=[^ ]*')
   case $cc in clang*) pkg=clang;; *) pkg=$cc;; esac
   need "test_build ($cc rows)" $pkg $cc || { [ $need_exit = 0 ] || fail=$((fail+1)); continue; }
-  case $cc in clang*) opt="-fsyntax-only"; quick="-fsyntax-only";; *) opt="-O1 -c -o $out/impl.o"; quick="-O0 -c -o $out/impl.o";; esac
+  case $cc in clang*) opt="-fsyntax-only"; quick="-fsyntax-only";; g++) opt="-O1 -c -o $out/impl.o"; quick="-fsyntax-only";;
+                 *) opt="-O1 -c -o $out/impl.o"; quick="-O0 -c -o $out/impl.o";; esac
   run "$cc $std" $compiler $W $opt $out/impl.c
   for cfg in $CONFIGS; do
     flags=$(echo "$cfg" | tr ',' ' ')

@@ -1,8 +1,9 @@
 #!/bin/sh
 # tests/test_kernels.c checks every kernel set the CPU runs, in one build that picks them at
-# run time (the first row). The other rows build it the compile-time way (LLM_NO_DISPATCH:
-# a compiler without target attributes, the flags choosing the sets) for each instruction
-# set and run it: every SIMD kernel against the scalar reference. x86 variants run where the
+# run time (the suite runs it as build/tests/test_kernels). Here it is built the compile-time
+# way (LLM_NO_DISPATCH: a compiler without target attributes, the flags choosing the sets)
+# for each instruction set, and once with only the scalar kernels and no threads, and run:
+# every SIMD kernel against the scalar reference. x86 variants run where the
 # CPU has the instructions (a row the CPU cannot run says SKIP, naming the feature: the rows
 # that ran still count); aarch64 NEON is tests/test_simd_neon.sh.
 set -e
@@ -15,9 +16,7 @@ run() { # name flags...
   $cc $warn "$@" -o $out/$name tests/test_kernels.c -lm -lpthread
   printf "%-14s " $name; $out/$name | tail -1
 }
-run dispatch
-run scalar -DLLM_NO_SIMD
-run nothreads -DLLM_NO_THREADS
+run scalar -DLLM_NO_SIMD -DLLM_NO_THREADS
 cpu=$(cat /proc/cpuinfo 2>/dev/null || true)
 has() { echo "$cpu" | grep -qw "$1"; }
 lacks() { printf "%-14s SKIP: the CPU lacks %s\n" "$1" "$2"; }
