@@ -53,7 +53,7 @@ wrap() {
 # scalar reference kernels, which are written to be checked against, not to be fast.
 suite() {
   reuse=""; quick=0; c_only=0; also_skip=""
-  while :; do case $1 in --reuse) reuse=$2; shift 2;; --quick) quick=1; shift;; --c-only) c_only=1; also_skip=$2; shift 2;; *) break;; esac; done
+  while :; do case $1 in --reuse) reuse=$2; shift 2;; --quick) quick=1; shift;; --c-tests-but) c_only=1; also_skip=$2; shift 2;; *) break;; esac; done
   name=$1; runner=$2; suffix=$3; shift 3
   want "$name" || return 0
   b=$P/$name; start=$(date +%s); target=test-build
@@ -165,7 +165,7 @@ job() {
     # the sampler's arithmetic stay.
     m32)     if m32_runs; then suite --quick m32 "" "" "CC=gcc -m32 -isystem $P/m32-include" "CFLAGS=-O1 -Werror"
              else need m32 qemu-user qemu-i386 &&
-                  suite --quick --c-only " test_reference test_step test_kernels test_generate test_state test_chat_prompt" m32 qemu-i386 .bin \
+                  suite --quick --c-tests-but " test_reference test_step test_kernels test_generate test_state test_chat_prompt" m32 qemu-i386 .bin \
                         "CC=gcc -m32 -isystem $P/m32-include" "CFLAGS=-O1 -Werror"; fi;;
     # The three feature gates in one build (test_build.sh compiles each alone with -Werror).
     minimal) suite --quick minimal "" "" "CFLAGS=-O1 -Werror -DLLM_NO_SIMD -DLLM_NO_MMAP -DLLM_NO_THREADS" OPENMP=0;;

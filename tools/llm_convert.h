@@ -1494,40 +1494,50 @@ static char *llm__cv_tok_escape(const json_value *str, size_t *len) {
 /* Split: the three regexes llm.h scans by hand (Isolated) become their own step; any other
    regex, or a String, is stored with its behaviour for llm.h's regex matcher, which must
    compile it here or the tokenizer is refused with what it cannot match. */
-static int llm__cv_tok_read_split(llm__cv *cv, const json_value *p, llm__cv_tok_data *td) {
-    static const char *const modes[] = { "Isolated", "Removed", "MergedWithPrevious", "MergedWithNext", "Contiguous" };
-    const json_value *pat = json_get(p, "pattern"), *re = json_get(pat, "Regex"), *str = json_get(pat, "String");
-    int32_t mode = -1, step = 0, k;
-    char what[128], *text, *grown;
-    size_t len;
+/* A split step of regex text (len bytes, malloc'ed; freed here) in behaviour mode: the hand
+   scanner where the regex is GPT-2's, Llama 3's or Qwen2's in Isolated mode, else llm.h's
+   matcher, refused, naming the construct, where it cannot run the regex exactly. what is the
+   tokenizer.json step that messages quote (NULL: none). */
+static int llm__cv_tok_add_split(llm__cv *cv, llm__cv_tok_data *td, char *text, size_t len, int32_t mode, const json_value *what) {
+    int32_t step = 0;
+    char why[128], *grown;
     llm__re compiled;
-    for (k = 0; k < 5; k++) if (llm__cv_tok_str_is(json_get(p, "behavior"), modes[k])) mode = k;
-    if (mode < 0) return llm__cv_fail_as(cv, LLM_ERR_UNSUPPORTED, "tokenizer.json: Split behavior %s is not known", llm__cv_tok_quote(cv, json_get(p, "behavior")));
-    if (llm__cv_tok_bool(p, "invert", 0)) mode |= LLM_SPLIT_INVERT;
-    if (re && re->type == JSON_STRING && mode == LLM_SPLIT_ISOLATED)
-        step = llm__cv_tok_str_is(re, llm__cv_tok_regex_gpt2) ? LLM_PRE_GPT2 : llm__cv_tok_str_is(re, llm__cv_tok_regex_llama3) ? LLM_PRE_LLAMA3 :
-               llm__cv_tok_str_is(re, llm__cv_tok_regex_qwen2) ? LLM_PRE_QWEN2 : 0;
-    if (step) return llm__cv_tok_add_step(cv, td, step, p);
-    if (re && re->type == JSON_STRING) { text = llm__cv_strdup(re->str); len = re->len; }
-    else if (str && str->type == JSON_STRING && str->len) text = llm__cv_tok_escape(str, &len);
-    else return llm__cv_fail_as(cv, LLM_ERR_UNSUPPORTED, "tokenizer.json: split pattern %s is not supported (a Regex or a non-empty String)", llm__cv_tok_quote(cv, pat));
-    if (!text) return llm__cv_oom(cv);
-    if (strlen(text) != len) strcpy(what, "a NUL character");
-    else if (llm__re_compile(NULL, &compiled, text, len, what, sizeof what) == 0) what[0] = 0;
+    if (mode == LLM_SPLIT_ISOLATED && strlen(text) == len)
+        step = !strcmp(text, llm__cv_tok_regex_gpt2) ? LLM_PRE_GPT2 : !strcmp(text, llm__cv_tok_regex_llama3) ? LLM_PRE_LLAMA3 :
+               !strcmp(text, llm__cv_tok_regex_qwen2) ? LLM_PRE_QWEN2 : 0;
+    if (step) { free(text); return llm__cv_tok_add_step(cv, td, step, what); }
+    if (strlen(text) != len) strcpy(why, "a NUL character");
+    else if (llm__re_compile(NULL, &compiled, text, len, why, sizeof why) == 0) why[0] = 0;
     llm__re_free(NULL, &compiled);
-    if (what[0]) {
+    if (why[0]) {
         free(text);
         return llm__cv_fail_as(cv, LLM_ERR_UNSUPPORTED, "tokenizer.json: split pattern %s is not supported: llm.h's regex matcher does not take %s",
-                               llm__cv_tok_quote(cv, pat), what);
+                               llm__cv_tok_quote(cv, json_get(what, "pattern")), why);
     }
     if (!(grown = (char *)realloc(td->regexes, td->n_regex_bytes + len + 1))) { free(text); return llm__cv_oom(cv); }
     td->regexes = grown;
     memcpy(td->regexes + td->n_regex_bytes, text, len + 1);
     td->n_regex_bytes += len + 1;
     free(text);
-    if (llm__cv_tok_add_step(cv, td, LLM_PRE_SPLIT, p)) return -1;
+    if (llm__cv_tok_add_step(cv, td, LLM_PRE_SPLIT, what)) return -1;
     td->split_modes[td->n_splits++] = mode;
     return 0;
+}
+
+static int llm__cv_tok_read_split(llm__cv *cv, const json_value *p, llm__cv_tok_data *td) {
+    static const char *const modes[] = { "Isolated", "Removed", "MergedWithPrevious", "MergedWithNext", "Contiguous" };
+    const json_value *pat = json_get(p, "pattern"), *re = json_get(pat, "Regex"), *str = json_get(pat, "String");
+    int32_t mode = -1, k;
+    char *text;
+    size_t len;
+    for (k = 0; k < 5; k++) if (llm__cv_tok_str_is(json_get(p, "behavior"), modes[k])) mode = k;
+    if (mode < 0) return llm__cv_fail_as(cv, LLM_ERR_UNSUPPORTED, "tokenizer.json: Split behavior %s is not known", llm__cv_tok_quote(cv, json_get(p, "behavior")));
+    if (llm__cv_tok_bool(p, "invert", 0)) mode |= LLM_SPLIT_INVERT;
+    if (re && re->type == JSON_STRING) { text = llm__cv_strdup(re->str); len = re->len; }
+    else if (str && str->type == JSON_STRING && str->len) text = llm__cv_tok_escape(str, &len);
+    else return llm__cv_fail_as(cv, LLM_ERR_UNSUPPORTED, "tokenizer.json: split pattern %s is not supported (a Regex or a non-empty String)", llm__cv_tok_quote(cv, pat));
+    if (!text) return llm__cv_oom(cv);
+    return llm__cv_tok_add_split(cv, td, text, len, mode, p);
 }
 
 static int llm__cv_tok_read_pre_tokenizer(llm__cv *cv, const json_value *p, llm__cv_tok_data *td) {
@@ -2417,9 +2427,7 @@ static int llm__cv_read_switches(llm__cv *cv, const json_value *cfg, llm__cv_hpa
     if (keys & LLM__CV_KEYS_LOCAL && llm__cv_cfg_num(cv, cfg, "rope_local_base_freq", 10000.0, &h->rope_theta_local)) return -1;
     if (keys & LLM__CV_KEYS_PARTIAL) { /* transformers 5 may write it inside rope_parameters */
         const json_value *rp = json_get(cfg, "rope_parameters");
-        if (llm__cv_cfg_num(cv, rp && rp->type == JSON_OBJECT ? rp : cfg, "partial_rotary_factor", 1.0, &partial) ||
-            llm__cv_cfg_num(cv, cfg, "partial_rotary_factor", partial, &partial))
-            return -1;
+        if (llm__cv_cfg_num(cv, json_get(cfg, "partial_rotary_factor") || !rp ? cfg : rp, "partial_rotary_factor", 1.0, &partial)) return -1;
     }
     if (!(partial > 0 && partial <= 1)) return llm__cv_fail(cv, "config.json: 'partial_rotary_factor' must be in (0, 1]");
     h->rope_dim = (int)(h->head_dim * partial); /* int(), as HF truncates */

@@ -1109,24 +1109,24 @@ enum { LLM__GGUF_TOK_NORMAL = 1, LLM__GGUF_TOK_UNKNOWN = 2, LLM__GGUF_TOK_CONTRO
        LLM__GGUF_TOK_UNUSED = 5, LLM__GGUF_TOK_BYTE = 6 };
 
 /* tokenizer.ggml.pre names of byte-level vocabularies and what HF's tokenizer.json of those
-   models does: the split step (a hand scanner, or LLM_PRE_SPLIT with the Split regex as the
-   tokenizer.json has it, in Isolated mode), the normalizer, ignore_merges. */
+   models does: the Split regex (Isolated), the normalizer, ignore_merges. */
+static const char *const llm__gguf_regex_o200k =
+    "[^\\r\\n\\p{L}\\p{N}]?[\\p{Lu}\\p{Lt}\\p{Lm}\\p{Lo}\\p{M}]*[\\p{Ll}\\p{Lm}\\p{Lo}\\p{M}]+(?i:'s|'t|'re|'ve|'m|'ll|'d)?|"
+    "[^\\r\\n\\p{L}\\p{N}]?[\\p{Lu}\\p{Lt}\\p{Lm}\\p{Lo}\\p{M}]+[\\p{Ll}\\p{Lm}\\p{Lo}\\p{M}]*(?i:'s|'t|'re|'ve|'m|'ll|'d)?|"
+    "\\p{N}{1,3}| ?[^\\s\\p{L}\\p{N}]+[\\r\\n/]*|\\s*[\\r\\n]+|\\s+(?!\\S)|\\s+";
+
 typedef struct llm__gguf_pre {
     const char *name;
-    int32_t step, normalizer, bpe_opts;
-    const char *regex;
+    const char *const *regex;
+    int32_t normalizer, bpe_opts;
 } llm__gguf_pre;
 
 static const llm__gguf_pre llm__gguf_pres[] = {
-    { "gpt2", LLM_PRE_GPT2, LLM_NORM_NONE, 0, NULL },
-    { "qwen2", LLM_PRE_QWEN2, LLM_NORM_NFC, 0, NULL },
-    { "llama3", LLM_PRE_LLAMA3, LLM_NORM_NONE, LLM_BPE_IGNORE_MERGES, NULL },
-    { "llama-bpe", LLM_PRE_LLAMA3, LLM_NORM_NONE, LLM_BPE_IGNORE_MERGES, NULL },
-    /* o200k (gpt-oss, Phi-4-mini) */
-    { "gpt-4o", LLM_PRE_SPLIT, LLM_NORM_NONE, LLM_BPE_IGNORE_MERGES,
-      "[^\\r\\n\\p{L}\\p{N}]?[\\p{Lu}\\p{Lt}\\p{Lm}\\p{Lo}\\p{M}]*[\\p{Ll}\\p{Lm}\\p{Lo}\\p{M}]+(?i:'s|'t|'re|'ve|'m|'ll|'d)?|"
-      "[^\\r\\n\\p{L}\\p{N}]?[\\p{Lu}\\p{Lt}\\p{Lm}\\p{Lo}\\p{M}]+[\\p{Ll}\\p{Lm}\\p{Lo}\\p{M}]*(?i:'s|'t|'re|'ve|'m|'ll|'d)?|"
-      "\\p{N}{1,3}| ?[^\\s\\p{L}\\p{N}]+[\\r\\n/]*|\\s*[\\r\\n]+|\\s+(?!\\S)|\\s+" },
+    { "gpt2", &llm__cv_tok_regex_gpt2, LLM_NORM_NONE, 0 },
+    { "qwen2", &llm__cv_tok_regex_qwen2, LLM_NORM_NFC, 0 },
+    { "llama3", &llm__cv_tok_regex_llama3, LLM_NORM_NONE, LLM_BPE_IGNORE_MERGES },
+    { "llama-bpe", &llm__cv_tok_regex_llama3, LLM_NORM_NONE, LLM_BPE_IGNORE_MERGES },
+    { "gpt-4o", &llm__gguf_regex_o200k, LLM_NORM_NONE, LLM_BPE_IGNORE_MERGES }, /* o200k: gpt-oss, Phi-4-mini */
 };
 
 /* An array entry of the expected element type and count (n < 2^24). */
@@ -1254,19 +1254,13 @@ static int llm__gguf_tok_pipeline(llm__cv *cv, const llm__gguf_file *gf, llm__cv
     if (!pre) return llm__cv_fail_as(cv, LLM_ERR_UNSUPPORTED, "%s: a gpt2 vocabulary without tokenizer.ggml.pre (the split regex is unknown)", gf->path);
     for (i = 0; i < sizeof llm__gguf_pres / sizeof llm__gguf_pres[0]; i++)
         if (strlen(llm__gguf_pres[i].name) == n && !memcmp(llm__gguf_pres[i].name, pre, n)) {
-            const char *re = llm__gguf_pres[i].regex;
+            char *re = llm__cv_strdup(*llm__gguf_pres[i].regex);
+            if (!re) return llm__cv_oom(cv);
+            if (llm__cv_tok_add_split(cv, td, re, strlen(re), LLM_SPLIT_ISOLATED, NULL)) return -1;
             td->byte_level = 1;
-            td->steps[0] = llm__gguf_pres[i].step;
-            td->n_steps = 1;
             td->normalizer = llm__gguf_pres[i].normalizer;
             td->bpe_opts = llm__gguf_pres[i].bpe_opts;
             td->decoder = LLM_DEC_BYTE_LEVEL;
-            if (re) {
-                td->n_regex_bytes = strlen(re) + 1;
-                if (!(td->regexes = llm__cv_strdup(re))) return llm__cv_oom(cv);
-                td->split_modes[0] = LLM_SPLIT_ISOLATED;
-                td->n_splits = 1;
-            }
             return 0;
         }
     return llm__cv_fail_as(cv, LLM_ERR_UNSUPPORTED, "%s: tokenizer.ggml.pre '%.*s' is not supported (gpt2, qwen2, llama3, llama-bpe, gpt-4o)", gf->path, (int)(n > 64 ? 64 : n), pre);
