@@ -68,7 +68,7 @@ $(B)/%$(EXE): examples/%.c llm.h | $(B)
 
 # The tests (and fuzz targets) that use only the public API link the implementation compiled
 # once, as the programs do (built by TEST_CC: a C++ row's tests are C); the others reach
-# internals and compile it themselves.
+# internals (below).
 TEST_DEPS = llm.h tools/json.h tools/llm_convert.h tools/llm_gguf.h tools/llm_retype.h tools/llm_quant_vec.h $(wildcard tests/*.h)
 API_ONLY  = $(basename $(notdir $(shell grep -L 'define LLM_IMPLEMENTATION' tests/test_*.c tests/tool_*.c tests/fuzz/fuzz_*.c)))
 TEST_LIB  = $(B)/tests/llm.o
@@ -83,6 +83,15 @@ $(B)/tests/fuzz_%$(EXE): tests/fuzz/fuzz_%.c tests/fuzz/replay.c $(TEST_DEPS) $$
 
 $(B)/tests/%$(EXE): tests/%.c $(TEST_DEPS) $$(call lib_of,$$*) | $(B)/tests
 	$(TEST_CC) $(TEST_CFLAGS) -o $@ $< $(call lib_of,$*) $(LDLIBS)
+
+# The tests and tools that reach internals are one program, tests/internals.c, which compiles
+# the implementation once for all of them; each is a copy of it that runs the test of its name.
+INTERNAL_SRCS = $(shell grep -l 'define LLM_IMPLEMENTATION' tests/test_*.c tests/tool_*.c tests/fuzz/fuzz_*.c)
+INTERNAL_BINS = $(patsubst %,$(B)/tests/%$(EXE),$(basename $(notdir $(INTERNAL_SRCS))))
+$(B)/tests/internals$(EXE): tests/internals.c tests/fuzz/replay.c $(INTERNAL_SRCS) $(TEST_DEPS) | $(B)/tests
+	$(TEST_CC) $(TEST_CFLAGS) -o $@ tests/internals.c $(LDLIBS)
+$(INTERNAL_BINS): $(B)/tests/%$(EXE): $(B)/tests/internals$(EXE)
+	cp $< $@
 
 $(B) $(B)/tests:
 	mkdir -p $@
@@ -117,11 +126,16 @@ test-platforms:
 # build/fuzz/corpus/NAME, crashes to build/fuzz/crashes/NAME).
 FUZZ_SECONDS ?= 60
 FUZZ_CFLAGS = -g -O1 -fno-omit-frame-pointer -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
-build/fuzz/%: tests/fuzz/%.c llm.h tools/json.h tools/llm_convert.h tools/llm_gguf.h tools/llm_retype.h tools/llm_quant_vec.h | fuzz-need
+# All targets are one program (tests/fuzz/all.c: the instrumented implementation compiled
+# once); build/fuzz/NAME is a copy of it that fuzzes NAME.
+build/fuzz/all: tests/fuzz/all.c $(wildcard tests/fuzz/fuzz_*.c) llm.h tools/json.h tools/llm_convert.h tools/llm_gguf.h tools/llm_retype.h tools/llm_quant_vec.h | fuzz-need
 	@mkdir -p build/fuzz
-	clang $(FUZZ_CFLAGS) -o $@ $< $(if $(filter $*,$(API_ONLY)),programs/llm.c) -lm
+	clang $(FUZZ_CFLAGS) -o $@ tests/fuzz/all.c -lm
 
-.PRECIOUS: build/fuzz/fuzz_%
+build/fuzz/fuzz_%: build/fuzz/all
+	cp $< $@
+
+.PRECIOUS: build/fuzz/fuzz_% build/fuzz/all
 
 fuzz-need:
 	@. tests/need.sh; need_clang fuzz "clang libclang-rt-14-dev" -fsanitize=fuzzer,address,undefined || exit 1

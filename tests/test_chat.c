@@ -19,7 +19,7 @@
 #endif
 
 /* A 1-layer model with vocab 8 and hidden size 4; its weights are zeros. */
-static llm_model *tiny_model(const char *tmpl, const char *bos, const char *eos, const llm__cv_chat_info **info_out, void **mem) {
+static llm_model *chat_tiny_model(const char *tmpl, const char *bos, const char *eos, const llm__cv_chat_info **info_out, void **mem) {
     static llm__cv_chat_info ci;
     static const char *const names[] = {
         "model.embed_tokens.weight", "model.norm.weight", "model.layers.0.input_layernorm.weight",
@@ -67,7 +67,7 @@ static llm_model *model_for(const json_value *templates, const char *name) {
     if (!t || n_models == 64) return NULL;
     const llm__cv_chat_info *ci;
     models[n_models].name = strdup(name);
-    models[n_models].m = tiny_model(json_get(t, "chat_template")->str, llm__cv_chat_token_string(json_get(t, "bos_token")),
+    models[n_models].m = chat_tiny_model(json_get(t, "chat_template")->str, llm__cv_chat_token_string(json_get(t, "bos_token")),
                                     llm__cv_chat_token_string(json_get(t, "eos_token")), &ci, &models[n_models].mem);
     models[n_models].ci = *ci;
     if (models[n_models].m) {
@@ -166,7 +166,7 @@ static void test_api(const json_value *templates) {
     size_t n = 0, len;
     const llm__cv_chat_info *ci;
     void *mem, *mem_unknown;
-    llm_model *raw = tiny_model(NULL, NULL, NULL, &ci, &mem), *unknown;
+    llm_model *raw = chat_tiny_model(NULL, NULL, NULL, &ci, &mem), *unknown;
     llm_model *l3 = model_for(templates, "llama-3.2-1b-instruct");
     json_value *list;
     char jerr[128];
@@ -197,7 +197,7 @@ static void test_api(const json_value *templates) {
     CHECK(strstr(buf, "Today Date: 29 Feb 2000\n") != NULL, "leap day from SOURCE_DATE_EPOCH: %s", buf);
     setenv("SOURCE_DATE_EPOCH", "1721952000", 1);
     /* Unknown templates are raw; a list of named templates uses "default". */
-    unknown = tiny_model("{{ messages | map(attribute='content') | join('\\n') }}", "<s>", "</s>", &ci, &mem_unknown);
+    unknown = chat_tiny_model("{{ messages | map(attribute='content') | join('\\n') }}", "<s>", "</s>", &ci, &mem_unknown);
     CHECK(unknown && !strcmp(llm_chat_template(unknown), "raw"), "an unknown template must be raw");
     {
         const char *text = "[{\"name\": \"tool_use\", \"template\": \"x\"}, {\"name\": \"default\", \"template\": \"y\"}]";

@@ -21,10 +21,10 @@
 #include <sys/wait.h>
 #endif
 
-static const char *build_dir = "build";
+static const char *ci_build_dir = "build";
 static char root[256];
 
-static void write_text(const char *dir, const char *name, const char *text) {
+static void ci_write_text(const char *dir, const char *name, const char *text) {
     char path[512];
     FILE *f;
     snprintf(path, sizeof path, "%s/%s", dir, name);
@@ -34,7 +34,7 @@ static void write_text(const char *dir, const char *name, const char *text) {
 /* A safetensors tensor of F32 values; start < 0 places it after the previous one. */
 typedef struct st { const char *name; int64_t d0, d1; long start; } st;
 
-static void write_safetensors(const char *dir, const char *name, const st *t, int n) {
+static void ci_write_safetensors(const char *dir, const char *name, const st *t, int n) {
     char path[512], hdr[8192];
     size_t len = 0, total = 0, end, i;
     unsigned char lenb[8];
@@ -130,19 +130,19 @@ static void make_dir(const char *dir, const tcase *c) {
         snprintf(cmd, sizeof cmd, "mkdir %s/config.json", dir);
         if (system(cmd) != 0) exit(2);
     } else if (!(c->flags & NO_CONFIG)) {
-        write_text(dir, "config.json", c->config ? c->config : CFG "}");
+        ci_write_text(dir, "config.json", c->config ? c->config : CFG "}");
     }
     tok = tokenizer_json(c->vocab_extra, c->added);
-    write_text(dir, "tokenizer.json", tok);
+    ci_write_text(dir, "tokenizer.json", tok);
     free(tok);
     memcpy(t, tensors, sizeof tensors);
     if (c->flags & OVERLAP) t[4].start = 16 * 8 * 4 + 8 * 4 + 8 * 8 * 4; /* v_proj on k_proj's bytes */
     if (c->flags & DUP_NAME) { t[n] = t[n - 2]; n++; }
-    if (!(c->flags & SHARDS)) { write_safetensors(dir, "model.safetensors", t, n); return; }
-    write_safetensors(dir, "model-00002-of-00002.safetensors", t + half, n - half);
+    if (!(c->flags & SHARDS)) { ci_write_safetensors(dir, "model.safetensors", t, n); return; }
+    ci_write_safetensors(dir, "model-00002-of-00002.safetensors", t + half, n - half);
     if (c->flags & DUP_SHARD) t[half] = tensors[N_TENSORS - 2]; /* model.norm.weight in both shards */
-    write_safetensors(dir, "model-00001-of-00002.safetensors", t, half + ((c->flags & DUP_SHARD) ? 1 : 0));
-    write_text(dir, "model.safetensors.index.json",
+    ci_write_safetensors(dir, "model-00001-of-00002.safetensors", t, half + ((c->flags & DUP_SHARD) ? 1 : 0));
+    ci_write_text(dir, "model.safetensors.index.json",
                "{\"weight_map\": {\"model.embed_tokens.weight\": \"model-00001-of-00002.safetensors\", "
                "\"lm_head.weight\": \"model-00002-of-00002.safetensors\"}}");
 }
@@ -164,7 +164,7 @@ static void last_line(const char *path, char *out, size_t size) {
 static int run_convert(const char *args, const char *log, char *msg, size_t msg_size) {
     char cmd[1200];
     int status;
-    snprintf(cmd, sizeof cmd, "%s/convert %s >/dev/null 2>%s", build_dir, args, log);
+    snprintf(cmd, sizeof cmd, "%s/convert %s >/dev/null 2>%s", ci_build_dir, args, log);
     status = system(cmd);
     last_line(log, msg, msg_size);
 #if defined(_WIN32)
@@ -224,7 +224,7 @@ static void test_many_added(void) {
         len += (size_t)snprintf(added + len, cap - len, "%s{\"id\": %lu, \"content\": \"<extra_%lu>\", \"special\": true}", i ? ", " : "",
                                 (unsigned long)(i + 3), (unsigned long)i);
     tok = tokenizer_json("", added);
-    write_text(dir, "tokenizer.json", tok);
+    ci_write_text(dir, "tokenizer.json", tok);
     free(tok);
     free(added);
     t0 = llm__seconds();
@@ -246,8 +246,8 @@ int main(void) {
     printf("SKIP: the converter cases need a POSIX shell\n");
     return 0;
 #endif
-    if (getenv("BUILD")) build_dir = getenv("BUILD");
-    snprintf(root, sizeof root, "%s/tests/convert-inputs", build_dir);
+    if (getenv("BUILD")) ci_build_dir = getenv("BUILD");
+    snprintf(root, sizeof root, "%s/tests/convert-inputs", ci_build_dir);
     test_cases();
     test_many_added();
     return check_summary("converter inputs: all checks passed");

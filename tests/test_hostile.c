@@ -15,12 +15,12 @@
 
 static char last_log[256];
 
-static void keep_log(void *user, const char *msg) { (void)user; snprintf(last_log, sizeof last_log, "%s", msg); }
+static void hostile_keep_log(void *user, const char *msg) { (void)user; snprintf(last_log, sizeof last_log, "%s", msg); }
 
 static llm_result open_buf(llm_model **m, const void *buf, size_t size) {
     llm_model_desc md;
     memset(&md, 0, sizeof md);
-    md.log = keep_log;
+    md.log = hostile_keep_log;
     last_log[0] = 0;
     return llm_model_open_memory(m, buf, size, &md);
 }

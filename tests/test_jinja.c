@@ -17,7 +17,7 @@ typedef struct jinja_case { const char *tmpl, *text; } jinja_case;
 
 static const char *const vars_json = "{\"messages\": [{\"role\": \"system\", \"content\": \"Sys\"}, {\"role\": \"user\", \"content\": \"Hi <b> & 'q'\"}, {\"role\": \"assistant\", \"content\": \"Yo\", \"tool_calls\": [{\"id\": \"c1\", \"type\": \"function\", \"function\": {\"name\": \"f\", \"arguments\": {\"a\": 1, \"b\": [1, 2.5, \"x\"], \"c\": null, \"d\": true}}}]}], \"x\": 3, \"y\": -7, \"f\": 2.5, \"s\": \"  Hello World  \", \"l\": [3, 1, 2], \"d\": {\"b\": 2, \"a\": 1, \"C\": 3}, \"n\": null, \"t\": true, \"u8\": \"h\\u00e9llo w\\u00f6rld \\u2713 \\ud83d\\ude00\", \"items\": [{\"name\": \"B\", \"v\": 2}, {\"name\": \"a\", \"v\": 1}, {\"name\": \"c\", \"v\": null}], \"nested\": {\"k\": [{\"z\": 1}], \"items\": 5}}";
 
-static const jinja_case cases[] = {
+static const jinja_case jinja_cases[] = {
     { "{{ x }}|{{ f }}|{{ n }}|{{ t }}|{{ l }}|{{ d }}|{{ messages[2].tool_calls }}|{{ 1.0 }}|{{ 1e20 }}|{{ 0.1+0.2 }}|{{ 1/3 }}|{{ 10/2 }}|{{ -7//2 }}|{{ -7%3 }}|{{ 7%-3 }}|{{ 2**10 }}|{{ 2**-1 }}|{{ 1e-5 }}|{{ 123456789012345678 }}",
       "3|2.5|None|True|[3, 1, 2]|{'b': 2, 'a': 1, 'C': 3}|[{'id': 'c1', 'type': 'function', 'function': {'name': 'f', 'arguments': {'a': 1, 'b': [1, 2.5, 'x'], 'c': None, 'd': True}}}]|1.0|1e+20|0.30000000000000004|0.3333333333333333|5.0|-4|2|-2|1024|0.5|1e-05|123456789012345678" },
     { "{{ \"a\" ~ 1 ~ none ~ true }}|{{ \"ab\" * 3 }}|{{ [1] * 2 }}|{{ [1,2] + [3] }}|{{ (1,2) }}|{{ (1,) }}|{{ () }}|{{ {'a': (1, 'b')} }}|{{ \"it's\" }}|{{ ['it\\'s', \"a\\\"b\"] }}|{{ [\"\\n\\t\\\\\"] }}|{{ u8 }}|{{ [u8] }}",
@@ -470,23 +470,23 @@ static llm_result render(const char *tmpl, const char *vars, const llm_jinja_des
     return llm_jinja_render(tmpl, strlen(tmpl), vars, vars ? strlen(vars) : 0, d, out, cap, n, err, 256);
 }
 
-static void test_cases(void) {
+static void test_jinja_cases(void) {
     static char out[1 << 16];
     char err[256];
     size_t i, n, ok = 0;
     llm_jinja_desc d;
     memset(&d, 0, sizeof d);
     d.now = 1721952000; /* 2024-07-26, a Friday */
-    for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        llm_result r = render(cases[i].tmpl, vars_json, &d, out, sizeof out, &n, err);
-        int pass = cases[i].text ? r == LLM_OK && n == strlen(cases[i].text) && !memcmp(out, cases[i].text, n) : r == LLM_ERR_TEMPLATE && err[0];
+    for (i = 0; i < sizeof jinja_cases / sizeof jinja_cases[0]; i++) {
+        llm_result r = render(jinja_cases[i].tmpl, vars_json, &d, out, sizeof out, &n, err);
+        int pass = jinja_cases[i].text ? r == LLM_OK && n == strlen(jinja_cases[i].text) && !memcmp(out, jinja_cases[i].text, n) : r == LLM_ERR_TEMPLATE && err[0];
         if (pass) { ok++; continue; }
-        printf("FAIL case %lu: %s\n  want: %s\n  got:  %s\n", (unsigned long)i, cases[i].tmpl, cases[i].text ? cases[i].text : "(an error)",
+        printf("FAIL case %lu: %s\n  want: %s\n  got:  %s\n", (unsigned long)i, jinja_cases[i].tmpl, jinja_cases[i].text ? jinja_cases[i].text : "(an error)",
                r == LLM_OK ? out : err);
         check_failures++;
     }
-    check(ok == sizeof cases / sizeof cases[0], "%lu of %lu constructs render as jinja2 renders them", (unsigned long)ok,
-          (unsigned long)(sizeof cases / sizeof cases[0]));
+    check(ok == sizeof jinja_cases / sizeof jinja_cases[0], "%lu of %lu constructs render as jinja2 renders them", (unsigned long)ok,
+          (unsigned long)(sizeof jinja_cases / sizeof jinja_cases[0]));
 }
 
 /* A limit stops the template with a message naming it; a larger limit lets it finish. */
@@ -538,7 +538,7 @@ static void test_limits(void) {
     check(1, "limits: steps, memory, recursion, parentheses, JSON nesting");
 }
 
-static void test_api(void) {
+static void test_jinja_api(void) {
     char out[64], err[256], tiny[4];
     size_t n = 99;
     CHECK(render("abc{{ x }}", "{\"x\": 12}", NULL, out, sizeof out, &n, err) == LLM_OK && n == 5 && !strcmp(out, "abc12"), "render: %s", out);
@@ -653,9 +653,9 @@ static void test_chat(void) {
 }
 
 int main(void) {
-    test_cases();
+    test_jinja_cases();
     test_limits();
-    test_api();
+    test_jinja_api();
     test_chat();
     return check_summary("jinja: all checks passed");
 }

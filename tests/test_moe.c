@@ -8,7 +8,7 @@
    - Decoding token by token, one batch and batches of 3 give bitwise the same logits, as do
      1 and 2 threads.
    - The router's choice itself (llm__moe_route) on hand-made logits: order, ties, weights.
-   - Files whose expert keys or tensors do not agree are refused with a message. */
+   - Files whose expert keys or tensors do not agree are moe_refused with a message. */
 #define _POSIX_C_SOURCE 200809L
 #define LLM_IMPLEMENTATION
 #include "../llm.h"
@@ -17,7 +17,7 @@
 
 #include <math.h>
 
-#define SEQ 12
+#define MOE_SEQ 12
 
 typedef struct moe_desc {
     int n_expert, n_used, n_ff_expert, norm_topk, n_ff_shared;
@@ -124,18 +124,18 @@ static llm_model *open_model(const moe_desc *d, void **file) {
     return m;
 }
 
-/* logits[SEQ][V] of a sequence evaluated in chunks of n_batch (1: token by token). */
+/* logits[MOE_SEQ][V] of a sequence evaluated in chunks of n_batch (1: token by token). */
 static void run(llm_model *m, int n_batch, int n_threads, float *out) {
     llm_ctx_desc cd;
     llm_ctx *c = NULL;
-    int32_t tok[SEQ];
+    int32_t tok[MOE_SEQ];
     int i, j, V = llm_model_info_get(m)->n_vocab;
     memset(&cd, 0, sizeof cd);
-    cd.n_ctx = SEQ; cd.n_batch = n_batch; cd.n_threads = n_threads; cd.kv_type = LLM_KV_F32; cd.logits_all = 1;
-    for (i = 0; i < SEQ; i++) tok[i] = (int32_t)((i * 37 + 5) % V);
-    if (llm_ctx_open(&c, m, &cd) != LLM_OK) { memset(out, 0xff, (size_t)SEQ * V * sizeof *out); return; }
-    for (i = 0; i < SEQ; i += n_batch) {
-        int n = SEQ - i < n_batch ? SEQ - i : n_batch;
+    cd.n_ctx = MOE_SEQ; cd.n_batch = n_batch; cd.n_threads = n_threads; cd.kv_type = LLM_KV_F32; cd.logits_all = 1;
+    for (i = 0; i < MOE_SEQ; i++) tok[i] = (int32_t)((i * 37 + 5) % V);
+    if (llm_ctx_open(&c, m, &cd) != LLM_OK) { memset(out, 0xff, (size_t)MOE_SEQ * V * sizeof *out); return; }
+    for (i = 0; i < MOE_SEQ; i += n_batch) {
+        int n = MOE_SEQ - i < n_batch ? MOE_SEQ - i : n_batch;
         if (llm_eval(c, tok + i, (size_t)n) != LLM_OK) break;
         for (j = 0; j < n; j++) memcpy(out + (size_t)(i + j) * V, llm_logits_at(c, i + j), (size_t)V * sizeof *out);
     }
@@ -152,7 +152,7 @@ static void test_paths(void) {
     moe_desc d = moe_default();
     void *file;
     llm_model *m = open_model(&d, &file);
-    size_t n = (size_t)SEQ * 64;
+    size_t n = (size_t)MOE_SEQ * 64;
     float *a = (float *)calloc(n, 4), *b = (float *)calloc(n, 4), *c3 = (float *)calloc(n, 4), *t2 = (float *)calloc(n, 4);
     const llm_model_info *h;
     if (!m) { check(0, "a mixture model opens"); return; }
@@ -161,7 +161,7 @@ static void test_paths(void) {
           h->expert_params == 8 * 3 * 32 * 32 && h->expert_bytes == (size_t)h->expert_params * 4,
           "info: 8 experts, 2 used, layer 0 sparse and layer 1 dense, %lld expert weights", (long long)h->expert_params);
     run(m, 1, 1, a);
-    run(m, SEQ, 1, b);
+    run(m, MOE_SEQ, 1, b);
     run(m, 3, 1, c3);
     run(m, 1, 2, t2);
     check(all_finite(a, n) && !memcmp(a, b, n * 4) && !memcmp(a, c3, n * 4),
@@ -173,7 +173,7 @@ static void test_paths(void) {
     m = open_model(&d, &file);
     if (m) {
         run(m, 1, 1, a);
-        run(m, SEQ, 2, b);
+        run(m, MOE_SEQ, 2, b);
         check(all_finite(a, n) && !memcmp(a, b, n * 4), "with a shared expert: token by token (1 thread) = one batch (2 threads), bitwise");
         llm_model_close(m);
     } else check(0, "a model with a shared expert opens");
@@ -185,7 +185,7 @@ static void test_only_chosen_read(void) {
     moe_desc d = moe_default();
     void *fc, *fp;
     llm_model *clean, *poisoned;
-    size_t n = (size_t)SEQ * 64;
+    size_t n = (size_t)MOE_SEQ * 64;
     float *a = (float *)calloc(n, 4), *b = (float *)calloc(n, 4), *c = (float *)calloc(n, 4);
     d.zero_router = 1;
     clean = open_model(&d, &fc);
@@ -194,7 +194,7 @@ static void test_only_chosen_read(void) {
     if (!clean || !poisoned) { check(0, "the tie models open"); return; }
     run(clean, 1, 1, a);
     run(poisoned, 1, 2, b);
-    run(poisoned, SEQ, 1, c);
+    run(poisoned, MOE_SEQ, 1, c);
     check(all_finite(b, n) && !memcmp(a, b, n * 4) && !memcmp(a, c, n * 4),
           "ties choose experts 0 and 1, and experts 2-7 (NaN) are never read, token by token and in one batch");
     llm_model_close(clean); llm_model_close(poisoned);
@@ -214,7 +214,7 @@ static void test_route(void) {
 
 static void keep_message(void *user, const char *message) { snprintf((char *)user, 256, "%s", message); }
 
-static void refused(const moe_desc *d, const char *what, const char *needle) {
+static void moe_refused(const moe_desc *d, const char *what, const char *needle) {
     void *file;
     size_t size = 0;
     llm_model *m = NULL;
@@ -237,9 +237,9 @@ int main(void) {
     test_route();
     test_paths();
     test_only_chosen_read();
-    d = moe_default(); d.used_key = 9; refused(&d, "expert_used_count 9 of 8 experts", "expert_used_count");
-    d = moe_default(); d.layers_key_len = 3; refused(&d, "expert_layers with 3 entries for 2 layers", "expert_layers");
-    d = moe_default(); d.drop_expert = 7; refused(&d, "a missing expert matrix", "experts.7.down_proj");
-    d = moe_default(); d.no_count_key = 1; refused(&d, "expert keys without llm.expert_count", "expert_count");
+    d = moe_default(); d.used_key = 9; moe_refused(&d, "expert_used_count 9 of 8 experts", "expert_used_count");
+    d = moe_default(); d.layers_key_len = 3; moe_refused(&d, "expert_layers with 3 entries for 2 layers", "expert_layers");
+    d = moe_default(); d.drop_expert = 7; moe_refused(&d, "a missing expert matrix", "experts.7.down_proj");
+    d = moe_default(); d.no_count_key = 1; moe_refused(&d, "expert keys without llm.expert_count", "expert_count");
     return check_summary("mixture of experts: all checks passed");
 }

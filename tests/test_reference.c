@@ -574,7 +574,7 @@ static void ref_forward(const ref_config *c, const ref_weights *w, const int32_t
 }
 
 /* ---- the comparison -------------------------------------------------------------------- */
-static int run(const char *cmd) {
+static int run_program(const char *cmd) {
     int rc = system(cmd);
     if (rc != 0) check(0, "command failed: %s", cmd);
     return rc == 0;
@@ -721,7 +721,7 @@ static void test_variant(const variant *v, const char *conv_dtype, double *worst
     snprintf(cmd, sizeof cmd, "build/gen_model %s --variant %s --dtype %s --seed 7 >/dev/null && "
              "build/convert %s %s%s%s >/dev/null", dir, v->name, v->src_dtype, dir, file,
              strcmp(conv_dtype, "as-stored") ? " --dtype " : "", strcmp(conv_dtype, "as-stored") ? conv_dtype : "");
-    if (!run(cmd)) return;
+    if (!run_program(cmd)) return;
     if (llm_model_open(&m, file, NULL) != LLM_OK) { check(0, "%s: llm_model_open", label); return; }
 
     ref_read_config(dir, &c);

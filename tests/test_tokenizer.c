@@ -34,7 +34,7 @@ static void add_token(vocab *v, const char *s, size_t len, int flags) {
 }
 
 /* A vocab-only model in memory from a token table and options. */
-static llm_model *make_model(const vocab *v, const int32_t *merges, size_t n_merges, int spm, void **mem) {
+static llm_model *tok_make_model(const vocab *v, const int32_t *merges, size_t n_merges, int spm, void **mem) {
     llm_builder *b;
     const void *bytes;
     size_t size;
@@ -82,7 +82,7 @@ static llm_model *make_byte_level(void **mem) {
     for (i = 0; i < 9; i++) add_token(&v, merged[i], strlen(merged[i]), LLM_TF_MODEL);
     add_token(&v, "<|x|>", 5, LLM_TF_ADDED | LLM_TF_SPECIAL);
     add_token(&v, "<t>", 3, LLM_TF_ADDED);
-    return make_model(&v, merges, 9, 0, mem);
+    return tok_make_model(&v, merges, 9, 0, mem);
 }
 
 static llm_model *make_spm(void **mem) {
@@ -102,7 +102,7 @@ static llm_model *make_spm(void **mem) {
     add_token(&v, "ab", 2, LLM_TF_MODEL);
     add_token(&v, "\xE2\x96\x81" "ab", 5, LLM_TF_MODEL);
     add_token(&v, "\xC3\xA9", 2, LLM_TF_MODEL);
-    return make_model(&v, merges, 3, 1, mem);
+    return tok_make_model(&v, merges, 3, 1, mem);
 }
 
 /* Tokenizes s and compares with the n expected ids. */
@@ -343,7 +343,7 @@ static void test_spm_cuts(void) {
     add_token(&v, "b", 1, LLM_TF_MODEL);                      /* 261 */
     add_token(&v, "a\xE2\x96\x81", 4, LLM_TF_MODEL);         /* 262 */
     add_token(&v, "a\xE2\x96\x81" "b", 5, LLM_TF_MODEL);     /* 263 */
-    m = make_model(&v, merges, 2, 1, &mem);
+    m = tok_make_model(&v, merges, 2, 1, &mem);
     CHECK_EXPR(m != NULL);
     if (!m) return;
     want[0] = 1;

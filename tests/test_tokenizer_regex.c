@@ -6,7 +6,7 @@
       what Oniguruma does with lazy, counted, possessive, look-ahead and (?i) patterns.
    3. A pattern that backtracks without end fails the call; the general categories of the
       Unicode table are UnicodeData.txt's.
-   4. Patterns the matcher cannot honour are refused, each with what it does not take. */
+   4. Patterns the matcher cannot honour are regex_refused, each with what it does not take. */
 #define _POSIX_C_SOURCE 200809L
 #define LLM_IMPLEMENTATION
 #include "../llm.h"
@@ -256,9 +256,9 @@ static void test_categories(void) {
     }
 }
 
-/* ---- 4. refused patterns ---- */
+/* ---- 4. regex_refused patterns ---- */
 
-static void refused(const char *pattern, const char *what) {
+static void regex_refused(const char *pattern, const char *what) {
     llm__re re;
     char err[128] = "";
     int r = llm__re_compile(NULL, &re, pattern, strlen(pattern), err, sizeof err);
@@ -267,34 +267,34 @@ static void refused(const char *pattern, const char *what) {
 }
 
 static void test_refusals(void) {
-    refused("a\\d+", "an unsupported escape \\d at byte 1");
-    refused("\\w", "an unsupported escape \\w at byte 0");
-    refused("(?<=a)b", "an unsupported (? group");
-    refused("(?i)a", "an unsupported (? group");
-    refused("[[:alpha:]]", "a nested class");
-    refused("[a&&b]", "a class intersection");
-    refused("(?i:ss)", "a letter pair that one character folds to");
-    refused("(?i:\xC3\xA9)", "a non-ASCII character under (?i)");
-    refused("(?i:\\p{L})", "a category under (?i)");
-    refused("a*", "a pattern that can match nothing");
-    refused("(a*)*b", "a repeated sub-pattern that can match nothing");
-    refused("^a", "an anchor");
-    refused("a$", "an anchor");
-    refused("\\p{Han}", "not a general category");
-    refused("\\p{Xy}", "an unknown general category");
-    refused("a{1,200}", "over 100");
-    refused("a{x}", "not a counted repetition");
-    refused("a{2,1}", "malformed");
-    refused("a**", "a doubled quantifier");
-    refused("(?=a)+b", "a repeated look-ahead");
-    refused("(a", "an unclosed group");
-    refused("a)", "an unmatched ')'");
-    refused("[ab", "an unclosed class");
-    refused("[z-a]", "a bad range");
-    refused("", "an empty pattern");
-    refused("\\x4", "a bad hexadecimal escape");
-    refused("a\xFF", "not UTF-8");
-    refused("+a", "a quantifier with nothing to repeat");
+    regex_refused("a\\d+", "an unsupported escape \\d at byte 1");
+    regex_refused("\\w", "an unsupported escape \\w at byte 0");
+    regex_refused("(?<=a)b", "an unsupported (? group");
+    regex_refused("(?i)a", "an unsupported (? group");
+    regex_refused("[[:alpha:]]", "a nested class");
+    regex_refused("[a&&b]", "a class intersection");
+    regex_refused("(?i:ss)", "a letter pair that one character folds to");
+    regex_refused("(?i:\xC3\xA9)", "a non-ASCII character under (?i)");
+    regex_refused("(?i:\\p{L})", "a category under (?i)");
+    regex_refused("a*", "a pattern that can match nothing");
+    regex_refused("(a*)*b", "a repeated sub-pattern that can match nothing");
+    regex_refused("^a", "an anchor");
+    regex_refused("a$", "an anchor");
+    regex_refused("\\p{Han}", "not a general category");
+    regex_refused("\\p{Xy}", "an unknown general category");
+    regex_refused("a{1,200}", "over 100");
+    regex_refused("a{x}", "not a counted repetition");
+    regex_refused("a{2,1}", "malformed");
+    regex_refused("a**", "a doubled quantifier");
+    regex_refused("(?=a)+b", "a repeated look-ahead");
+    regex_refused("(a", "an unclosed group");
+    regex_refused("a)", "an unmatched ')'");
+    regex_refused("[ab", "an unclosed class");
+    regex_refused("[z-a]", "a bad range");
+    regex_refused("", "an empty pattern");
+    regex_refused("\\x4", "a bad hexadecimal escape");
+    regex_refused("a\xFF", "not UTF-8");
+    regex_refused("+a", "a quantifier with nothing to repeat");
 }
 
 int main(void) {

@@ -42,7 +42,9 @@
    needed is the header and a few rows whatever the size of the model (28 MB for a 2 GB Gemma 3
    1B). The file is written beside OUT.gguf and renamed over it when complete. */
 #define _POSIX_C_SOURCE 200809L
+#ifndef _DEFAULT_SOURCE
 #define _DEFAULT_SOURCE /* madvise */
+#endif
 #define LLM_IMPLEMENTATION
 #include "../llm.h"
 
@@ -60,24 +62,24 @@ enum { GV_U32 = 4, GV_I32 = 5, GV_F32 = 6, GV_STRING = 8, GV_ARRAY = 9 }; /* ggu
 
 static void die(const char *what, const char *name) { fprintf(stderr, "tool_gguf_write: %s %s\n", what, name); exit(2); }
 
-typedef struct { uint8_t *p; size_t n, cap; } buf;
-static void put(buf *b, const void *s, size_t n) {
+typedef struct { uint8_t *p; size_t n, cap; } gw_buf;
+static void gw_put(gw_buf *b, const void *s, size_t n) {
     if (b->n + n > b->cap) { b->cap = (b->n + n) * 2; b->p = (uint8_t *)realloc(b->p, b->cap); if (!b->p) die("out of", "memory"); }
     memcpy(b->p + b->n, s, n);
     b->n += n;
 }
-static void put32(buf *b, uint32_t v) { uint8_t x[4]; int i; for (i = 0; i < 4; i++) x[i] = (uint8_t)(v >> 8 * i); put(b, x, 4); }
-static void put64(buf *b, uint64_t v) { put32(b, (uint32_t)v); put32(b, (uint32_t)(v >> 32)); }
-static void putstr(buf *b, const char *s) { put64(b, strlen(s)); put(b, s, strlen(s)); }
+static void gw_put32(gw_buf *b, uint32_t v) { uint8_t x[4]; int i; for (i = 0; i < 4; i++) x[i] = (uint8_t)(v >> 8 * i); gw_put(b, x, 4); }
+static void gw_put64(gw_buf *b, uint64_t v) { gw_put32(b, (uint32_t)v); gw_put32(b, (uint32_t)(v >> 32)); }
+static void gw_putstr(gw_buf *b, const char *s) { gw_put64(b, strlen(s)); gw_put(b, s, strlen(s)); }
 
-static buf meta;
+static gw_buf meta;
 static int n_kv;
 static const char *arch;
-static void key_raw(const char *k, uint32_t type) { putstr(&meta, k); put32(&meta, type); n_kv++; }
+static void key_raw(const char *k, uint32_t type) { gw_putstr(&meta, k); gw_put32(&meta, type); n_kv++; }
 static void key(const char *k, uint32_t type) { char s[160]; snprintf(s, sizeof s, "%s.%s", arch, k); key_raw(s, type); }
-static void kv_u32(const char *k, uint32_t v) { key(k, GV_U32); put32(&meta, v); }
-static void kv_f32(const char *k, float v) { uint32_t u; memcpy(&u, &v, 4); key(k, GV_F32); put32(&meta, u); }
-static void kv_raw_u32(const char *k, uint32_t v) { key_raw(k, GV_U32); put32(&meta, v); }
+static void gw_kv_u32(const char *k, uint32_t v) { key(k, GV_U32); gw_put32(&meta, v); }
+static void gw_kv_f32(const char *k, float v) { uint32_t u; memcpy(&u, &v, 4); key(k, GV_F32); gw_put32(&meta, u); }
+static void kv_raw_u32(const char *k, uint32_t v) { key_raw(k, GV_U32); gw_put32(&meta, v); }
 
 /* One GGUF tensor and where its rows come from: the rows of up to three .llm tensors one after
    another (Phi-3's fused projections), the n_expert experts of a layer stacked (proj), or
@@ -105,7 +107,7 @@ static uint64_t rows_of(const llm_tensor *w) { return w->n_dims == 1 ? 1 : (uint
 static uint64_t cols_of(const llm_tensor *w) { return (uint64_t)w->shape[w->n_dims - 1]; }
 
 /* HF row of GGUF row r: llama.cpp stores HF row h*hd + j*(hd/2) + i at h*hd + 2i + j. */
-static uint64_t hf_row(uint64_t r, uint64_t hd) { return r / hd * hd + (r % hd % 2) * (hd / 2) + r % hd / 2; }
+static uint64_t gw_hf_row(uint64_t r, uint64_t hd) { return r / hd * hd + (r % hd % 2) * (hd / 2) + r % hd / 2; }
 
 /* The converter keeps 1-D tensors and the routers (FFN_GATE_INP) in F32. */
 static gt *new_tensor(const char *gname, int n_dims, uint64_t cols, uint64_t rows, uint64_t n_expert) {
@@ -140,20 +142,20 @@ static void add_parts(const llm_model *m, const char *gname, int heads, int n, c
 }
 static void add(const llm_model *m, const char *hf, const char *gname, int heads) { add_parts(m, gname, heads, 1, &hf); }
 
-static const llm_tensor *expert(const llm_model *m, int l, int e, const char *proj) {
+static const llm_tensor *gw_expert(const llm_model *m, int l, int e, const char *proj) {
     char hf[160];
     snprintf(hf, sizeof hf, "model.layers.%d.mlp.experts.%d.%s.weight", l, e, proj);
     return llm_model_tensor(m, hf);
 }
 
 static void add_experts(const llm_model *m, int l, const char *proj, const char *gname, int n_expert) {
-    const llm_tensor *w0 = n_expert ? expert(m, l, 0, proj) : NULL;
+    const llm_tensor *w0 = n_expert ? gw_expert(m, l, 0, proj) : NULL;
     char name[96];
     int e;
     gt *t;
     if (!w0) return; /* a dense layer */
     for (e = 1; e < n_expert; e++) {
-        const llm_tensor *w = expert(m, l, e, proj);
+        const llm_tensor *w = gw_expert(m, l, e, proj);
         if (!w || w->n_dims != 2 || rows_of(w) != rows_of(w0) || cols_of(w) != cols_of(w0)) die("missing or misshapen expert of", gname);
     }
     snprintf(name, sizeof name, "blk.%d.%s", l, gname);
@@ -208,10 +210,10 @@ static void release(const llm_tensor *w, size_t n) {
 static void write_rows(const llm_tensor *w, const gt *t) {
     uint64_t rows = rows_of(w), cols = t->ne[0], r, i;
     for (r = 0; r < rows; r++) {
-        llm__get_row(w, (int64_t)(t->heads && w->n_dims > 1 ? hf_row(r, rows / (uint64_t)t->heads) : r), row, (int)cols);
+        llm__get_row(w, (int64_t)(t->heads && w->n_dims > 1 ? gw_hf_row(r, rows / (uint64_t)t->heads) : r), row, (int)cols);
         if (t->heads && w->n_dims == 1) { /* a bias: permute its elements */
             memcpy(tmp, row, (size_t)cols * sizeof(float));
-            for (i = 0; i < cols; i++) row[i] = tmp[hf_row(i, cols / (uint64_t)t->heads)];
+            for (i = 0; i < cols; i++) row[i] = tmp[gw_hf_row(i, cols / (uint64_t)t->heads)];
         }
         if (t->plus_one)
             for (i = 0; i < cols; i++) row[i] = row[i] + 1.0f;
@@ -233,7 +235,7 @@ static void write_tensor(const llm_model *m, const gt *t) {
     if (t->data) put_row(t->data, t->ne[0], t->type);
     for (i = 0; i < t->n_parts; i++) write_rows(t->part[i], t);
     if (t->proj)
-        for (i = 0; i < (int)t->ne[2]; i++) write_rows(expert(m, t->layer, i, t->proj), t);
+        for (i = 0; i < (int)t->ne[2]; i++) write_rows(gw_expert(m, t->layer, i, t->proj), t);
     pad_file(tensor_bytes(t));
 }
 
@@ -241,35 +243,35 @@ static void write_tensor(const llm_model *m, const gt *t) {
 static void placeholder_vocab(int32_t n) {
     char s[32];
     int32_t i;
-    key_raw("tokenizer.ggml.model", GV_STRING); putstr(&meta, "llama");
-    key_raw("tokenizer.ggml.tokens", GV_ARRAY); put32(&meta, GV_STRING); put64(&meta, (uint64_t)n);
-    for (i = 0; i < n; i++) { snprintf(s, sizeof s, "<%d>", (int)i); putstr(&meta, s); }
-    key_raw("tokenizer.ggml.scores", GV_ARRAY); put32(&meta, GV_F32); put64(&meta, (uint64_t)n);
-    for (i = 0; i < n; i++) put32(&meta, 0); /* 0.0f */
-    key_raw("tokenizer.ggml.token_type", GV_ARRAY); put32(&meta, GV_I32); put64(&meta, (uint64_t)n);
-    for (i = 0; i < n; i++) put32(&meta, 1); /* LLAMA_TOKEN_TYPE_NORMAL */
+    key_raw("tokenizer.ggml.model", GV_STRING); gw_putstr(&meta, "llama");
+    key_raw("tokenizer.ggml.tokens", GV_ARRAY); gw_put32(&meta, GV_STRING); gw_put64(&meta, (uint64_t)n);
+    for (i = 0; i < n; i++) { snprintf(s, sizeof s, "<%d>", (int)i); gw_putstr(&meta, s); }
+    key_raw("tokenizer.ggml.scores", GV_ARRAY); gw_put32(&meta, GV_F32); gw_put64(&meta, (uint64_t)n);
+    for (i = 0; i < n; i++) gw_put32(&meta, 0); /* 0.0f */
+    key_raw("tokenizer.ggml.token_type", GV_ARRAY); gw_put32(&meta, GV_I32); gw_put64(&meta, (uint64_t)n);
+    for (i = 0; i < n; i++) gw_put32(&meta, 1); /* LLAMA_TOKEN_TYPE_NORMAL */
 }
 
 /* GPT-2's bytes_to_unicode: the printable Latin-1 bytes stand for themselves, the others for
    U+0100 on, in byte order. */
 static int byte_printable(unsigned c) { return (c >= 33 && c <= 126) || (c >= 161 && c <= 172) || c >= 174; }
-static void byte_level_text(buf *t, const uint8_t *s, size_t n) {
+static void byte_level_text(gw_buf *t, const uint8_t *s, size_t n) {
     size_t i;
     for (i = 0; i < n; i++) {
         unsigned cp = s[i], k;
         uint8_t u[2];
         if (!byte_printable(cp)) for (k = 0, cp = 256; k < s[i]; k++) cp += !byte_printable(k);
-        if (cp < 0x80) { u[0] = (uint8_t)cp; put(t, u, 1); }
-        else { u[0] = (uint8_t)(0xC0 | cp >> 6); u[1] = (uint8_t)(0x80 | (cp & 0x3F)); put(t, u, 2); }
+        if (cp < 0x80) { u[0] = (uint8_t)cp; gw_put(t, u, 1); }
+        else { u[0] = (uint8_t)(0xC0 | cp >> 6); u[1] = (uint8_t)(0x80 | (cp & 0x3F)); gw_put(t, u, 2); }
     }
 }
-static void put_text(buf *b, buf *t) { put64(b, t->n); put(b, t->p, t->n); free(t->p); t->p = NULL; t->n = t->cap = 0; }
+static void put_text(gw_buf *b, gw_buf *t) { gw_put64(b, t->n); gw_put(b, t->p, t->n); free(t->p); t->p = NULL; t->n = t->cap = 0; }
 
 static int tokenizer_only(const char *vocab_path, const char *out_path, const char *pre) {
     llm_model *m;
     const llm_tokenizer_info *ti;
     const llm__meta *text, *off, *flags, *merges;
-    buf b = { NULL, 0, 0 };
+    gw_buf b = { NULL, 0, 0 };
     int32_t i, n, n_merges, bos, eos;
     int byte_level;
     llm_model_desc d;
@@ -282,41 +284,41 @@ static int tokenizer_only(const char *vocab_path, const char *out_path, const ch
     n = ti->n_tokens; byte_level = ti->byte_level;
     n_merges = merges ? (int32_t)(merges->size / 12) : 0;
     arch = "llama";
-    key_raw("general.architecture", GV_STRING); putstr(&meta, arch);
-    key_raw("tokenizer.ggml.model", GV_STRING); putstr(&meta, byte_level ? "gpt2" : "llama");
-    if (byte_level) { key_raw("tokenizer.ggml.pre", GV_STRING); putstr(&meta, pre); }
-    key_raw("tokenizer.ggml.tokens", GV_ARRAY); put32(&meta, GV_STRING); put64(&meta, (uint64_t)n);
+    key_raw("general.architecture", GV_STRING); gw_putstr(&meta, arch);
+    key_raw("tokenizer.ggml.model", GV_STRING); gw_putstr(&meta, byte_level ? "gpt2" : "llama");
+    if (byte_level) { key_raw("tokenizer.ggml.pre", GV_STRING); gw_putstr(&meta, pre); }
+    key_raw("tokenizer.ggml.tokens", GV_ARRAY); gw_put32(&meta, GV_STRING); gw_put64(&meta, (uint64_t)n);
     for (i = 0; i < n; i++) {
         uint32_t a = llm__rd32(off->data + 4 * (size_t)i), e = llm__rd32(off->data + 4 * (size_t)i + 4);
-        buf t = { NULL, 0, 0 };
+        gw_buf t = { NULL, 0, 0 };
         if (byte_level && flags->data[i] == LLM_TF_MODEL) byte_level_text(&t, text->data + a, e - a);
-        else put(&t, text->data + a, e - a);
+        else gw_put(&t, text->data + a, e - a);
         put_text(&meta, &t);
     }
-    key_raw("tokenizer.ggml.token_type", GV_ARRAY); put32(&meta, GV_I32); put64(&meta, (uint64_t)n);
+    key_raw("tokenizer.ggml.token_type", GV_ARRAY); gw_put32(&meta, GV_I32); gw_put64(&meta, (uint64_t)n);
     for (i = 0; i < n; i++) {
         uint32_t a = llm__rd32(off->data + 4 * (size_t)i), e = llm__rd32(off->data + 4 * (size_t)i + 4);
         uint8_t f = flags->data[i];
         int byte_piece = !byte_level && e - a == 6 && !memcmp(text->data + a, "<0x", 3) && text->data[a + 5] == '>';
-        put32(&meta, f & LLM_TF_SPECIAL ? 3 : f & LLM_TF_ADDED ? 4 : byte_piece ? 6 : !f ? 5 : 1);
+        gw_put32(&meta, f & LLM_TF_SPECIAL ? 3 : f & LLM_TF_ADDED ? 4 : byte_piece ? 6 : !f ? 5 : 1);
     }
     if (!byte_level) { /* score: minus the rank of the first merge that makes the piece */
         float *score = (float *)malloc((size_t)n * sizeof *score);
         if (!score) die("out of", "memory");
         for (i = 0; i < n; i++) score[i] = -(float)n_merges - 1;
         for (i = n_merges - 1; i >= 0; i--) score[llm__rd32(merges->data + 12 * (size_t)i + 8)] = -(float)i;
-        key_raw("tokenizer.ggml.scores", GV_ARRAY); put32(&meta, GV_F32); put64(&meta, (uint64_t)n);
-        for (i = 0; i < n; i++) { uint32_t u; memcpy(&u, &score[i], 4); put32(&meta, u); }
+        key_raw("tokenizer.ggml.scores", GV_ARRAY); gw_put32(&meta, GV_F32); gw_put64(&meta, (uint64_t)n);
+        for (i = 0; i < n; i++) { uint32_t u; memcpy(&u, &score[i], 4); gw_put32(&meta, u); }
         free(score);
     } else {
-        key_raw("tokenizer.ggml.merges", GV_ARRAY); put32(&meta, GV_STRING); put64(&meta, (uint64_t)n_merges);
+        key_raw("tokenizer.ggml.merges", GV_ARRAY); gw_put32(&meta, GV_STRING); gw_put64(&meta, (uint64_t)n_merges);
         for (i = 0; i < n_merges; i++) {
-            buf t = { NULL, 0, 0 };
+            gw_buf t = { NULL, 0, 0 };
             int k;
             for (k = 0; k < 2; k++) {
                 int32_t id = (int32_t)llm__rd32(merges->data + 12 * (size_t)i + 4 * (size_t)k);
                 uint32_t a = llm__rd32(off->data + 4 * (size_t)id), e = llm__rd32(off->data + 4 * (size_t)id + 4);
-                if (k) put(&t, " ", 1);
+                if (k) gw_put(&t, " ", 1);
                 byte_level_text(&t, text->data + a, e - a);
             }
             put_text(&meta, &t);
@@ -329,10 +331,10 @@ static int tokenizer_only(const char *vocab_path, const char *out_path, const ch
     if (bos >= 0) kv_raw_u32("tokenizer.ggml.bos_token_id", (uint32_t)bos);
     if (eos >= 0) kv_raw_u32("tokenizer.ggml.eos_token_id", (uint32_t)eos);
     if (ti->unk_id >= 0) kv_raw_u32("tokenizer.ggml.unk_token_id", (uint32_t)ti->unk_id);
-    key_raw("tokenizer.ggml.add_bos_token", 7); put(&meta, ti->n_prefix ? "\1" : "", 1); /* GGUF bool */
-    if (!byte_level) { key_raw("tokenizer.ggml.add_space_prefix", 7); put(&meta, m->tok->ms_prepend || m->tok->normalizer == LLM_NORM_SPM ? "\1" : "", 1); }
-    put(&b, "GGUF", 4); put32(&b, 3); put64(&b, 0); put64(&b, (uint64_t)n_kv);
-    put(&b, meta.p, meta.n);
+    key_raw("tokenizer.ggml.add_bos_token", 7); gw_put(&meta, ti->n_prefix ? "\1" : "", 1); /* GGUF bool */
+    if (!byte_level) { key_raw("tokenizer.ggml.add_space_prefix", 7); gw_put(&meta, m->tok->ms_prepend || m->tok->normalizer == LLM_NORM_SPM ? "\1" : "", 1); }
+    gw_put(&b, "GGUF", 4); gw_put32(&b, 3); gw_put64(&b, 0); gw_put64(&b, (uint64_t)n_kv);
+    gw_put(&b, meta.p, meta.n);
     if (!(out = fopen(out_path, "wb"))) die("cannot create", out_path);
     put_file(b.p, b.n);
     if (fclose(out) != 0) die("cannot write", out_path);
@@ -356,7 +358,7 @@ int main(int argc, char **argv) {
     char tmp_path[4096];
     llm_model *m;
     const llm_model_info *in;
-    buf b = { NULL, 0, 0 };
+    gw_buf b = { NULL, 0, 0 };
     uint64_t off = 0;
     int l, i, n_pos = 0, permute, phi3, vocab = 0;
     int32_t bos, eos;
@@ -385,24 +387,24 @@ int main(int argc, char **argv) {
     if (llm_model_open(&m, model_path, NULL) != LLM_OK) die("cannot open", model_path);
     in = llm_model_info_get(m);
     mapped = m->view.mapped;
-    kv_u32("block_count", (uint32_t)in->n_layer); kv_u32("embedding_length", (uint32_t)in->n_embd);
-    kv_u32("feed_forward_length", (uint32_t)in->n_ff); kv_u32("attention.head_count", (uint32_t)in->n_head);
-    kv_u32("attention.head_count_kv", (uint32_t)in->n_head_kv); kv_u32("attention.key_length", (uint32_t)in->head_dim);
-    kv_u32("attention.value_length", (uint32_t)in->head_dim); kv_u32("context_length", (uint32_t)in->n_ctx_train);
-    kv_f32("attention.layer_norm_rms_epsilon", in->rms_eps); kv_f32("rope.freq_base", (float)in->rope_theta);
-    kv_u32("rope.dimension_count", (uint32_t)in->rope_dim);
-    if (window || phi3) kv_u32("attention.sliding_window", window ? (uint32_t)atoi(window) : 0);
-    if (!strcmp(arch, "gemma2")) { kv_f32("attn_logit_softcapping", in->attn_softcap); kv_f32("final_logit_softcapping", in->final_softcap); }
+    gw_kv_u32("block_count", (uint32_t)in->n_layer); gw_kv_u32("embedding_length", (uint32_t)in->n_embd);
+    gw_kv_u32("feed_forward_length", (uint32_t)in->n_ff); gw_kv_u32("attention.head_count", (uint32_t)in->n_head);
+    gw_kv_u32("attention.head_count_kv", (uint32_t)in->n_head_kv); gw_kv_u32("attention.key_length", (uint32_t)in->head_dim);
+    gw_kv_u32("attention.value_length", (uint32_t)in->head_dim); gw_kv_u32("context_length", (uint32_t)in->n_ctx_train);
+    gw_kv_f32("attention.layer_norm_rms_epsilon", in->rms_eps); gw_kv_f32("rope.freq_base", (float)in->rope_theta);
+    gw_kv_u32("rope.dimension_count", (uint32_t)in->rope_dim);
+    if (window || phi3) gw_kv_u32("attention.sliding_window", window ? (uint32_t)atoi(window) : 0);
+    if (!strcmp(arch, "gemma2")) { gw_kv_f32("attn_logit_softcapping", in->attn_softcap); gw_kv_f32("final_logit_softcapping", in->final_softcap); }
     if (!strcmp(arch, "granite")) {
-        kv_f32("embedding_scale", in->embd_scale); kv_f32("residual_scale", in->residual_scale);
-        kv_f32("attention.scale", in->attn_scale); kv_f32("logit_scale", in->logits_divisor);
+        gw_kv_f32("embedding_scale", in->embd_scale); gw_kv_f32("residual_scale", in->residual_scale);
+        gw_kv_f32("attention.scale", in->attn_scale); gw_kv_f32("logit_scale", in->logits_divisor);
     }
     if (in->n_expert) {
-        kv_u32("expert_count", (uint32_t)in->n_expert); kv_u32("expert_used_count", (uint32_t)in->n_expert_used);
-        if (strcmp(arch, "llama") && strcmp(arch, "olmoe")) kv_u32("expert_feed_forward_length", (uint32_t)in->n_ff_expert);
-        if (in->n_ff_shared) kv_u32("expert_shared_feed_forward_length", (uint32_t)in->n_ff_shared);
+        gw_kv_u32("expert_count", (uint32_t)in->n_expert); gw_kv_u32("expert_used_count", (uint32_t)in->n_expert_used);
+        if (strcmp(arch, "llama") && strcmp(arch, "olmoe")) gw_kv_u32("expert_feed_forward_length", (uint32_t)in->n_ff_expert);
+        if (in->n_ff_shared) gw_kv_u32("expert_shared_feed_forward_length", (uint32_t)in->n_ff_shared);
     }
-    key_raw("general.architecture", GV_STRING); putstr(&meta, arch);
+    key_raw("general.architecture", GV_STRING); gw_putstr(&meta, arch);
     kv_raw_u32("general.file_type", wtype == GT_F32 ? 0 : wtype == GT_F16 ? 1 : 32); /* LLAMA_FTYPE_ALL_F32, MOSTLY_F16, MOSTLY_BF16 */
     bos = in->bos_id >= 0 ? in->bos_id : vocab ? 1 : -1;
     eos = in->n_stop_ids ? in->stop_ids[0] : vocab ? 2 : -1;
@@ -424,11 +426,11 @@ int main(int argc, char **argv) {
             }
         }
     }
-    if (phi3) kv_u32("rope.scaling.original_context_length", (uint32_t)(in->rope_original_max_pos ? in->rope_original_max_pos : in->n_ctx_train));
+    if (phi3) gw_kv_u32("rope.scaling.original_context_length", (uint32_t)(in->rope_original_max_pos ? in->rope_original_max_pos : in->n_ctx_train));
     if (phi3 && in->rope_scaling == LLM_ROPE_LONGROPE) { /* Phi3MiniModel.generate_extra_tensors */
         static const char *const keys[2][2] = { { LLM_KEY_ROPE_LONG, "rope_factors_long.weight" }, { LLM_KEY_ROPE_SHORT, "rope_factors_short.weight" } };
         int k;
-        kv_f32("rope.scaling.attn_factor", in->rope_attn_factor);
+        gw_kv_f32("rope.scaling.attn_factor", in->rope_attn_factor);
         for (k = 0; k < 2; k++) {
             const llm__meta *e = llm__meta_find(m, keys[k][0]);
             gt *t = add_values(keys[k][1], (uint64_t)in->rope_dim / 2);
@@ -475,16 +477,16 @@ int main(int argc, char **argv) {
     }
 
     /* the header: counts, metadata, the tensor infos with their data offsets */
-    put(&b, "GGUF", 4); put32(&b, 3); put64(&b, (uint64_t)n_ts); put64(&b, (uint64_t)n_kv);
-    put(&b, meta.p, meta.n);
+    gw_put(&b, "GGUF", 4); gw_put32(&b, 3); gw_put64(&b, (uint64_t)n_ts); gw_put64(&b, (uint64_t)n_kv);
+    gw_put(&b, meta.p, meta.n);
     for (i = 0; i < n_ts; i++) {
         int d;
-        putstr(&b, ts[i].name); put32(&b, (uint32_t)ts[i].n_dims);
-        for (d = 0; d < ts[i].n_dims; d++) put64(&b, ts[i].ne[d]);
-        put32(&b, ts[i].type); put64(&b, off);
+        gw_putstr(&b, ts[i].name); gw_put32(&b, (uint32_t)ts[i].n_dims);
+        for (d = 0; d < ts[i].n_dims; d++) gw_put64(&b, ts[i].ne[d]);
+        gw_put32(&b, ts[i].type); gw_put64(&b, off);
         off += (tensor_bytes(&ts[i]) + 31) / 32 * 32;
     }
-    while (b.n % 32) put(&b, "", 1);
+    while (b.n % 32) gw_put(&b, "", 1);
     snprintf(tmp_path, sizeof tmp_path, "%s.tmp", out_path);
     if (!(out = fopen(tmp_path, "wb"))) die("cannot create", tmp_path);
     setvbuf(out, NULL, _IOFBF, 1 << 20);

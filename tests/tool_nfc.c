@@ -28,7 +28,7 @@ static size_t parse_field(const char *s, uint8_t *out) {
 
 static int failures;
 
-static void check(llm__tokenize_state *k, const uint8_t *want, size_t want_n, const uint8_t *in, size_t in_n, long line) {
+static void nfc_check(llm__tokenize_state *k, const uint8_t *want, size_t want_n, const uint8_t *in, size_t in_n, long line) {
     size_t n;
     const uint8_t *got = llm__nfc(k, in, in_n, &n);
     if (n == want_n && memcmp(got, want, n) == 0) return;
@@ -70,11 +70,11 @@ int main(int argc, char **argv) {
         if (i < 5) continue;
         for (i = 0; i < 5; i++) n[i] = parse_field(field[i], c[i]);
         if (part == 1) listed[strtoul(field[0], NULL, 16)] = 1;
-        check(&k, c[1], n[1], c[0], n[0], lineno);
-        check(&k, c[1], n[1], c[1], n[1], lineno);
-        check(&k, c[1], n[1], c[2], n[2], lineno);
-        check(&k, c[3], n[3], c[3], n[3], lineno);
-        check(&k, c[3], n[3], c[4], n[4], lineno);
+        nfc_check(&k, c[1], n[1], c[0], n[0], lineno);
+        nfc_check(&k, c[1], n[1], c[1], n[1], lineno);
+        nfc_check(&k, c[1], n[1], c[2], n[2], lineno);
+        nfc_check(&k, c[3], n[3], c[3], n[3], lineno);
+        nfc_check(&k, c[3], n[3], c[4], n[4], lineno);
         tests++;
     }
     fclose(f);
@@ -82,7 +82,7 @@ int main(int argc, char **argv) {
         size_t len;
         if (listed[cp] || (cp >= 0xD800 && cp < 0xE000)) continue;
         len = llm__utf8_put(c[0], cp);
-        check(&k, c[0], len, c[0], len, 0);
+        nfc_check(&k, c[0], len, c[0], len, 0);
     }
     llm__tk_free(&k);
     printf("NFC: %ld test lines and every other code point, %d failures\n", tests, failures);
