@@ -86,7 +86,8 @@ $(B)/tests/%$(EXE): tests/%.c $(TEST_DEPS) $$(call lib_of,$$*) | $(B)/tests
 
 # The tests and tools that reach internals are one program, tests/internals.c, which compiles
 # the implementation once for all of them; each is a copy of it that runs the test of its name.
-INTERNAL_SRCS = $(shell grep -l 'define LLM_IMPLEMENTATION' tests/test_*.c tests/tool_*.c tests/fuzz/fuzz_*.c)
+# (Those it does not include, as test_amx, build alone.)
+INTERNAL_SRCS = $(filter tests/test_%.c tests/tool_%.c tests/fuzz/fuzz_%.c,$(patsubst %,tests/%,$(shell sed -n 's/^\#include "\(.*\.c\)"$$/\1/p' tests/internals.c)))
 INTERNAL_BINS = $(patsubst %,$(B)/tests/%$(EXE),$(basename $(notdir $(INTERNAL_SRCS))))
 $(B)/tests/internals$(EXE): tests/internals.c tests/fuzz/replay.c $(INTERNAL_SRCS) $(TEST_DEPS) | $(B)/tests
 	$(TEST_CC) $(TEST_CFLAGS) -o $@ tests/internals.c $(LDLIBS)

@@ -223,10 +223,12 @@ typedef enum llm_kernels {
     LLM_KERNELS_AVX512,       /* x86-64: AVX-512 F, BW, VL and VNNI + FMA + F16C */
     LLM_KERNELS_NEON,         /* aarch64 */
     LLM_KERNELS_NEON_DOTPROD, /* aarch64 with the dot product extension (ARMv8.2 dotprod) */
+    LLM_KERNELS_AMX,          /* x86-64: AVX-512 with AMX int8 tiles for prompts of quantized weights */
     LLM_KERNELS_COUNT
 } llm_kernels;
 
-/* "auto", "scalar", "avx2", "avx2-vnni", "avx512", "neon", "neon-dotprod"; NULL past the end. */
+/* "auto", "scalar", "avx2", "avx2-vnni", "avx512", "neon", "neon-dotprod", "avx512-amx"; NULL
+   past the end. */
 LLMDEF const char *llm_kernels_name(llm_kernels k);
 /* 1 when this build has set k and the running CPU can run it (AUTO: always), else 0. */
 LLMDEF int llm_kernels_supported(llm_kernels k);
@@ -1601,10 +1603,16 @@ LLMDEF size_t llm_dtype_row_bytes(llm_dtype t, int64_t n) {
     (defined(_MSC_VER) && _MSC_VER >= 1930)
 #define LLM__AVX2_VNNI 1 /* compilers that know AVX-VNNI */
 #endif
+#if (defined(__clang__) && __clang_major__ >= 12) || (!defined(__clang__) && defined(__GNUC__) && __GNUC__ >= 11)
+#define LLM__AMX 1 /* compilers that know AMX (MSVC's tile intrinsics are not tried) */
+#endif
 #elif !defined(__aarch64__)
 #if defined(__AVX512F__) && defined(__AVX512BW__) && defined(__AVX512VL__) && defined(__AVX512VNNI__) && defined(__FMA__) && \
     defined(__F16C__)
 #define LLM__AVX512 1
+#endif
+#if defined(LLM__AVX512) && defined(__x86_64__) && defined(__AMX_TILE__) && defined(__AMX_INT8__)
+#define LLM__AMX 1
 #endif
 #if defined(__AVX2__) && defined(__FMA__) && defined(__F16C__)
 #define LLM__AVX2 1
@@ -2452,6 +2460,230 @@ static const llm__kernels llm__kernels_avx512 = {
       llm__mm_q5_k_avx512, llm__mm_q6_k_avx512 },
     llm__dot_f32_avx512, llm__dot_f16_avx512, llm__axpy_f32_avx512, llm__axpy_f16_avx512, llm__quantize_x_avx512, llm__swiglu_avx512, llm__geglu_avx512, LLM__XT, "avx512"
 };
+
+#if defined(LLM__AMX)
+/* -- AMX int8 tiles, with AVX-512 -------------------------------------------------------------
+   A prompt's products with quantized weights, 16 tokens at a time, on the tile unit. A block
+   of 32 columns of a 16-row group is 8 lines of 64 bytes in the file, each the 4 codes of
+   every row for 4 columns: the layout TDPBSSD takes as its second operand. q8_0's codes are
+   loaded as they are, the other types' are unpacked to signed bytes (q4_0: code - 8; the
+   k-quants' unsigned codes, below 64, as they are). One TDPBSSD gives the integer sums of
+   16 tokens x 16 rows for a block (the activation codes a 16 x 32-byte tile), the integers
+   vpdpbusd gives, and the float arithmetic after it is that of the AVX-512 tiles: the logits
+   are bitwise the AVX-512 set's. The tokens past the last 16 go through the AVX-512 tiles.
+   The tile instructions go through macros that tests/test_amx.c defines as C versions of
+   them, to check this code on CPUs without AMX. */
+#ifndef LLM__TILE_LOADD
+/* GCC's tile intrinsics are asm statements that do not tell the compiler which memory they
+   read: a compiler barrier first makes the configuration and the unpacked codes stored. */
+#if defined(__GNUC__) && !defined(__clang__)
+#define LLM__TILE_BARRIER() __asm__ __volatile__("" ::: "memory")
+#else
+#define LLM__TILE_BARRIER() ((void)0)
+#endif
+#define LLM__TILE_CONFIG(cfg) _tile_loadconfig(cfg)
+#define LLM__TILE_LOADD(t, p, stride) _tile_loadd(t, p, stride)
+#define LLM__TILE_STORED(t, p, stride) _tile_stored(t, p, stride)
+#define LLM__TILE_ZERO(t) _tile_zero(t)
+#define LLM__TILE_DPBSSD(c, a, b) _tile_dpbssd(c, a, b)
+#define LLM__TILE_RELEASE() _tile_release()
+#endif
+LLM__TARGET_BEGIN("avx512f,avx512bw,avx512vl,avx512vnni,avx2,fma,f16c,amx-tile,amx-int8")
+
+/* The tile configuration (palette 1): bytes per line and lines of each tile register. */
+typedef struct llm__tile_config {
+    uint8_t palette, start_row, reserved[14];
+    uint16_t colsb[16];
+    uint8_t rows[16];
+} llm__tile_config;
+
+/* Tiles 0 and 1: sums (16 tokens x 16 int32); 2 and 3: activation codes (16 tokens x 16 or
+   32 bytes); 4 and 5: weight codes (4 or 8 lines). A whole block is tiles 0, 2 and 4; q6_k's
+   halves of 16 columns (scaled apart) are 0, 2, 4 and 1, 3, 5. */
+static void llm__amx_begin(const int halves) {
+    llm__tile_config c;
+    int i;
+    memset(&c, 0, sizeof c);
+    c.palette = 1;
+    for (i = 0; i < 2; i++) {
+        c.rows[i] = 16; c.colsb[i] = 64;
+        c.rows[2 + i] = 16; c.colsb[2 + i] = (uint16_t)(halves ? 16 : 32);
+        c.rows[4 + i] = (uint8_t)(halves ? 4 : 8); c.colsb[4 + i] = 64;
+    }
+    LLM__TILE_BARRIER();
+    LLM__TILE_CONFIG(&c);
+}
+
+/* The 8 lines of a block's unsigned 4-bit codes (4 x 64 bytes: columns 4j.. of the low
+   nibbles, then of the high ones) as signed bytes, less `offset`: lines 0-3 the low
+   nibbles, 4-7 the high ones, which is the order of the activation codes. */
+LLM__INLINE void llm__amx_unpack4(const uint8_t *Q, const int offset, __m512i *lines) {
+    const __m512i m4 = _mm512_set1_epi8(0x0F), off = _mm512_set1_epi8((char)offset);
+    int j;
+    LLM__UNROLL for (j = 0; j < 4; j++) {
+        __m512i v = _mm512_loadu_si512((const void *)(Q + 64 * j));
+        lines[j] = _mm512_sub_epi8(_mm512_and_si512(v, m4), off);
+        lines[4 + j] = _mm512_sub_epi8(_mm512_and_si512(_mm512_srli_epi16(v, 4), m4), off);
+    }
+}
+
+/* The integer sums of 16 tokens (activation codes at x, a token every xs bytes) with the
+   block's 8 lines of weight codes W, into sums[16 tokens][16 rows]. */
+LLM__INLINE void llm__amx_block(const uint8_t *x, size_t xs, const void *W, int32_t *sums) {
+    LLM__TILE_BARRIER();
+    LLM__TILE_LOADD(2, x, xs);
+    LLM__TILE_LOADD(4, W, 64);
+    LLM__TILE_ZERO(0);
+    LLM__TILE_DPBSSD(0, 2, 4);
+    LLM__TILE_STORED(0, sums, 64);
+}
+
+/* q8_0 / q4_0: one group x 16 tokens, llm__qtile_avx512's arithmetic. */
+LLM__INLINE void llm__qtile_amx(const uint8_t *G, int nb, const uint8_t *xq, size_t xs, const int q4, float *out, size_t os) {
+    const size_t qbytes = q4 ? 256 : 512;
+    const uint8_t *S = G + (size_t)nb * qbytes;
+    const int K = nb * LLM__QK;
+    __m512i sums[16], lines[8];
+    __m512 acc[16];
+    int t, b;
+    LLM__UNROLL for (t = 0; t < 16; t++) acc[t] = _mm512_setzero_ps();
+    for (b = 0; b < nb; b++) {
+        const uint8_t *Q = G + (size_t)b * qbytes;
+        const __m512 dw = _mm512_cvtph_ps(_mm256_loadu_si256((const __m256i *)(S + 32 * (size_t)b)));
+        if (q4) llm__amx_unpack4(Q, 8, lines);
+        llm__amx_block(xq + LLM__QK * b, xs, q4 ? (const void *)lines : (const void *)Q, (int32_t *)sums);
+        LLM__UNROLL for (t = 0; t < 16; t++)
+            acc[t] = _mm512_fmadd_ps(_mm512_cvtepi32_ps(sums[t]), _mm512_mul_ps(dw, _mm512_set1_ps(llm__xq_scale(xq + t * xs, K, b))), acc[t]);
+    }
+    LLM__UNROLL for (t = 0; t < 16; t++) _mm512_storeu_ps(out + t * os, acc[t]);
+}
+
+LLM__INLINE void llm__mm_quant_amx(const llm__mm *m, int r0, int r1, const int q4) {
+    int nb = m->n_in / LLM__QK, g, t;
+    size_t gbytes = (size_t)LLM__QG * llm_dtype_row_bytes(m->w->dtype, m->n_in), os = (size_t)m->n_out;
+    if (m->n_tok < 16) { llm__mm_quant_avx512(m, r0, r1, q4); return; }
+    llm__amx_begin(0);
+    for (g = r0 / LLM__QG; g < r1 / LLM__QG; g++) {
+        const uint8_t *G = (const uint8_t *)m->w->data + (size_t)g * gbytes;
+        float *out = m->out + (size_t)g * LLM__QG;
+        for (t = 0; t + 16 <= m->n_tok; t += 16) llm__qtile_amx(G, nb, m->xq + t * m->xq_stride, m->xq_stride, q4, out + t * os, os);
+        for (; t + 8 <= m->n_tok; t += 8) llm__qtile_avx512(G, nb, m->xq + t * m->xq_stride, m->xq_stride, 8, q4, out + t * os, os);
+        for (; t < m->n_tok; t++) llm__qtile_avx512(G, nb, m->xq + t * m->xq_stride, m->xq_stride, 1, q4, out + t * os, os);
+    }
+    LLM__TILE_RELEASE();
+}
+
+static void llm__mm_q8_0_amx(const llm__mm *m, int r0, int r1) { llm__mm_quant_amx(m, r0, r1, 0); }
+static void llm__mm_q4_0_amx(const llm__mm *m, int r0, int r1) { llm__mm_quant_amx(m, r0, r1, 1); }
+
+/* k-quants: one group x 16 tokens, llm__ktile_avx512's arithmetic. The codes of a sub-block
+   (the 5th and 6th bits merged in as there) are unpacked once and used for the 16 tokens. */
+LLM__INLINE void llm__ktile_amx(const uint8_t *G, int K, const uint8_t *xq, size_t xs, const llm_dtype dt, float *out, size_t os) {
+    const size_t sbytes = LLM__QG * llm__kq_block_bytes(dt, 8);
+    const __m512i m10 = _mm512_set1_epi8(0x10), m30 = _mm512_set1_epi8(0x30);
+    const __m128i c3 = _mm_set1_epi8(3), c15 = _mm_set1_epi8(15);
+    const int q6 = dt == LLM_DTYPE_Q6_K;
+    __m512i sums[16], sums_hi[16], lines[8];
+    __m512 acc[16], d, dmin = _mm512_setzero_ps();
+    int t, s, j, i;
+    LLM__UNROLL for (t = 0; t < 16; t++) acc[t] = _mm512_setzero_ps();
+    for (s = 0; s * LLM__QKK < K; s++) {
+        const int ns = llm__kq_subs(K, s);
+        const uint8_t *SB = G + (size_t)s * sbytes, *S = SB + llm__kq_scales_at(dt, ns), *H = SB + llm__kq_hi_at(ns);
+        if (q6) d = _mm512_cvtph_ps(_mm256_loadu_si256((const __m256i *)(S + 256)));
+        else {
+            d = _mm512_cvtph_ps(_mm256_loadu_si256((const __m256i *)(S + 192)));
+            dmin = _mm512_cvtph_ps(_mm256_loadu_si256((const __m256i *)(S + 224)));
+        }
+        for (j = 0; j < ns; j++) {
+            const int b = 8 * s + j;
+            __m512 dsa, dsb;
+            llm__amx_unpack4(SB + 256 * j, 0, lines);
+            if (dt == LLM_DTYPE_Q5_K) {
+                __m512i h = _mm512_loadu_si512((const void *)(H + 64 * j));
+                LLM__UNROLL for (i = 0; i < 4; i++) {
+                    lines[i] = _mm512_or_si512(lines[i], _mm512_and_si512(llm__shift_epi16_avx512(h, 4 - i), m10));
+                    lines[4 + i] = _mm512_or_si512(lines[4 + i], _mm512_and_si512(llm__shift_epi16_avx512(h, -i), m10));
+                }
+            } else if (q6) {
+                __m512i h0 = _mm512_loadu_si512((const void *)(H + 128 * j));
+                __m512i h1 = _mm512_loadu_si512((const void *)(H + 128 * j + 64));
+                LLM__UNROLL for (i = 0; i < 4; i++) {
+                    lines[i] = _mm512_or_si512(lines[i], _mm512_and_si512(llm__shift_epi16_avx512(h0, 4 - 2 * i), m30));
+                    lines[4 + i] = _mm512_or_si512(lines[4 + i], _mm512_and_si512(llm__shift_epi16_avx512(h1, 4 - 2 * i), m30));
+                }
+            }
+            if (q6) {
+                /* the two halves of 16 columns, each with its own scale */
+                LLM__TILE_BARRIER();
+                LLM__TILE_LOADD(2, xq + LLM__QK * b, xs);
+                LLM__TILE_LOADD(3, xq + LLM__QK * b + 16, xs);
+                LLM__TILE_LOADD(4, lines, 64);
+                LLM__TILE_LOADD(5, lines + 4, 64);
+                LLM__TILE_ZERO(0);
+                LLM__TILE_ZERO(1);
+                LLM__TILE_DPBSSD(0, 2, 4);
+                LLM__TILE_DPBSSD(1, 3, 5);
+                LLM__TILE_STORED(0, sums, 64);
+                LLM__TILE_STORED(1, sums_hi, 64);
+                dsa = _mm512_mul_ps(d, _mm512_cvtepi32_ps(_mm512_cvtepi8_epi32(_mm_loadu_si128((const __m128i *)(S + 32 * j)))));
+                dsb = _mm512_mul_ps(d, _mm512_cvtepi32_ps(_mm512_cvtepi8_epi32(_mm_loadu_si128((const __m128i *)(S + 32 * j + 16)))));
+            } else {
+                __m128i l8 = _mm_loadu_si128((const __m128i *)(S + 16 * j));
+                __m128i h8 = _mm_srli_epi16(_mm_loadu_si128((const __m128i *)(S + 128 + 16 * (j / 2))), 4 * (j % 2));
+                __m128i sc = _mm_or_si128(_mm_and_si128(l8, c15), _mm_slli_epi16(_mm_and_si128(h8, c3), 4));
+                __m128i mn = _mm_or_si128(_mm_and_si128(_mm_srli_epi16(l8, 4), c15), _mm_slli_epi16(_mm_and_si128(_mm_srli_epi16(h8, 2), c3), 4));
+                llm__amx_block(xq + LLM__QK * b, xs, lines, (int32_t *)sums);
+                dsa = _mm512_mul_ps(d, _mm512_cvtepi32_ps(_mm512_cvtepu8_epi32(sc)));
+                dsb = _mm512_mul_ps(dmin, _mm512_cvtepi32_ps(_mm512_cvtepu8_epi32(mn)));
+            }
+            LLM__UNROLL for (t = 0; t < 16; t++) {
+                const uint8_t *xt = xq + t * xs, *xb = xt + LLM__QK * b;
+                const int32_t xsum = llm__xq_sum(xt, K, b);
+                const float dx = llm__xq_scale(xt, K, b);
+                if (q6) {
+                    const int32_t xsa = llm__xq_half_sum_avx512(xb);
+                    __m512i a0 = _mm512_sub_epi32(sums[t], _mm512_set1_epi32(32 * xsa));
+                    __m512i a1 = _mm512_sub_epi32(sums_hi[t], _mm512_set1_epi32(32 * (xsum - xsa)));
+                    acc[t] = _mm512_fmadd_ps(_mm512_cvtepi32_ps(a0), _mm512_mul_ps(dsa, _mm512_set1_ps(dx)), acc[t]);
+                    acc[t] = _mm512_fmadd_ps(_mm512_cvtepi32_ps(a1), _mm512_mul_ps(dsb, _mm512_set1_ps(dx)), acc[t]);
+                } else {
+                    acc[t] = _mm512_fmadd_ps(_mm512_cvtepi32_ps(sums[t]), _mm512_mul_ps(dsa, _mm512_set1_ps(dx)), acc[t]);
+                    acc[t] = _mm512_fnmadd_ps(dsb, _mm512_set1_ps((float)xsum * dx), acc[t]);
+                }
+            }
+        }
+    }
+    LLM__UNROLL for (t = 0; t < 16; t++) _mm512_storeu_ps(out + t * os, acc[t]);
+}
+
+LLM__INLINE void llm__mm_kquant_amx(const llm__mm *m, int r0, int r1, const llm_dtype dt) {
+    int K = m->n_in, g, t;
+    size_t gbytes = (size_t)LLM__QG * llm_dtype_row_bytes(dt, m->n_in), os = (size_t)m->n_out;
+    if (m->n_tok < 16) { llm__mm_kquant_avx512(m, r0, r1, dt); return; }
+    llm__amx_begin(dt == LLM_DTYPE_Q6_K);
+    for (g = r0 / LLM__QG; g < r1 / LLM__QG; g++) {
+        const uint8_t *G = (const uint8_t *)m->w->data + (size_t)g * gbytes;
+        float *out = m->out + (size_t)g * LLM__QG;
+        for (t = 0; t + 16 <= m->n_tok; t += 16) llm__ktile_amx(G, K, m->xq + t * m->xq_stride, m->xq_stride, dt, out + t * os, os);
+        for (; t + 8 <= m->n_tok; t += 8) llm__ktile_avx512(G, K, m->xq + t * m->xq_stride, m->xq_stride, 8, dt, out + t * os, os);
+        for (; t < m->n_tok; t++) llm__ktile_avx512(G, K, m->xq + t * m->xq_stride, m->xq_stride, 1, dt, out + t * os, os);
+    }
+    LLM__TILE_RELEASE();
+}
+
+static void llm__mm_q4_k_amx(const llm__mm *m, int r0, int r1) { llm__mm_kquant_amx(m, r0, r1, LLM_DTYPE_Q4_K); }
+static void llm__mm_q5_k_amx(const llm__mm *m, int r0, int r1) { llm__mm_kquant_amx(m, r0, r1, LLM_DTYPE_Q5_K); }
+static void llm__mm_q6_k_amx(const llm__mm *m, int r0, int r1) { llm__mm_kquant_amx(m, r0, r1, LLM_DTYPE_Q6_K); }
+
+LLM__TARGET_END
+
+static const llm__kernels llm__kernels_amx = {
+    { llm__mm_f32_avx512, llm__mm_f16_avx512, llm__mm_bf16_avx512, llm__mm_q8_0_amx, llm__mm_q4_0_amx, llm__mm_q4_k_amx,
+      llm__mm_q5_k_amx, llm__mm_q6_k_amx },
+    llm__dot_f32_avx512, llm__dot_f16_avx512, llm__axpy_f32_avx512, llm__axpy_f16_avx512, llm__quantize_x_avx512, llm__swiglu_avx512, llm__geglu_avx512, LLM__XT, "avx512-amx"
+};
+#endif
 #endif
 
 #if defined(LLM__AVX2)
@@ -3206,6 +3438,23 @@ static const llm__kernels llm__kernels_neon = {
 #endif
 
 /* -- choosing a set ------------------------------------------------------------------------ */
+#if defined(LLM__AMX)
+/* Whether the OS lets this process use the AMX tiles: Linux keeps the tile data off until a
+   process asks (arch_prctl(ARCH_REQ_XCOMP_PERM, XFEATURE_XTILEDATA), Linux 5.16; asked each
+   time, a cheap call that changes nothing once granted), Windows gives them to every process. */
+static int llm__amx_permitted(void) {
+#if defined(__linux__) && (defined(__GNUC__) || defined(__clang__))
+    long r;
+    __asm__ __volatile__("syscall" : "=a"(r) : "0"(158L /* SYS_arch_prctl */), "D"(0x1023L), "S"(18L) : "rcx", "r11", "memory");
+    return r == 0;
+#elif defined(_WIN32)
+    return 1;
+#else
+    return 0;
+#endif
+}
+#endif
+
 #if defined(LLM__X86_DISPATCH)
 static void llm__cpuid(unsigned leaf, unsigned sub, uint32_t r[4]) {
 #if defined(_MSC_VER)
@@ -3231,8 +3480,7 @@ static uint64_t llm__xgetbv0(void) {
 
 /* The sets the CPU runs (bit k: set k), from cpuid (Intel SDM vol. 2A, CPUID) and the register
    state the OS saves (XCR0): a CPU's AVX-512 is unusable when the OS does not save the ZMM
-   and mask registers. (AMX tiles, for a future kernel, are also asked of Linux first:
-   arch_prctl(ARCH_REQ_XCOMP_PERM, XFEATURE_XTILEDATA).) */
+   and mask registers. */
 static unsigned llm__cpu_sets(void) {
     uint32_t l0[4], l1[4], l7[4] = { 0 }, l71[4] = { 0 };
     uint64_t xcr0;
@@ -3248,11 +3496,20 @@ static unsigned llm__cpu_sets(void) {
     if (avx2 && (l71[0] >> 4 & 1)) sets |= 1u << LLM_KERNELS_AVX2_VNNI;
     if (avx2 && (xcr0 & 0xE6) == 0xE6 && (l7[1] >> 16 & 1) && (l7[1] >> 30 & 1) && (l7[1] >> 31 & 1) && (l7[2] >> 11 & 1))
         sets |= 1u << LLM_KERNELS_AVX512; /* opmask, ZMM state; AVX512F, BW, VL, VNNI */
+    /* AMX: the tiles and their int8 products (EDX bits 24, 25), their state saved (XCR0 bits 17, 18) */
+    if ((sets >> LLM_KERNELS_AVX512 & 1) && (l7[3] >> 24 & 1) && (l7[3] >> 25 & 1) && (xcr0 & 0x60000) == 0x60000 && llm__amx_permitted())
+        sets |= 1u << LLM_KERNELS_AMX;
     return sets;
 }
 #else
-/* Without run-time selection a set is compiled only for a target that has its instructions. */
-static unsigned llm__cpu_sets(void) { return ~0u; }
+/* Without run-time selection a set is compiled only for a target that has its instructions
+   (the tiles still need the OS's permission). */
+static unsigned llm__cpu_sets(void) {
+#if defined(LLM__AMX)
+    if (!llm__amx_permitted()) return ~(1u << LLM_KERNELS_AMX);
+#endif
+    return ~0u;
+}
 #endif
 
 /* The table of set k in this build, NULL when it has none. */
@@ -3268,6 +3525,9 @@ static const llm__kernels *llm__kernels_get(llm_kernels k) {
 #if defined(LLM__AVX512)
     case LLM_KERNELS_AVX512: return &llm__kernels_avx512;
 #endif
+#if defined(LLM__AMX)
+    case LLM_KERNELS_AMX: return &llm__kernels_amx;
+#endif
 #if defined(LLM__NEON) && !defined(LLM__NEON_DOTPROD)
     case LLM_KERNELS_NEON: return &llm__kernels_neon;
 #elif defined(LLM__NEON)
@@ -3278,7 +3538,7 @@ static const llm__kernels *llm__kernels_get(llm_kernels k) {
 }
 
 LLMDEF const char *llm_kernels_name(llm_kernels k) {
-    static const char *const names[LLM_KERNELS_COUNT] = { "auto", "scalar", "avx2", "avx2-vnni", "avx512", "neon", "neon-dotprod" };
+    static const char *const names[LLM_KERNELS_COUNT] = { "auto", "scalar", "avx2", "avx2-vnni", "avx512", "neon", "neon-dotprod", "avx512-amx" };
     return (unsigned)k < LLM_KERNELS_COUNT ? names[k] : NULL;
 }
 
@@ -3287,7 +3547,7 @@ LLMDEF int llm_kernels_supported(llm_kernels k) {
 }
 
 LLMDEF llm_kernels llm_kernels_best(void) {
-    static const llm_kernels order[] = { LLM_KERNELS_AVX512, LLM_KERNELS_AVX2_VNNI, LLM_KERNELS_AVX2, LLM_KERNELS_NEON_DOTPROD,
+    static const llm_kernels order[] = { LLM_KERNELS_AMX, LLM_KERNELS_AVX512, LLM_KERNELS_AVX2_VNNI, LLM_KERNELS_AVX2, LLM_KERNELS_NEON_DOTPROD,
                                          LLM_KERNELS_NEON };
     unsigned cpu = llm__cpu_sets();
     size_t i;

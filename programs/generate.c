@@ -39,7 +39,7 @@ static void usage(FILE *f) {
             "  --kv-type T            KV cache type: f16 (default) or f32\n"
             "  --print-ids            print prompt and generated ids on stdout instead of text\n"
             "  --dump-logits F        write float32 logits for every prompt position to F\n"
-            "  --kernels NAME         kernel set (tests): auto (default), scalar, avx2, avx2-vnni, avx512, neon, neon-dotprod\n"
+            "  --kernels NAME         kernel set (tests): auto (default), scalar, avx2, avx2-vnni, avx512, avx512-amx, neon, neon-dotprod\n"
             "  -v                     say which kernels and threads run, on stderr\n"
             "  -h, --help             this text\n");
 }

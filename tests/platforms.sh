@@ -22,6 +22,9 @@ posix_shell="test_reference test_generate test_chat_prompt test_end_of_turn test
 # command lines, the converter's options and the accuracy of the weight types: the same C code
 # on every platform, run natively and under the sanitizers by make test.
 platform_scripts="test_golden.sh test_tokenizers.sh test_gguf.sh test_kjv.sh test_chat_jinja.sh test_chat_render.sh test_fuzz_replay.sh test_chat_run.sh"
+# A --reuse row (another compiler's build of the programs) runs these of them: the logits, the
+# built-in model's ids, the renderer, the fuzz regressions and a chat.
+reuse_scripts="test_golden.sh test_kjv.sh test_chat_jinja.sh test_fuzz_replay.sh test_chat_run.sh"
 rm -rf $P/*.result $P/*.built $P/claim.*
 want() { [ -z "$only" ] || case " $only " in *" $1 "*) return 0;; *) return 1;; esac; }
 # note NAME TEXT [DETAILS]: the platform's one-line result (FAILED... marks a failure)
@@ -79,6 +82,7 @@ suite() {
   # own programs (and the scripts, which do) run again.
   if [ $target = all ]; then
     for t in tests/test_*.c; do t=$(basename $t .c); case " $posix_shell " in *" $t "*) ;; *) skip="$skip $t";; esac; done
+    for t in $platform_scripts; do case " $reuse_scripts " in *" $t "*) ;; *) skip="$skip $t";; esac; done
   fi
   native=build/logs/stage-native
   if [ $b = "$GCC_BUILD" ] && [ "$(cat $native.rc 2>/dev/null)" = 0 ] && [ -z "$(find $b $b/tests -maxdepth 1 -type f -perm -u+x -newer $native.log)" ]; then

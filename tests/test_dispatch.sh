@@ -57,6 +57,9 @@ if has avx2 && has fma && has f16c; then check avx2 $ct -mavx2 -mfma -mf16c; qua
 if has avx_vnni; then check avx2-vnni $ct -mavx2 -mfma -mf16c -mavxvnni; else lacks avx2-vnni avx_vnni; fi
 if has avx512vnni || has avx512_vnni; then check avx512 $ct -mavx512f -mavx512bw -mavx512vl -mavx512vnni -mfma -mf16c; quant avx512 1
 else lacks avx512 avx512_vnni; fi
+if has amx_int8 && has amx_tile && { has avx512vnni || has avx512_vnni; }; then
+  check avx512-amx $ct -mavx512f -mavx512bw -mavx512vl -mavx512vnni -mfma -mf16c -mamx-tile -mamx-int8
+else lacks avx512-amx amx_int8; fi
 # AUTO runs the best set; a set this build or CPU lacks is refused, naming it.
 best=$($out/portable -m $out/kjv-f32.llm -n 0 -v 2>&1 | sed -n 's/^generate: kernels \([a-z0-9-]*\) .*/\1/p')
 [ -n "$best" ] && $out/portable -m $out/kjv-f32.llm -n 0 -v 2>&1 | grep -q "(kernels $best," || fail "-v: $($out/portable -m $out/kjv-f32.llm -n 0 -v 2>&1)"

@@ -155,7 +155,7 @@ static void usage(FILE *f) {
             "                (for accuracy comparisons)\n"
             "  --vocab-only  write only the tokenizer (needs only tokenizer.json, or a GGUF's tokenizer)\n"
             "  --kernels NAME  the quantizer's kernel set (tests): auto (default), scalar, avx2, avx2-vnni,\n"
-            "                avx512, neon, neon-dotprod; every set writes the same bytes\n");
+            "                avx512, avx512-amx, neon, neon-dotprod; every set writes the same bytes\n");
 }
 
 int main(int argc, char **argv) {
