@@ -2319,11 +2319,75 @@ LLM__INLINE __m512i llm__shift_epi16_avx512(__m512i v, const int left) {
     return left > 0 ? _mm512_slli_epi16(v, left) : left < 0 ? _mm512_srli_epi16(v, -left) : v;
 }
 
+/* A super-block's f16 factors of the 16 rows: d, and dmin (not q6_k's). */
+LLM__INLINE void llm__kq_d_avx512(const uint8_t *S, const llm_dtype dt, __m512 *d, __m512 *dmin) {
+    if (dt == LLM_DTYPE_Q6_K) *d = _mm512_cvtph_ps(_mm256_loadu_si256((const __m256i *)(S + 256)));
+    else {
+        *d = _mm512_cvtph_ps(_mm256_loadu_si256((const __m256i *)(S + 192)));
+        *dmin = _mm512_cvtph_ps(_mm256_loadu_si256((const __m256i *)(S + 224)));
+    }
+}
+
+/* One token's sub-block into acc, as llm__mm_kquant_ref: q6_k's halves a0 and a1 (the offset
+   32 already out) each with its factor; the others' whole block a0 + a1, less min x the
+   activation sum. */
+LLM__INLINE __m512 llm__kq_acc_avx512(__m512 acc, __m512i a0, __m512i a1, __m512 dsa, __m512 dsb, float dx, int32_t xsum,
+                                      const llm_dtype dt) {
+    if (dt == LLM_DTYPE_Q6_K) {
+        acc = _mm512_fmadd_ps(_mm512_cvtepi32_ps(a0), _mm512_mul_ps(dsa, _mm512_set1_ps(dx)), acc);
+        return _mm512_fmadd_ps(_mm512_cvtepi32_ps(a1), _mm512_mul_ps(dsb, _mm512_set1_ps(dx)), acc);
+    }
+    acc = _mm512_fmadd_ps(_mm512_cvtepi32_ps(_mm512_add_epi32(a0, a1)), _mm512_mul_ps(dsa, _mm512_set1_ps(dx)), acc);
+    return _mm512_fnmadd_ps(dsb, _mm512_set1_ps((float)xsum * dx), acc);
+}
+
+/* The codes of sub-block j of a group's k-quant super-block (SB, its high bits at H) as 8
+   registers of unsigned bytes, the 5th and 6th bits merged in at bit 4: lines 0-3 columns
+   4i..4i+3 of the low half, lines 4-7 of the high half. */
+LLM__INLINE void llm__kq_codes_avx512(const uint8_t *SB, const uint8_t *H, int j, const llm_dtype dt, __m512i *lines) {
+    const __m512i m4 = _mm512_set1_epi8(0x0F), m10 = _mm512_set1_epi8(0x10), m30 = _mm512_set1_epi8(0x30);
+    int i;
+    LLM__UNROLL for (i = 0; i < 4; i++) {
+        __m512i v = _mm512_loadu_si512((const void *)(SB + 256 * j + 64 * i));
+        lines[i] = _mm512_and_si512(v, m4);
+        lines[4 + i] = _mm512_and_si512(_mm512_srli_epi16(v, 4), m4);
+    }
+    if (dt == LLM_DTYPE_Q5_K) {
+        __m512i h = _mm512_loadu_si512((const void *)(H + 64 * j));
+        LLM__UNROLL for (i = 0; i < 4; i++) {
+            lines[i] = _mm512_or_si512(lines[i], _mm512_and_si512(llm__shift_epi16_avx512(h, 4 - i), m10));
+            lines[4 + i] = _mm512_or_si512(lines[4 + i], _mm512_and_si512(llm__shift_epi16_avx512(h, -i), m10));
+        }
+    } else if (dt == LLM_DTYPE_Q6_K) {
+        __m512i h0 = _mm512_loadu_si512((const void *)(H + 128 * j)), h1 = _mm512_loadu_si512((const void *)(H + 128 * j + 64));
+        LLM__UNROLL for (i = 0; i < 4; i++) {
+            lines[i] = _mm512_or_si512(lines[i], _mm512_and_si512(llm__shift_epi16_avx512(h0, 4 - 2 * i), m30));
+            lines[4 + i] = _mm512_or_si512(lines[4 + i], _mm512_and_si512(llm__shift_epi16_avx512(h1, 4 - 2 * i), m30));
+        }
+    }
+}
+
+/* The 16 rows' factors of sub-block j (S: the super-block's scales): q6_k's scale of each
+   half (times d) in *dsa and *dsb; q4_k's and q5_k's scale times d in *dsa, min times dmin in
+   *dsb. */
+LLM__INLINE void llm__kq_scales_avx512(const uint8_t *S, int j, __m512 d, __m512 dmin, const llm_dtype dt, __m512 *dsa, __m512 *dsb) {
+    if (dt == LLM_DTYPE_Q6_K) {
+        *dsa = _mm512_mul_ps(d, _mm512_cvtepi32_ps(_mm512_cvtepi8_epi32(_mm_loadu_si128((const __m128i *)(S + 32 * j)))));
+        *dsb = _mm512_mul_ps(d, _mm512_cvtepi32_ps(_mm512_cvtepi8_epi32(_mm_loadu_si128((const __m128i *)(S + 32 * j + 16)))));
+    } else {
+        const __m128i c3 = _mm_set1_epi8(3), c15 = _mm_set1_epi8(15);
+        __m128i l8 = _mm_loadu_si128((const __m128i *)(S + 16 * j));
+        __m128i h8 = _mm_srli_epi16(_mm_loadu_si128((const __m128i *)(S + 128 + 16 * (j / 2))), 4 * (j % 2));
+        __m128i sc = _mm_or_si128(_mm_and_si128(l8, c15), _mm_slli_epi16(_mm_and_si128(h8, c3), 4));
+        __m128i mn = _mm_or_si128(_mm_and_si128(_mm_srli_epi16(l8, 4), c15), _mm_slli_epi16(_mm_and_si128(_mm_srli_epi16(h8, 2), c3), 4));
+        *dsa = _mm512_mul_ps(d, _mm512_cvtepi32_ps(_mm512_cvtepu8_epi32(sc)));
+        *dsb = _mm512_mul_ps(dmin, _mm512_cvtepi32_ps(_mm512_cvtepu8_epi32(mn)));
+    }
+}
+
 LLM__INLINE void llm__ktile_avx512(const uint8_t *G, int K, const uint8_t *xq, size_t xs, const int nt, const llm_dtype dt,
                                    float *out, size_t os) {
     const size_t sbytes = LLM__QG * llm__kq_block_bytes(dt, 8);
-    const __m512i m4 = _mm512_set1_epi8(0x0F), m10 = _mm512_set1_epi8(0x10), m30 = _mm512_set1_epi8(0x30);
-    const __m128i c3 = _mm_set1_epi8(3), c15 = _mm_set1_epi8(15);
     const int q6 = dt == LLM_DTYPE_Q6_K;
     __m512 acc[8], d, dmin = _mm512_setzero_ps();
     int t, s, j, i;
@@ -2331,47 +2395,15 @@ LLM__INLINE void llm__ktile_avx512(const uint8_t *G, int K, const uint8_t *xq, s
     for (s = 0; s * LLM__QKK < K; s++) {
         const int ns = llm__kq_subs(K, s);
         const uint8_t *SB = G + (size_t)s * sbytes, *S = SB + llm__kq_scales_at(dt, ns), *H = SB + llm__kq_hi_at(ns);
-        if (q6) d = _mm512_cvtph_ps(_mm256_loadu_si256((const __m256i *)(S + 256)));
-        else {
-            d = _mm512_cvtph_ps(_mm256_loadu_si256((const __m256i *)(S + 192)));
-            dmin = _mm512_cvtph_ps(_mm256_loadu_si256((const __m256i *)(S + 224)));
-        }
+        llm__kq_d_avx512(S, dt, &d, &dmin);
         for (j = 0; j < ns; j++) {
             const int b = 8 * s + j;
-            __m512i lo[4], hi[4];
+            __m512i lines[8], *lo = lines, *hi = lines + 4;
             __m512 dsa, dsb;
             if (nt == 1)
                 for (i = 0; i < (int)sbytes / 8; i += 64) LLM__PREFETCH(SB + 2 * sbytes + (size_t)j * sbytes / 8 + (size_t)i);
-            LLM__UNROLL for (i = 0; i < 4; i++) {
-                __m512i v = _mm512_loadu_si512((const void *)(SB + 256 * j + 64 * i));
-                lo[i] = _mm512_and_si512(v, m4);
-                hi[i] = _mm512_and_si512(_mm512_srli_epi16(v, 4), m4);
-            }
-            if (dt == LLM_DTYPE_Q5_K) {
-                __m512i h = _mm512_loadu_si512((const void *)(H + 64 * j));
-                LLM__UNROLL for (i = 0; i < 4; i++) {
-                    lo[i] = _mm512_or_si512(lo[i], _mm512_and_si512(llm__shift_epi16_avx512(h, 4 - i), m10));
-                    hi[i] = _mm512_or_si512(hi[i], _mm512_and_si512(llm__shift_epi16_avx512(h, -i), m10));
-                }
-            } else if (q6) {
-                __m512i h0 = _mm512_loadu_si512((const void *)(H + 128 * j));
-                __m512i h1 = _mm512_loadu_si512((const void *)(H + 128 * j + 64));
-                LLM__UNROLL for (i = 0; i < 4; i++) {
-                    lo[i] = _mm512_or_si512(lo[i], _mm512_and_si512(llm__shift_epi16_avx512(h0, 4 - 2 * i), m30));
-                    hi[i] = _mm512_or_si512(hi[i], _mm512_and_si512(llm__shift_epi16_avx512(h1, 4 - 2 * i), m30));
-                }
-            }
-            if (q6) {
-                dsa = _mm512_mul_ps(d, _mm512_cvtepi32_ps(_mm512_cvtepi8_epi32(_mm_loadu_si128((const __m128i *)(S + 32 * j)))));
-                dsb = _mm512_mul_ps(d, _mm512_cvtepi32_ps(_mm512_cvtepi8_epi32(_mm_loadu_si128((const __m128i *)(S + 32 * j + 16)))));
-            } else {
-                __m128i l8 = _mm_loadu_si128((const __m128i *)(S + 16 * j));
-                __m128i h8 = _mm_srli_epi16(_mm_loadu_si128((const __m128i *)(S + 128 + 16 * (j / 2))), 4 * (j % 2));
-                __m128i sc = _mm_or_si128(_mm_and_si128(l8, c15), _mm_slli_epi16(_mm_and_si128(h8, c3), 4));
-                __m128i mn = _mm_or_si128(_mm_and_si128(_mm_srli_epi16(l8, 4), c15), _mm_slli_epi16(_mm_and_si128(_mm_srli_epi16(h8, 2), c3), 4));
-                dsa = _mm512_mul_ps(d, _mm512_cvtepi32_ps(_mm512_cvtepu8_epi32(sc)));
-                dsb = _mm512_mul_ps(dmin, _mm512_cvtepi32_ps(_mm512_cvtepu8_epi32(mn)));
-            }
+            llm__kq_codes_avx512(SB, H, j, dt, lines);
+            llm__kq_scales_avx512(S, j, d, dmin, dt, &dsa, &dsb);
             LLM__UNROLL for (t = 0; t < nt; t++) {
                 const uint8_t *xt = xq + t * xs, *xb = xt + LLM__QK * b;
                 const int32_t xsum = llm__xq_sum(xt, K, b), xsa = q6 ? llm__xq_half_sum_avx512(xb) : 0;
@@ -2381,13 +2413,7 @@ LLM__INLINE void llm__ktile_avx512(const uint8_t *G, int K, const uint8_t *xq, s
                     a0 = _mm512_dpbusd_epi32(a0, lo[i], _mm512_set1_epi32(llm__rd_i32(xb + 4 * i)));
                     a1 = _mm512_dpbusd_epi32(a1, hi[i], _mm512_set1_epi32(llm__rd_i32(xb + 16 + 4 * i)));
                 }
-                if (q6) {
-                    acc[t] = _mm512_fmadd_ps(_mm512_cvtepi32_ps(a0), _mm512_mul_ps(dsa, _mm512_set1_ps(dx)), acc[t]);
-                    acc[t] = _mm512_fmadd_ps(_mm512_cvtepi32_ps(a1), _mm512_mul_ps(dsb, _mm512_set1_ps(dx)), acc[t]);
-                } else {
-                    acc[t] = _mm512_fmadd_ps(_mm512_cvtepi32_ps(_mm512_add_epi32(a0, a1)), _mm512_mul_ps(dsa, _mm512_set1_ps(dx)), acc[t]);
-                    acc[t] = _mm512_fnmadd_ps(dsb, _mm512_set1_ps((float)xsum * dx), acc[t]);
-                }
+                acc[t] = llm__kq_acc_avx512(acc[t], a0, a1, dsa, dsb, dx, xsum, dt);
             }
         }
     }
@@ -2576,45 +2602,25 @@ LLM__INLINE void llm__mm_quant_amx(const llm__mm *m, int r0, int r1, const int q
 static void llm__mm_q8_0_amx(const llm__mm *m, int r0, int r1) { llm__mm_quant_amx(m, r0, r1, 0); }
 static void llm__mm_q4_0_amx(const llm__mm *m, int r0, int r1) { llm__mm_quant_amx(m, r0, r1, 1); }
 
-/* k-quants: one group x 16 tokens, llm__ktile_avx512's arithmetic. The codes of a sub-block
-   (the 5th and 6th bits merged in as there) are unpacked once and used for the 16 tokens. */
+/* k-quants: one group x 16 tokens, llm__ktile_avx512's arithmetic on the same registers of
+   codes (unsigned, below 64: signed bytes as they are), stored for the tile loads. */
 LLM__INLINE void llm__ktile_amx(const uint8_t *G, int K, const uint8_t *xq, size_t xs, const llm_dtype dt, float *out, size_t os) {
     const size_t sbytes = LLM__QG * llm__kq_block_bytes(dt, 8);
-    const __m512i m10 = _mm512_set1_epi8(0x10), m30 = _mm512_set1_epi8(0x30);
-    const __m128i c3 = _mm_set1_epi8(3), c15 = _mm_set1_epi8(15);
     const int q6 = dt == LLM_DTYPE_Q6_K;
     __m512i sums[16], sums_hi[16], lines[8];
     __m512 acc[16], d, dmin = _mm512_setzero_ps();
-    int t, s, j, i;
+    int t, s, j;
     LLM__UNROLL for (t = 0; t < 16; t++) acc[t] = _mm512_setzero_ps();
     for (s = 0; s * LLM__QKK < K; s++) {
         const int ns = llm__kq_subs(K, s);
         const uint8_t *SB = G + (size_t)s * sbytes, *S = SB + llm__kq_scales_at(dt, ns), *H = SB + llm__kq_hi_at(ns);
-        if (q6) d = _mm512_cvtph_ps(_mm256_loadu_si256((const __m256i *)(S + 256)));
-        else {
-            d = _mm512_cvtph_ps(_mm256_loadu_si256((const __m256i *)(S + 192)));
-            dmin = _mm512_cvtph_ps(_mm256_loadu_si256((const __m256i *)(S + 224)));
-        }
+        llm__kq_d_avx512(S, dt, &d, &dmin);
         for (j = 0; j < ns; j++) {
             const int b = 8 * s + j;
             __m512 dsa, dsb;
-            llm__amx_unpack4(SB + 256 * j, 0, lines);
-            if (dt == LLM_DTYPE_Q5_K) {
-                __m512i h = _mm512_loadu_si512((const void *)(H + 64 * j));
-                LLM__UNROLL for (i = 0; i < 4; i++) {
-                    lines[i] = _mm512_or_si512(lines[i], _mm512_and_si512(llm__shift_epi16_avx512(h, 4 - i), m10));
-                    lines[4 + i] = _mm512_or_si512(lines[4 + i], _mm512_and_si512(llm__shift_epi16_avx512(h, -i), m10));
-                }
-            } else if (q6) {
-                __m512i h0 = _mm512_loadu_si512((const void *)(H + 128 * j));
-                __m512i h1 = _mm512_loadu_si512((const void *)(H + 128 * j + 64));
-                LLM__UNROLL for (i = 0; i < 4; i++) {
-                    lines[i] = _mm512_or_si512(lines[i], _mm512_and_si512(llm__shift_epi16_avx512(h0, 4 - 2 * i), m30));
-                    lines[4 + i] = _mm512_or_si512(lines[4 + i], _mm512_and_si512(llm__shift_epi16_avx512(h1, 4 - 2 * i), m30));
-                }
-            }
-            if (q6) {
-                /* the two halves of 16 columns, each with its own scale */
+            llm__kq_codes_avx512(SB, H, j, dt, lines);
+            llm__kq_scales_avx512(S, j, d, dmin, dt, &dsa, &dsb);
+            if (q6) { /* the two halves of 16 columns, each with its own scale */
                 LLM__TILE_BARRIER();
                 LLM__TILE_LOADD(2, xq + LLM__QK * b, xs);
                 LLM__TILE_LOADD(3, xq + LLM__QK * b + 16, xs);
@@ -2626,31 +2632,14 @@ LLM__INLINE void llm__ktile_amx(const uint8_t *G, int K, const uint8_t *xq, size
                 LLM__TILE_DPBSSD(1, 3, 5);
                 LLM__TILE_STORED(0, sums, 64);
                 LLM__TILE_STORED(1, sums_hi, 64);
-                dsa = _mm512_mul_ps(d, _mm512_cvtepi32_ps(_mm512_cvtepi8_epi32(_mm_loadu_si128((const __m128i *)(S + 32 * j)))));
-                dsb = _mm512_mul_ps(d, _mm512_cvtepi32_ps(_mm512_cvtepi8_epi32(_mm_loadu_si128((const __m128i *)(S + 32 * j + 16)))));
-            } else {
-                __m128i l8 = _mm_loadu_si128((const __m128i *)(S + 16 * j));
-                __m128i h8 = _mm_srli_epi16(_mm_loadu_si128((const __m128i *)(S + 128 + 16 * (j / 2))), 4 * (j % 2));
-                __m128i sc = _mm_or_si128(_mm_and_si128(l8, c15), _mm_slli_epi16(_mm_and_si128(h8, c3), 4));
-                __m128i mn = _mm_or_si128(_mm_and_si128(_mm_srli_epi16(l8, 4), c15), _mm_slli_epi16(_mm_and_si128(_mm_srli_epi16(h8, 2), c3), 4));
-                llm__amx_block(xq + LLM__QK * b, xs, lines, (int32_t *)sums);
-                dsa = _mm512_mul_ps(d, _mm512_cvtepi32_ps(_mm512_cvtepu8_epi32(sc)));
-                dsb = _mm512_mul_ps(dmin, _mm512_cvtepi32_ps(_mm512_cvtepu8_epi32(mn)));
-            }
+            } else llm__amx_block(xq + LLM__QK * b, xs, lines, (int32_t *)sums);
             LLM__UNROLL for (t = 0; t < 16; t++) {
                 const uint8_t *xt = xq + t * xs, *xb = xt + LLM__QK * b;
-                const int32_t xsum = llm__xq_sum(xt, K, b);
+                const int32_t xsum = llm__xq_sum(xt, K, b), xsa = q6 ? llm__xq_half_sum_avx512(xb) : 0;
                 const float dx = llm__xq_scale(xt, K, b);
-                if (q6) {
-                    const int32_t xsa = llm__xq_half_sum_avx512(xb);
-                    __m512i a0 = _mm512_sub_epi32(sums[t], _mm512_set1_epi32(32 * xsa));
-                    __m512i a1 = _mm512_sub_epi32(sums_hi[t], _mm512_set1_epi32(32 * (xsum - xsa)));
-                    acc[t] = _mm512_fmadd_ps(_mm512_cvtepi32_ps(a0), _mm512_mul_ps(dsa, _mm512_set1_ps(dx)), acc[t]);
-                    acc[t] = _mm512_fmadd_ps(_mm512_cvtepi32_ps(a1), _mm512_mul_ps(dsb, _mm512_set1_ps(dx)), acc[t]);
-                } else {
-                    acc[t] = _mm512_fmadd_ps(_mm512_cvtepi32_ps(sums[t]), _mm512_mul_ps(dsa, _mm512_set1_ps(dx)), acc[t]);
-                    acc[t] = _mm512_fnmadd_ps(dsb, _mm512_set1_ps((float)xsum * dx), acc[t]);
-                }
+                __m512i a0 = _mm512_sub_epi32(sums[t], _mm512_set1_epi32(32 * xsa));
+                __m512i a1 = q6 ? _mm512_sub_epi32(sums_hi[t], _mm512_set1_epi32(32 * (xsum - xsa))) : _mm512_setzero_si512();
+                acc[t] = llm__kq_acc_avx512(acc[t], a0, a1, dsa, dsb, dx, xsum, dt);
             }
         }
     }
