@@ -1603,15 +1603,18 @@ LLMDEF size_t llm_dtype_row_bytes(llm_dtype t, int64_t n) {
     (defined(_MSC_VER) && _MSC_VER >= 1930)
 #define LLM__AVX2_VNNI 1 /* compilers that know AVX-VNNI */
 #endif
-#if (defined(__clang__) && __clang_major__ >= 12) || (!defined(__clang__) && defined(__GNUC__) && __GNUC__ >= 11)
-#define LLM__AMX 1 /* compilers that know AMX (MSVC's tile intrinsics are not tried) */
+/* Compilers that know AMX. Not MSVC (its tile intrinsics are not tried), nor GCC for Windows:
+   its intrinsics pass the stride as a long, 32 bits on Win64, which makes a register pair
+   the assembler refuses. */
+#if (defined(__clang__) && __clang_major__ >= 12) || (!defined(__clang__) && defined(__GNUC__) && __GNUC__ >= 11 && !defined(_WIN32))
+#define LLM__AMX 1
 #endif
 #elif !defined(__aarch64__)
 #if defined(__AVX512F__) && defined(__AVX512BW__) && defined(__AVX512VL__) && defined(__AVX512VNNI__) && defined(__FMA__) && \
     defined(__F16C__)
 #define LLM__AVX512 1
 #endif
-#if defined(LLM__AVX512) && defined(__x86_64__) && defined(__AMX_TILE__) && defined(__AMX_INT8__)
+#if defined(LLM__AVX512) && defined(__x86_64__) && defined(__AMX_TILE__) && defined(__AMX_INT8__) && (defined(__clang__) || !defined(_WIN32))
 #define LLM__AMX 1
 #endif
 #if defined(__AVX2__) && defined(__FMA__) && defined(__F16C__)
@@ -3485,9 +3488,11 @@ static unsigned llm__cpu_sets(void) {
     if (avx2 && (l71[0] >> 4 & 1)) sets |= 1u << LLM_KERNELS_AVX2_VNNI;
     if (avx2 && (xcr0 & 0xE6) == 0xE6 && (l7[1] >> 16 & 1) && (l7[1] >> 30 & 1) && (l7[1] >> 31 & 1) && (l7[2] >> 11 & 1))
         sets |= 1u << LLM_KERNELS_AVX512; /* opmask, ZMM state; AVX512F, BW, VL, VNNI */
+#if defined(LLM__AMX)
     /* AMX: the tiles and their int8 products (EDX bits 24, 25), their state saved (XCR0 bits 17, 18) */
     if ((sets >> LLM_KERNELS_AVX512 & 1) && (l7[3] >> 24 & 1) && (l7[3] >> 25 & 1) && (xcr0 & 0x60000) == 0x60000 && llm__amx_permitted())
         sets |= 1u << LLM_KERNELS_AMX;
+#endif
     return sets;
 }
 #else

@@ -150,7 +150,8 @@ static void test_product(llm_dtype dt, int n_tok, int n_in, int n_out, int r0, i
 
 int main(void) {
 #if !defined(LLM__AMX)
-    return skip_test("test_amx", "an x86-64 build by GCC 11+ or Clang 12+ (this build has no AMX kernels)");
+    (void)tile_config; (void)tile_load; (void)tile_store; (void)tile_zero; (void)tile_dpbssd; (void)tile_release; (void)frand;
+    return skip_test("test_amx", "an x86-64 build by GCC 11+ (not for Windows) or Clang 12+ (this build has no AMX kernels)");
 #else
     static const llm_dtype types[] = { LLM_DTYPE_Q8_0, LLM_DTYPE_Q4_0, LLM_DTYPE_Q4_K, LLM_DTYPE_Q5_K, LLM_DTYPE_Q6_K };
     static const int toks[] = { 1, 15, 16, 17, 24, 31, 32, 33, 40, 64, 71 };
