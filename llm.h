@@ -2346,7 +2346,8 @@ LLM__INLINE __m512 llm__kq_acc_avx512(__m512 acc, __m512i a0, __m512i a1, __m512
 
 /* The codes of sub-block j of a group's k-quant super-block (SB, its high bits at H) as 8
    registers of unsigned bytes, the 5th and 6th bits merged in at bit 4: lines 0-3 columns
-   4i..4i+3 of the low half, lines 4-7 of the high half. */
+   4i..4i+3 of the low half, lines 4-7 of the high half. (A q4_0 block is laid out as a
+   sub-block's low bits: dt Q4_0, j 0, no H.) */
 LLM__INLINE void llm__kq_codes_avx512(const uint8_t *SB, const uint8_t *H, int j, const llm_dtype dt, __m512i *lines) {
     const __m512i m4 = _mm512_set1_epi8(0x0F), m10 = _mm512_set1_epi8(0x10), m30 = _mm512_set1_epi8(0x30);
     int i;
@@ -2543,19 +2544,6 @@ static void llm__amx_begin(const int halves) {
     LLM__TILE_CONFIG(&c);
 }
 
-/* The 8 lines of a block's unsigned 4-bit codes (4 x 64 bytes: columns 4j.. of the low
-   nibbles, then of the high ones) as signed bytes, less `offset`: lines 0-3 the low
-   nibbles, 4-7 the high ones, which is the order of the activation codes. */
-LLM__INLINE void llm__amx_unpack4(const uint8_t *Q, const int offset, __m512i *lines) {
-    const __m512i m4 = _mm512_set1_epi8(0x0F), off = _mm512_set1_epi8((char)offset);
-    int j;
-    LLM__UNROLL for (j = 0; j < 4; j++) {
-        __m512i v = _mm512_loadu_si512((const void *)(Q + 64 * j));
-        lines[j] = _mm512_sub_epi8(_mm512_and_si512(v, m4), off);
-        lines[4 + j] = _mm512_sub_epi8(_mm512_and_si512(_mm512_srli_epi16(v, 4), m4), off);
-    }
-}
-
 /* The integer sums of 16 tokens (activation codes at x, a token every xs bytes) with the
    block's 8 lines of weight codes W, into sums[16 tokens][16 rows]. */
 LLM__INLINE void llm__amx_block(const uint8_t *x, size_t xs, const void *W, int32_t *sums) {
@@ -2574,12 +2562,15 @@ LLM__INLINE void llm__qtile_amx(const uint8_t *G, int nb, const uint8_t *xq, siz
     const int K = nb * LLM__QK;
     __m512i sums[16], lines[8];
     __m512 acc[16];
-    int t, b;
+    int t, b, j;
     LLM__UNROLL for (t = 0; t < 16; t++) acc[t] = _mm512_setzero_ps();
     for (b = 0; b < nb; b++) {
         const uint8_t *Q = G + (size_t)b * qbytes;
         const __m512 dw = _mm512_cvtph_ps(_mm256_loadu_si256((const __m256i *)(S + 32 * (size_t)b)));
-        if (q4) llm__amx_unpack4(Q, 8, lines);
+        if (q4) { /* q4_0's block is a k-quant sub-block's low bits: its codes less 8 */
+            llm__kq_codes_avx512(Q, NULL, 0, LLM_DTYPE_Q4_0, lines);
+            for (j = 0; j < 8; j++) lines[j] = _mm512_sub_epi8(lines[j], _mm512_set1_epi8(8));
+        }
         llm__amx_block(xq + LLM__QK * b, xs, q4 ? (const void *)lines : (const void *)Q, (int32_t *)sums);
         LLM__UNROLL for (t = 0; t < 16; t++)
             acc[t] = _mm512_fmadd_ps(_mm512_cvtepi32_ps(sums[t]), _mm512_mul_ps(dw, _mm512_set1_ps(llm__xq_scale(xq + t * xs, K, b))), acc[t]);
@@ -2587,23 +2578,6 @@ LLM__INLINE void llm__qtile_amx(const uint8_t *G, int nb, const uint8_t *xq, siz
     LLM__UNROLL for (t = 0; t < 16; t++) _mm512_storeu_ps(out + t * os, acc[t]);
 }
 
-LLM__INLINE void llm__mm_quant_amx(const llm__mm *m, int r0, int r1, const int q4) {
-    int nb = m->n_in / LLM__QK, g, t;
-    size_t gbytes = (size_t)LLM__QG * llm_dtype_row_bytes(m->w->dtype, m->n_in), os = (size_t)m->n_out;
-    if (m->n_tok < 16) { llm__mm_quant_avx512(m, r0, r1, q4); return; }
-    llm__amx_begin(0);
-    for (g = r0 / LLM__QG; g < r1 / LLM__QG; g++) {
-        const uint8_t *G = (const uint8_t *)m->w->data + (size_t)g * gbytes;
-        float *out = m->out + (size_t)g * LLM__QG;
-        for (t = 0; t + 16 <= m->n_tok; t += 16) llm__qtile_amx(G, nb, m->xq + t * m->xq_stride, m->xq_stride, q4, out + t * os, os);
-        for (; t + 8 <= m->n_tok; t += 8) llm__qtile_avx512(G, nb, m->xq + t * m->xq_stride, m->xq_stride, 8, q4, out + t * os, os);
-        for (; t < m->n_tok; t++) llm__qtile_avx512(G, nb, m->xq + t * m->xq_stride, m->xq_stride, 1, q4, out + t * os, os);
-    }
-    LLM__TILE_RELEASE();
-}
-
-static void llm__mm_q8_0_amx(const llm__mm *m, int r0, int r1) { llm__mm_quant_amx(m, r0, r1, 0); }
-static void llm__mm_q4_0_amx(const llm__mm *m, int r0, int r1) { llm__mm_quant_amx(m, r0, r1, 1); }
 
 /* k-quants: one group x 16 tokens, llm__ktile_avx512's arithmetic on the same registers of
    codes (unsigned, below 64: signed bytes as they are), stored for the tile loads. */
@@ -2649,24 +2623,41 @@ LLM__INLINE void llm__ktile_amx(const uint8_t *G, int K, const uint8_t *xq, size
     LLM__UNROLL for (t = 0; t < 16; t++) _mm512_storeu_ps(out + t * os, acc[t]);
 }
 
-LLM__INLINE void llm__mm_kquant_amx(const llm__mm *m, int r0, int r1, const llm_dtype dt) {
+/* Every quantized type: 16-token tiles on the tile unit, the tokens left by the AVX-512 tiles. */
+LLM__INLINE void llm__mm_amx(const llm__mm *m, int r0, int r1, const llm_dtype dt) {
+    const int kq = llm__is_kquant(dt), q4 = dt == LLM_DTYPE_Q4_0;
     int K = m->n_in, g, t;
-    size_t gbytes = (size_t)LLM__QG * llm_dtype_row_bytes(dt, m->n_in), os = (size_t)m->n_out;
-    if (m->n_tok < 16) { llm__mm_kquant_avx512(m, r0, r1, dt); return; }
+    size_t gbytes = (size_t)LLM__QG * llm_dtype_row_bytes(dt, K), os = (size_t)m->n_out, xs = m->xq_stride;
+    if (m->n_tok < 16) {
+        if (kq) llm__mm_kquant_avx512(m, r0, r1, dt);
+        else llm__mm_quant_avx512(m, r0, r1, q4);
+        return;
+    }
     llm__amx_begin(dt == LLM_DTYPE_Q6_K);
     for (g = r0 / LLM__QG; g < r1 / LLM__QG; g++) {
         const uint8_t *G = (const uint8_t *)m->w->data + (size_t)g * gbytes;
         float *out = m->out + (size_t)g * LLM__QG;
-        for (t = 0; t + 16 <= m->n_tok; t += 16) llm__ktile_amx(G, K, m->xq + t * m->xq_stride, m->xq_stride, dt, out + t * os, os);
-        for (; t + 8 <= m->n_tok; t += 8) llm__ktile_avx512(G, K, m->xq + t * m->xq_stride, m->xq_stride, 8, dt, out + t * os, os);
-        for (; t < m->n_tok; t++) llm__ktile_avx512(G, K, m->xq + t * m->xq_stride, m->xq_stride, 1, dt, out + t * os, os);
+        for (t = 0; t + 16 <= m->n_tok; t += 16) {
+            if (kq) llm__ktile_amx(G, K, m->xq + t * xs, xs, dt, out + t * os, os);
+            else llm__qtile_amx(G, K / LLM__QK, m->xq + t * xs, xs, q4, out + t * os, os);
+        }
+        for (; t + 8 <= m->n_tok; t += 8) {
+            if (kq) llm__ktile_avx512(G, K, m->xq + t * xs, xs, 8, dt, out + t * os, os);
+            else llm__qtile_avx512(G, K / LLM__QK, m->xq + t * xs, xs, 8, q4, out + t * os, os);
+        }
+        for (; t < m->n_tok; t++) {
+            if (kq) llm__ktile_avx512(G, K, m->xq + t * xs, xs, 1, dt, out + t * os, os);
+            else llm__qtile_avx512(G, K / LLM__QK, m->xq + t * xs, xs, 1, q4, out + t * os, os);
+        }
     }
     LLM__TILE_RELEASE();
 }
 
-static void llm__mm_q4_k_amx(const llm__mm *m, int r0, int r1) { llm__mm_kquant_amx(m, r0, r1, LLM_DTYPE_Q4_K); }
-static void llm__mm_q5_k_amx(const llm__mm *m, int r0, int r1) { llm__mm_kquant_amx(m, r0, r1, LLM_DTYPE_Q5_K); }
-static void llm__mm_q6_k_amx(const llm__mm *m, int r0, int r1) { llm__mm_kquant_amx(m, r0, r1, LLM_DTYPE_Q6_K); }
+static void llm__mm_q8_0_amx(const llm__mm *m, int r0, int r1) { llm__mm_amx(m, r0, r1, LLM_DTYPE_Q8_0); }
+static void llm__mm_q4_0_amx(const llm__mm *m, int r0, int r1) { llm__mm_amx(m, r0, r1, LLM_DTYPE_Q4_0); }
+static void llm__mm_q4_k_amx(const llm__mm *m, int r0, int r1) { llm__mm_amx(m, r0, r1, LLM_DTYPE_Q4_K); }
+static void llm__mm_q5_k_amx(const llm__mm *m, int r0, int r1) { llm__mm_amx(m, r0, r1, LLM_DTYPE_Q5_K); }
+static void llm__mm_q6_k_amx(const llm__mm *m, int r0, int r1) { llm__mm_amx(m, r0, r1, LLM_DTYPE_Q6_K); }
 
 LLM__TARGET_END
 
