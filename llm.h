@@ -108,6 +108,7 @@
        llm_ctx_close            release a context
        llm_ctx_error            the detail message of a context's last error
        llm_ctx_kernels          the kernel set a context runs
+       llm_ctx_bf16_dot         whether its prompts use bf16 dot products (bf16_dot)
        llm_eval                 append tokens to the sequence; computes the last one's logits
        llm_logits               the logits of the last evaluated token
        llm_logits_at            the logits of any position of the last chunk (logits_all)
@@ -396,6 +397,10 @@ typedef struct llm_ctx_desc {
                                 llm_kernels_supported says so, else LLM_ERR_UNSUPPORTED */
     llm_log_fn log;          /* receives the detail message of a failed open, and warnings */
     void *log_user;
+    int32_t bf16_dot;        /* 1: prompts (2 or more tokens at once) multiply bf16 weights with the
+                                activations rounded to bf16, with the CPU's bf16 dot products
+                                where it has them (AVX512-BF16): faster, no longer exact f32
+                                arithmetic (docs/SPEED.md); llm_ctx_bf16_dot tells. 0: exact */
 } llm_ctx_desc;
 
 /* Sizes are checked before anything is allocated: a context that needs more bytes than the
@@ -405,6 +410,7 @@ LLMDEF llm_result llm_ctx_open(llm_ctx **out, const llm_model *model, const llm_
 LLMDEF void llm_ctx_close(llm_ctx *ctx); /* NULL is allowed */
 LLMDEF const char *llm_ctx_error(const llm_ctx *ctx);
 LLMDEF llm_kernels llm_ctx_kernels(const llm_ctx *ctx); /* the set the context runs (never AUTO) */
+LLMDEF int llm_ctx_bf16_dot(const llm_ctx *ctx);        /* 1: its prompts use bf16 dot products */
 LLMDEF llm_result llm_eval(llm_ctx *ctx, const int32_t *tokens, size_t n);
 /* The logits of the last evaluated token: n_vocab floats, or NULL when the context holds
    none (nothing evaluated yet, after llm_ctx_rewind, or a state loaded without logits). */
@@ -1609,6 +1615,9 @@ LLMDEF size_t llm_dtype_row_bytes(llm_dtype t, int64_t n) {
 #if (defined(__clang__) && __clang_major__ >= 12) || (!defined(__clang__) && defined(__GNUC__) && __GNUC__ >= 11 && !defined(_WIN32))
 #define LLM__AMX 1
 #endif
+#if (defined(__clang__) && __clang_major__ >= 12) || (!defined(__clang__) && defined(__GNUC__) && __GNUC__ >= 11)
+#define LLM__AVX512_BF16 1 /* compilers that know AVX512-BF16 (not MSVC: its bf16 intrinsics are not tried) */
+#endif
 #elif !defined(__aarch64__)
 #if defined(__AVX512F__) && defined(__AVX512BW__) && defined(__AVX512VL__) && defined(__AVX512VNNI__) && defined(__FMA__) && \
     defined(__F16C__)
@@ -1616,6 +1625,9 @@ LLMDEF size_t llm_dtype_row_bytes(llm_dtype t, int64_t n) {
 #endif
 #if defined(LLM__AVX512) && defined(__x86_64__) && defined(__AMX_TILE__) && defined(__AMX_INT8__) && (defined(__clang__) || !defined(_WIN32))
 #define LLM__AMX 1
+#endif
+#if defined(LLM__AVX512) && defined(__AVX512BF16__) && defined(__GNUC__)
+#define LLM__AVX512_BF16 1
 #endif
 #if defined(__AVX2__) && defined(__FMA__) && defined(__F16C__)
 #define LLM__AVX2 1
@@ -1675,6 +1687,8 @@ typedef struct llm__mm {
     const uint8_t *xq;     /* the same quantized (quantized weights): see llm__quantize_x */
     size_t xq_stride;
     const float *xp;       /* the same packed in tiles (16-bit weights, many tokens): llm__pack_x */
+    const uint32_t *xb;    /* or as pairs of bf16 in tiles (bf16 weights, many tokens, bf16 dot
+                              products asked for): llm__pack_x_bf16; the set's mm_bf16_dot runs */
     float *out;            /* [n_tok][n_out] */
     int n_tok, n_in, n_out;
 } llm__mm;
@@ -1692,7 +1706,14 @@ typedef struct llm__kernels {
     void (*geglu)(float *gate, const float *up, int n);
     int x_tile;            /* tokens per tile of the 16-bit kernels for packed x; 0: x as it is */
     const char *name;
+    llm__mm_fn mm_bf16_dot; /* bf16 weights x bf16 activations (m->xb), where the set has it */
 } llm__kernels;
+
+/* The product m for rows [r0, r1) with kernel set K. */
+static void llm__mm_run(const llm__kernels *K, const llm__mm *m, int r0, int r1) {
+    if (m->xb) K->mm_bf16_dot(m, r0, r1);
+    else K->mm[m->w->dtype](m, r0, r1);
+}
 
 static int32_t llm__rd_i32(const void *p) { int32_t v; memcpy(&v, p, 4); return v; }
 
@@ -1723,6 +1744,24 @@ static void llm__pack_x(const float *x, int n_tok, int K, int tile, float *out) 
         nt = n_tok - t >= tile ? tile : n_tok - t >= 4 ? 4 : 1;
         for (j = 0; j < nt; j++)
             for (k = 0; k < K; k++) out[(size_t)t * (size_t)K + (size_t)k * (size_t)nt + (size_t)j] = x[(size_t)(t + j) * (size_t)K + (size_t)k];
+    }
+}
+
+/* The same for bf16 dot products: the tile from token t holds, at out[t * P + p * nt + j]
+   (P = ceil(K / 2) pairs), x[t + j][2p] and x[t + j][2p + 1] rounded to bf16, the first in
+   the low half; an odd K's last pair has 0 as its second. */
+static void llm__pack_x_bf16(const float *x, int n_tok, int K, int tile, uint32_t *out) {
+    size_t P = ((size_t)K + 1) / 2, p;
+    int t, nt, j;
+    for (t = 0; t < n_tok; t += nt) {
+        nt = n_tok - t >= tile ? tile : n_tok - t >= 4 ? 4 : 1;
+        for (j = 0; j < nt; j++) {
+            const float *xt = x + (size_t)(t + j) * (size_t)K;
+            for (p = 0; p < P; p++) {
+                uint32_t hi = 2 * p + 1 < (size_t)K ? llm_f32_to_bf16(xt[2 * p + 1]) : 0;
+                out[(size_t)t * P + p * (size_t)nt + (size_t)j] = (uint32_t)llm_f32_to_bf16(xt[2 * p]) | hi << 16;
+            }
+        }
     }
 }
 
@@ -2039,7 +2078,7 @@ static void llm__geglu_ref(float *gate, const float *up, int n) {
 static const llm__kernels llm__kernels_ref = {
     { llm__mm_float_ref, llm__mm_float_ref, llm__mm_float_ref, llm__mm_quant_ref, llm__mm_quant_ref, llm__mm_kquant_ref,
       llm__mm_kquant_ref, llm__mm_kquant_ref },
-    llm__dot_f32_ref, llm__dot_f16_ref, llm__axpy_f32_ref, llm__axpy_f16_ref, llm__quantize_x_ref, llm__swiglu_ref, llm__geglu_ref, 0, "scalar"
+    llm__dot_f32_ref, llm__dot_f16_ref, llm__axpy_f32_ref, llm__axpy_f16_ref, llm__quantize_x_ref, llm__swiglu_ref, llm__geglu_ref, 0, "scalar", NULL
 };
 
 #if defined(LLM__AVX512)
@@ -2485,10 +2524,91 @@ static void llm__geglu_avx512(float *gate, const float *up, int n) {
 
 LLM__TARGET_END
 
+#if defined(LLM__AVX512_BF16)
+/* -- AVX512-BF16: bf16 weights x activations rounded to bf16 (llm_ctx_desc.bf16_dot) -------
+   Asked for, not the default: vdpbf16ps takes pairs of bf16 numbers, multiplies them exactly
+   and adds both products to an f32 accumulator (subnormals taken as zero), twice the
+   multiply-adds of a fused multiply-add per instruction, but the activations lose all but 8
+   bits of their precision. For prompts: a panel puts columns 2p and 2p + 1 of a 16-row group
+   side by side (lane i: row i's two weights), the tokens' pairs are broadcast from the packed
+   activations (llm__pack_x_bf16). Rows past the last whole group take the exact path. */
+LLM__TARGET_BEGIN("avx512f,avx512bw,avx512vl,avx512vnni,avx2,fma,f16c,avx512bf16")
+
+/* Columns a and b (16 bf16 each, b NULL: zeros) interleaved: lane i holds a[i], b[i]. */
+LLM__INLINE __m512i llm__bf16_pair_avx512(const uint16_t *a, const uint16_t *b) {
+    static const uint16_t order[32] = { 0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5, 21, 6, 22, 7, 23,
+                                        8, 24, 9, 25, 10, 26, 11, 27, 12, 28, 13, 29, 14, 30, 15, 31 };
+    __m256i hi = b ? _mm256_loadu_si256((const __m256i *)b) : _mm256_setzero_si256();
+    __m512i ab = _mm512_inserti64x4(_mm512_castsi256_si512(_mm256_loadu_si256((const __m256i *)a)), hi, 1);
+    return _mm512_permutexvar_epi16(_mm512_loadu_si512(order), ab);
+}
+
+/* nt tokens x ng groups over pc pairs of the panel; accumulators wait in `out` between panels. */
+LLM__INLINE void llm__btile_avx512(const __m512i *wp, int pc, const uint32_t *xp, const int nt, const int ng, float *out,
+                                   size_t os, int first) {
+    __m512 acc[LLM__XT][2];
+    int j, p;
+    LLM__UNROLL for (j = 0; j < nt; j++) {
+        acc[j][0] = first ? _mm512_setzero_ps() : _mm512_loadu_ps(out + (size_t)j * os);
+        if (ng == 2) acc[j][1] = first ? _mm512_setzero_ps() : _mm512_loadu_ps(out + (size_t)j * os + 16);
+    }
+    for (p = 0; p < pc; p++) {
+        __m512bh w0 = (__m512bh)wp[2 * p], w1 = ng == 2 ? (__m512bh)wp[2 * p + 1] : w0;
+        LLM__UNROLL for (j = 0; j < nt; j++) {
+            __m512bh xv = (__m512bh)_mm512_set1_epi32((int)xp[p * nt + j]);
+            acc[j][0] = _mm512_dpbf16_ps(acc[j][0], w0, xv);
+            if (ng == 2) acc[j][1] = _mm512_dpbf16_ps(acc[j][1], w1, xv);
+        }
+    }
+    LLM__UNROLL for (j = 0; j < nt; j++) {
+        _mm512_storeu_ps(out + (size_t)j * os, acc[j][0]);
+        if (ng == 2) _mm512_storeu_ps(out + (size_t)j * os + 16, acc[j][1]);
+    }
+}
+
+/* ng (1 or 2) groups from G, LLM__KC pairs of columns per panel. */
+LLM__INLINE void llm__bgroups_avx512(const llm__mm *m, const uint16_t *G, const int ng, float *out) {
+    size_t K = (size_t)m->n_in, P = (K + 1) / 2, gs = LLM__QG * K, os = (size_t)m->n_out, pb, p;
+    __m512i panel[LLM__KC * 2];
+    int t, nt, pc, g;
+    for (pb = 0; pb < P; pb += LLM__KC) {
+        pc = P - pb < LLM__KC ? (int)(P - pb) : LLM__KC;
+        for (p = 0; p < (size_t)pc; p++)
+            for (g = 0; g < ng; g++) {
+                const uint16_t *c = G + (size_t)g * gs + 32 * (pb + p);
+                panel[2 * p + (size_t)g] = llm__bf16_pair_avx512(c, 2 * (pb + p) + 1 < K ? c + 16 : NULL);
+            }
+        for (t = 0; t < m->n_tok; t += nt) {
+            const uint32_t *xp = m->xb + (size_t)t * P;
+            nt = m->n_tok - t >= LLM__XT ? LLM__XT : m->n_tok - t >= 4 ? 4 : 1;
+            if (nt == LLM__XT) llm__btile_avx512(panel, pc, xp + pb * LLM__XT, LLM__XT, ng, out + t * os, os, pb == 0);
+            else if (nt == 4) llm__btile_avx512(panel, pc, xp + pb * 4, 4, ng, out + t * os, os, pb == 0);
+            else llm__btile_avx512(panel, pc, xp + pb, 1, ng, out + t * os, os, pb == 0);
+        }
+    }
+}
+
+static void llm__mm_bf16_dot_avx512(const llm__mm *m, int r0, int r1) {
+    int r = r0;
+    for (; r + 2 * LLM__QG <= r1; r += 2 * LLM__QG)
+        llm__bgroups_avx512(m, (const uint16_t *)m->w->data + (size_t)r * (size_t)m->n_in, 2, m->out + r);
+    if (r + LLM__QG <= r1) {
+        llm__bgroups_avx512(m, (const uint16_t *)m->w->data + (size_t)r * (size_t)m->n_in, 1, m->out + r);
+        r += LLM__QG;
+    }
+    llm__mm_w16_fma(m, r, r1);
+}
+
+LLM__TARGET_END
+#define LLM__MM_BF16_DOT llm__mm_bf16_dot_avx512
+#else
+#define LLM__MM_BF16_DOT NULL
+#endif
+
 static const llm__kernels llm__kernels_avx512 = {
     { llm__mm_f32_avx512, llm__mm_f16_avx512, llm__mm_bf16_avx512, llm__mm_q8_0_avx512, llm__mm_q4_0_avx512, llm__mm_q4_k_avx512,
       llm__mm_q5_k_avx512, llm__mm_q6_k_avx512 },
-    llm__dot_f32_avx512, llm__dot_f16_avx512, llm__axpy_f32_avx512, llm__axpy_f16_avx512, llm__quantize_x_avx512, llm__swiglu_avx512, llm__geglu_avx512, LLM__XT, "avx512"
+    llm__dot_f32_avx512, llm__dot_f16_avx512, llm__axpy_f32_avx512, llm__axpy_f16_avx512, llm__quantize_x_avx512, llm__swiglu_avx512, llm__geglu_avx512, LLM__XT, "avx512", LLM__MM_BF16_DOT
 };
 
 #if defined(LLM__AMX)
@@ -2664,7 +2784,7 @@ LLM__TARGET_END
 static const llm__kernels llm__kernels_amx = {
     { llm__mm_f32_avx512, llm__mm_f16_avx512, llm__mm_bf16_avx512, llm__mm_q8_0_amx, llm__mm_q4_0_amx, llm__mm_q4_k_amx,
       llm__mm_q5_k_amx, llm__mm_q6_k_amx },
-    llm__dot_f32_avx512, llm__dot_f16_avx512, llm__axpy_f32_avx512, llm__axpy_f16_avx512, llm__quantize_x_avx512, llm__swiglu_avx512, llm__geglu_avx512, LLM__XT, "avx512-amx"
+    llm__dot_f32_avx512, llm__dot_f16_avx512, llm__axpy_f32_avx512, llm__axpy_f16_avx512, llm__quantize_x_avx512, llm__swiglu_avx512, llm__geglu_avx512, LLM__XT, "avx512-amx", LLM__MM_BF16_DOT
 };
 #endif
 #endif
@@ -3004,7 +3124,7 @@ LLM__TARGET_END
 static const llm__kernels llm__kernels_avx2 = {
     { llm__mm_f32_avx2, llm__mm_f16_avx2, llm__mm_bf16_avx2, llm__mm_q8_0_avx2, llm__mm_q4_0_avx2, llm__mm_q4_k_avx2, llm__mm_q5_k_avx2,
       llm__mm_q6_k_avx2 },
-    llm__dot_f32_avx2, llm__dot_f16_avx2, llm__axpy_f32_avx2, llm__axpy_f16_avx2, llm__quantize_x_avx2, llm__swiglu_ref, llm__geglu_ref, 0, "avx2"
+    llm__dot_f32_avx2, llm__dot_f16_avx2, llm__axpy_f32_avx2, llm__axpy_f16_avx2, llm__quantize_x_avx2, llm__swiglu_ref, llm__geglu_ref, 0, "avx2", NULL
 };
 #endif
 
@@ -3132,7 +3252,7 @@ LLM__TARGET_END
 static const llm__kernels llm__kernels_avx2_vnni = {
     { llm__mm_f32_avx2, llm__mm_f16_avx2, llm__mm_bf16_avx2, llm__mm_q8_0_avxvnni, llm__mm_q4_0_avxvnni, llm__mm_q4_k_avxvnni,
       llm__mm_q5_k_avxvnni, llm__mm_q6_k_avxvnni },
-    llm__dot_f32_avx2, llm__dot_f16_avx2, llm__axpy_f32_avx2, llm__axpy_f16_avx2, llm__quantize_x_avx2, llm__swiglu_ref, llm__geglu_ref, 0, "avx2-vnni"
+    llm__dot_f32_avx2, llm__dot_f16_avx2, llm__axpy_f32_avx2, llm__axpy_f16_avx2, llm__quantize_x_avx2, llm__swiglu_ref, llm__geglu_ref, 0, "avx2-vnni", NULL
 };
 #endif
 
@@ -3417,6 +3537,7 @@ static const llm__kernels llm__kernels_neon = {
 #else
     "neon"
 #endif
+    , NULL
 };
 #endif
 
@@ -3486,6 +3607,15 @@ static unsigned llm__cpu_sets(void) {
 #endif
     return sets;
 }
+
+/* AVX512-BF16 (cpuid 7.1 EAX bit 5), with the AVX-512 set it extends. */
+static int llm__cpu_bf16(void) {
+    uint32_t l0[4], l7[4] = { 0 }, l71[4] = { 0 };
+    if (!(llm__cpu_sets() >> LLM_KERNELS_AVX512 & 1)) return 0;
+    llm__cpuid(0, 0, l0);
+    if (l0[0] >= 7) { llm__cpuid(7, 0, l7); if (l7[0] >= 1) llm__cpuid(7, 1, l71); }
+    return l71[0] >> 5 & 1;
+}
 #else
 /* Without run-time selection a set is compiled only for a target that has its instructions
    (the tiles still need the OS's permission). */
@@ -3495,6 +3625,7 @@ static unsigned llm__cpu_sets(void) {
 #endif
     return ~0u;
 }
+static int llm__cpu_bf16(void) { return 1; } /* compiled only for a target that has it */
 #endif
 
 /* The table of set k in this build, NULL when it has none. */
@@ -4508,6 +4639,7 @@ struct llm_ctx {
     llm_kv_type kv_type;
     const llm__kernels *kern;
     llm_kernels kernels;       /* the set kern is, for llm_ctx_kernels */
+    int32_t bf16_dot;          /* prompts of bf16 weights take kern->mm_bf16_dot */
     llm__workers workers;      /* workers.n threads, the caller included */
     llm__contention contention;
     void *k_cache, *v_cache;   /* [layer][kv_head][n_ctx][head_dim] */
@@ -4713,6 +4845,7 @@ LLMDEF llm_result llm_ctx_open(llm_ctx **out, const llm_model *model, const llm_
     c->logits_all = d.logits_all != 0;
     c->kernels = d.kernels;
     c->kern = llm__kernels_get(d.kernels);
+    c->bf16_dot = d.bf16_dot && c->kern->mm_bf16_dot && llm__cpu_bf16();
     max_in = (size_t)(h->n_ff > h->n_embd ? h->n_ff : h->n_embd);
     if ((size_t)h->n_head * (size_t)h->head_dim > max_in) max_in = (size_t)h->n_head * (size_t)h->head_dim;
     if ((size_t)h->n_ff_expert > max_in) max_in = (size_t)h->n_ff_expert;
@@ -4752,6 +4885,7 @@ LLMDEF llm_result llm_ctx_open(llm_ctx **out, const llm_model *model, const llm_
 LLMDEF void llm_ctx_close(llm_ctx *ctx) { if (ctx) llm__ctx_free(ctx); }
 LLMDEF const char *llm_ctx_error(const llm_ctx *ctx) { return ctx ? ctx->error : "no context"; }
 LLMDEF llm_kernels llm_ctx_kernels(const llm_ctx *ctx) { return ctx->kernels; }
+LLMDEF int llm_ctx_bf16_dot(const llm_ctx *ctx) { return ctx->bf16_dot; }
 LLMDEF const float *llm_logits(const llm_ctx *ctx) {
     return ctx && ctx->n_logits ? ctx->logits + (size_t)(ctx->n_logits - 1) * (size_t)ctx->model->info.n_vocab : NULL;
 }
@@ -4917,19 +5051,25 @@ static void llm__attention(llm_ctx *c, int layer, int n_tok) {
    the multiply-adds. */
 static int llm__mm_setup(llm_ctx *c, llm__mm *m, int n, const llm_tensor *const *w, float *const *out, const float *x,
                          int n_tok, int n_in, double *work) {
-    int j, quant = 0, w16 = 0, rows = 0, chunk_rows;
-    const float *xp;
+    int j, quant = 0, w16 = 0, bf16 = 1, rows = 0, chunk_rows;
+    const float *xp = NULL;
+    const uint32_t *xb = NULL;
     *work = 0.0;
     for (j = 0; j < n; j++) {
         m[j].w = w[j]; m[j].x = x; m[j].xq = c->xq; m[j].xq_stride = c->xq_stride; m[j].out = out[j];
+        bf16 &= w[j]->dtype == LLM_DTYPE_BF16;
         m[j].n_tok = n_tok; m[j].n_in = n_in; m[j].n_out = (int)w[j]->shape[0];
         quant |= llm__is_quant(w[j]->dtype);
         w16 |= llm__is_w16(w[j]->dtype);
         rows += m[j].n_out;
         *work += (double)m[j].n_out * n_in * n_tok;
     }
-    xp = llm__prepare_x(c->kern, x, n_tok, n_in, quant, w16, c->xq, c->xq_stride, c->xp);
-    for (j = 0; j < n; j++) m[j].xp = xp;
+    if (c->bf16_dot && bf16 && n_tok > 1 && c->xp) {
+        llm__pack_x_bf16(x, n_tok, n_in, c->kern->x_tile, (uint32_t *)c->xp); /* fits: 2 bytes a column */
+        xb = (const uint32_t *)c->xp;
+    } else
+        xp = llm__prepare_x(c->kern, x, n_tok, n_in, quant, w16, c->xq, c->xq_stride, c->xp);
+    for (j = 0; j < n; j++) { m[j].xp = xp; m[j].xb = xb; }
     /* 32 rows (two interleaved groups) per chunk, 128 for one token (taking a chunk costs
        about as much as the memory reads of 32 rows), more for matrices with millions of rows */
     for (chunk_rows = (n_tok == 1 ? 8 : 2) * LLM__QG; rows / chunk_rows >= 1 << 19;) chunk_rows *= 2;
@@ -4956,7 +5096,7 @@ static void llm__matmul_chunk(void *arg, int chunk) {
     m = &job->mm[j];
     r0 = (chunk - job->first_chunk[j]) * job->chunk_rows;
     r1 = r0 + job->chunk_rows < m->n_out ? r0 + job->chunk_rows : m->n_out;
-    job->kern->mm[m->w->dtype](m, r0, r1);
+    llm__mm_run(job->kern, m, r0, r1);
     for (t = 0; t < m->n_tok; t++) {
         float *o = m->out + (size_t)t * (size_t)m->n_out;
         if (job->bias[j]) for (r = r0; r < r1; r++) o[r] += ((const float *)job->bias[j]->data)[r];
@@ -4997,8 +5137,8 @@ static void llm__swiglu_chunk(void *arg, int chunk) {
     const llm__swiglu_job *job = (const llm__swiglu_job *)arg;
     const llm__mm *g = &job->mm[0], *u = &job->mm[1];
     int t, r0 = chunk * job->chunk_rows, r1 = r0 + job->chunk_rows < g->n_out ? r0 + job->chunk_rows : g->n_out;
-    job->kern->mm[g->w->dtype](g, r0, r1);
-    job->kern->mm[u->w->dtype](u, r0, r1);
+    llm__mm_run(job->kern, g, r0, r1);
+    llm__mm_run(job->kern, u, r0, r1);
     for (t = 0; t < g->n_tok; t++) {
         float *gt = g->out + (size_t)t * (size_t)g->n_out + r0;
         const float *ut = u->out + (size_t)t * (size_t)g->n_out + r0;
@@ -5082,7 +5222,7 @@ static double llm__moe_mm(llm_ctx *c, llm__mm *m, const llm_tensor *w, const llm
     const float *packed = llm__prepare_x(c->kern, x, n, n_in, quant, w16, xq, c->xq_stride, xp);
     int j;
     for (j = 0; j < (w2 ? 2 : 1); j++) {
-        m[j].w = j ? w2 : w; m[j].x = x; m[j].xq = xq; m[j].xq_stride = c->xq_stride; m[j].xp = packed;
+        m[j].w = j ? w2 : w; m[j].x = x; m[j].xq = xq; m[j].xq_stride = c->xq_stride; m[j].xp = packed; m[j].xb = NULL;
         m[j].out = j ? out2 : out; m[j].n_tok = n; m[j].n_in = n_in; m[j].n_out = (int)m[j].w->shape[0];
     }
     return (double)m[0].n_out * n_in * n * (w2 ? 2 : 1);
@@ -5111,7 +5251,7 @@ static void llm__moe_chunk(void *arg, int chunk) {
         return;
     }
     r1 = r0 + job->chunk_rows < job->mm[a].n_out ? r0 + job->chunk_rows : job->mm[a].n_out;
-    job->kern->mm[job->mm[a].w->dtype](&job->mm[a], r0, r1);
+    llm__mm_run(job->kern, &job->mm[a], r0, r1);
 }
 
 /* gy = down(act(gate gx) * up gx) for every active expert's rows; both passes split each

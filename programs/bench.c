@@ -1,6 +1,6 @@
 /* bench: prompt and generation speed of a model, like llama-bench.
 
-   build/bench -m model.llm [-p 128] [-n 64] [-t N] [-r 5] [--kv-type f16|f32] [--membw] [--peak] [--busy N]
+   build/bench -m model.llm [-p 128] [-n 64] [-t N] [-r 5] [--kv-type f16|f32] [--bf16-dot] [--membw] [--peak] [--busy N]
    build/bench --membw [-t N]
    build/bench --peak [-t N]
 
@@ -470,7 +470,7 @@ static long rss_kb(const char *field) {
 }
 
 static void usage(FILE *f) {
-    fprintf(f, "usage: bench -m model.llm [-p 128] [-n 64] [-t N] [-r 5] [--kv-type f16|f32] [--membw] [--peak] [--busy N]\n"
+    fprintf(f, "usage: bench -m model.llm [-p 128] [-n 64] [-t N] [-r 5] [--kv-type f16|f32] [--bf16-dot] [--membw] [--peak] [--busy N]\n"
                "       bench --membw [-t N]\n"
                "       bench --peak [-t N]\n"
                "  -m, --model FILE  model file (.llm)\n"
@@ -478,6 +478,7 @@ static void usage(FILE *f) {
                "  -t, --threads N   threads (default: all CPUs; --membw: 2)\n"
                "  -r N              repetitions; the median and the spread are shown\n"
                "  --kv-type T       KV cache type: f16 (default) or f32\n"
+               "  --bf16-dot        prompts of bf16 weights with activations rounded to bf16 (llm_ctx_desc.bf16_dot)\n"
                "  --membw           memory read bandwidth with 1 and N threads\n"
                "  --peak            f32 FMA and int8 dot-product peaks with 1 and N threads (x86-64);\n"
                "                    with -m, prompt speed as a share of the peak of the weight type\n"
@@ -488,7 +489,8 @@ static void usage(FILE *f) {
 /* What the figures depend on besides the machine: the kernels and threading of this build. */
 static void print_build(void) { printf("llm.h %d.%d.%d: %s\n", LLM_VERSION_MAJOR, LLM_VERSION_MINOR, LLM_VERSION_PATCH, llm_system_info()); }
 
-static const char *const known[] = { "-m", "--model", "-p", "-n", "-t", "--threads", "-r", "--kv-type", "--membw", "--peak", "--busy", "-h", "--help", NULL };
+static const char *const known[] = { "-m", "--model", "-p", "-n", "-t", "--threads", "-r", "--kv-type", "--bf16-dot", "--membw", "--peak", "--busy", "-h",
+                                     "--help", NULL };
 static const char *const valued[] = { "-m", "-p", "-n", "-t", "-r", "--kv-type", "--busy", NULL };
 
 /* Quantized weights meet int8 activations: their products are int8 dot products. */
@@ -499,7 +501,7 @@ static int int8_weights(llm_dtype t) {
 int main(int argc, char **argv) {
     const char *path = NULL;
     int32_t n_prompt = 128, n_gen = 64, reps = 5, threads = 0, busy = 0;
-    int do_membw = 0, do_peak = 0, run_threads, i, r;
+    int do_membw = 0, do_peak = 0, bf16_dot = 0, run_threads, i, r;
     llm_kv_type kv = LLM_KV_DEFAULT;
     busy_pid busy_pids[16];
     llm_model *m;
@@ -517,6 +519,7 @@ int main(int argc, char **argv) {
         if (!strcmp(a, "-h")) { usage(stdout); return 0; }
         if (!strcmp(a, "--membw")) { do_membw = 1; continue; }
         if (!strcmp(a, "--peak")) { do_peak = 1; continue; }
+        if (!strcmp(a, "--bf16-dot")) { bf16_dot = 1; continue; }
         if (!flag_is(a, valued)) { flag_unknown("bench", arg, known); return 2; }
         if (!(v = flag_value(argc, argv, &i))) { fprintf(stderr, "bench: %s needs a value\n", arg); return 2; }
         if (!strcmp(a, "-m")) path = v;
@@ -545,10 +548,12 @@ int main(int argc, char **argv) {
     memset(&d, 0, sizeof d);
     d.n_threads = threads;
     d.kv_type = kv;
+    d.bf16_dot = bf16_dot;
     d.n_ctx = n_prompt + n_gen + 1;
     d.n_batch = n_prompt;
     if (!(c = open_context("bench", m, &d))) { stop_busy(busy, busy_pids); llm_model_close(m); return 1; }
     if (!do_membw && !do_peak) print_build();
+    if (bf16_dot) printf("bf16 dot products: %s\n", llm_ctx_bf16_dot(c) ? "on (prompts of bf16 weights)" : "off (not in these kernels or this CPU: avx512_bf16)");
     wdt = weight_type(m);
     if (do_peak) pk = peak_choose(wdt == LLM_DTYPE_Q8_0 || wdt == LLM_DTYPE_Q4_0 ? PEAK_INT8 : PEAK_FMA);
     toks = (int32_t *)malloc((size_t)(n_prompt + n_gen) * sizeof *toks);

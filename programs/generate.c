@@ -2,7 +2,7 @@
 
    build/generate -m model.llm [-p TEXT | -f FILE | --ids "1 2 3" | --ids-file F] [-n N]
                   [sampling flags] [-t threads] [-c n_ctx] [-b n_batch] [--kv-type f16|f32]
-                  [--print-ids] [--dump-logits F] [--kernels NAME] [-v]
+                  [--print-ids] [--dump-logits F] [--kernels NAME] [--bf16-dot] [-v]
 
    With -p (or -f) the text is tokenized by the model's tokenizer (BOS/EOS as it adds them,
    special tokens written in the text parsed). Unless --print-ids, the prompt (unless
@@ -37,6 +37,8 @@ static void usage(FILE *f) {
             "  -b, --batch-size N     prompt tokens per evaluation call (default 64)\n"
             "  --no-display-prompt    print only the generated text\n"
             "  --kv-type T            KV cache type: f16 (default) or f32\n"
+            "  --bf16-dot             prompts of bf16 weights with activations rounded to bf16: faster where\n"
+            "                         the CPU has bf16 dot products (AVX512-BF16), not exact f32\n"
             "  --print-ids            print prompt and generated ids on stdout instead of text\n"
             "  --dump-logits F        write float32 logits for every prompt position to F\n"
             "  --kernels NAME         kernel set (tests): auto (default), scalar, avx2, avx2-vnni, avx512, avx512-amx, neon, neon-dotprod\n"
@@ -161,7 +163,7 @@ typedef struct options {
 static const char *const flags_known[] = { "-m", "--model", "-p", "--prompt", "-f", "--file", "--ids", "--ids-file", "-n",
                                            "--n-predict", "-t", "--threads", "-c", "--ctx-size", "-b", "--batch-size", "-s",
                                            SAMPLING_FLAGS, "--kv-type", "--no-display-prompt", "--print-ids", "--dump-logits",
-                                           "--kernels", "-v", "-h", "--help", NULL };
+                                           "--kernels", "--bf16-dot", "-v", "-h", "--help", NULL };
 static const char *const flags_valued[] = { "-m", "-p", "-f", "--ids", "--ids-file", "-n", "-t", "-c", "-b", SAMPLING_FLAGS,
                                             "--kv-type", "--dump-logits", "--kernels", NULL };
 
@@ -174,6 +176,7 @@ static int parse_flags(int argc, char **argv, options *o, llm_sampler *s, llm_ct
         if (!strcmp(a, "--print-ids")) { o->print_ids = 1; continue; }
         if (!strcmp(a, "--no-display-prompt")) { o->hide_prompt = 1; continue; }
         if (!strcmp(a, "-v")) { o->verbose = 1; continue; }
+        if (!strcmp(a, "--bf16-dot")) { cd->bf16_dot = 1; continue; }
         if (!flag_is(a, flags_valued)) { flag_unknown("generate", arg, flags_known); return 2; }
         if (!(v = flag_value(argc, argv, &i))) { fprintf(stderr, "generate: %s needs a value\n", arg); return 2; }
         if ((k = sampling_parse("generate", a, v, s)) != 0) { if (k < 0) return 2; }
@@ -238,7 +241,9 @@ int main(int argc, char **argv) {
     if (prompt_ids(model, o.prompt, o.prompt_file, o.ids, o.ids_file, &out)) goto done;
     n_prompt = out.n;
     if (!(ctx = open_context("generate", model, &cd))) goto done;
-    if (o.verbose) fprintf(stderr, "generate: kernels %s (%s)\n", llm_kernels_name(llm_ctx_kernels(ctx)), llm_system_info());
+    if (o.verbose)
+        fprintf(stderr, "generate: kernels %s%s (%s)\n", llm_kernels_name(llm_ctx_kernels(ctx)), llm_ctx_bf16_dot(ctx) ? " with bf16 dot products" : "",
+                llm_system_info());
     if (o.dump && dump_logits(ctx, out.ids, n_prompt, llm_model_info_get(model)->n_vocab, o.dump)) goto done;
     memset(&gd, 0, sizeof gd);
     gd.sampler = &sampler;

@@ -57,7 +57,7 @@ echo "ok   bad numbers"
 # --help: each flag once, and each one taken (not "unknown option").
 for p in $programs; do
   $b/$p --help > $out/$p.help
-  sed -n 's/^  \(-[-a-z]*\)\(, \(--[-a-z]*\)\)\{0,1\}.*/\1 \3/p' $out/$p.help | tr ' ' '\n' | grep . > $out/$p.flags || true
+  sed -n 's/^  \(-[-a-z0-9]*\)\(, \(--[-a-z0-9]*\)\)\{0,1\}.*/\1 \3/p' $out/$p.help | tr ' ' '\n' | grep . > $out/$p.flags || true
   dup=$(sort $out/$p.flags | uniq -d)
   [ -z "$dup" ] || fail "$p --help lists $dup more than once"
   for f in $(cat $out/$p.flags); do
