@@ -12,7 +12,7 @@
    the median share of the bandwidth measured right before each run. A prompt token
    multiplies every weight but the embedding table's (the LM head runs for the last token
    only): 2 flops, or 2 int8 operations for quantized types, per weight. --peak measures the
-   f32 FMA and int8 dot-product peaks (and AMX's where the CPU has it) with 1 and N threads
+   f32 FMA, int8 dot-product and bf16 dot-product peaks (and AMX's where the CPU has it) with 1 and N threads
    (N = -t, default the CPU count; x86-64) and, with -m, the relevant one before each prompt
    run too: the prompt speed is printed as the median share of it. --busy N runs N
    CPU-bound processes during the measurement (the contention check). */
@@ -131,7 +131,7 @@ static double run_membw(int n_threads) {
    build (no -march) measures the CPU it runs on; x86-64 with GCC or Clang only. */
 #define PEAK_SECONDS 0.2
 #define PEAK_REPS 3
-enum { PEAK_FMA, PEAK_INT8, PEAK_AMX };
+enum { PEAK_FMA, PEAK_INT8, PEAK_BF16, PEAK_AMX };
 
 /* rounds of a loop; returns a checksum that keeps the work */
 typedef double (*peak_loop)(long rounds);
@@ -209,6 +209,26 @@ __attribute__((target("avx512f,avx512vnni"))) static double peak_int8_zmm(long r
     PEAK_12(S)
 #undef S
     _mm512_storeu_si512(out, s);
+    return out[0];
+}
+
+/* vdpbf16ps: 32 bf16 products summed in pairs into 16 f32; each adds 0.5 x 1 - 0.5 x 1, so the
+   accumulators keep their values */
+__attribute__((target("avx512f,avx512bf16"))) static double peak_bf16_zmm(long rounds) {
+    __m512 a[12], s = _mm512_setzero_ps();
+    __m512bh w = (__m512bh)_mm512_set1_epi32((int)0xBF003F00u), x = (__m512bh)_mm512_set1_epi32(0x3F803F80);
+    float out[16];
+    long i;
+#define S(k) a[k] = _mm512_set1_ps((float)k);
+    PEAK_12(S)
+#undef S
+#define S(k) a[k] = _mm512_dpbf16_ps(a[k], w, x);
+    for (i = 0; i < rounds; i++) { PEAK_12(S) }
+#undef S
+#define S(k) s = _mm512_add_ps(s, a[k]);
+    PEAK_12(S)
+#undef S
+    _mm512_storeu_ps(out, s); /* stored, not reduced: g++ 12 warns inside _mm512_reduce_add_ps */
     return out[0];
 }
 
@@ -300,7 +320,7 @@ static const peak_kernel peak_none = { NULL, NULL, 0.0 };
 static peak_kernel peak_choose(int kind) {
 #if defined(PEAK_X86)
     unsigned a, b, c, d;
-    int avxvnni = __get_cpuid_count(7, 1, &a, &b, &c, &d) && (a >> 4 & 1);
+    int leaf71 = __get_cpuid_count(7, 1, &a, &b, &c, &d), avxvnni = leaf71 && (a >> 4 & 1), avx512bf16 = leaf71 && (a >> 5 & 1);
     peak_kernel k = peak_none;
     __builtin_cpu_init();
     if (kind == PEAK_FMA) {
@@ -313,6 +333,10 @@ static peak_kernel peak_choose(int kind) {
         else if (__builtin_cpu_supports("avx2") && avxvnni) { k.name = "avx-vnni vpdpbusd, ymm"; k.loop = peak_int8_vnni_ymm; k.ops = 12 * 32 * 2; }
         else if (__builtin_cpu_supports("avx2")) { k.name = "avx2 vpmaddubsw+vpmaddwd, ymm"; k.loop = peak_int8_avx2; k.ops = 12 * 32 * 2; }
         else k.name = "the CPU lacks avx2";
+    } else if (kind == PEAK_BF16) {
+        /* cpuid 7.1 eax bit 5, with the AVX-512 state */
+        if (__builtin_cpu_supports("avx512f") && avx512bf16) { k.name = "avx512-bf16 vdpbf16ps, zmm"; k.loop = peak_bf16_zmm; k.ops = 12 * 32 * 2; }
+        else k.name = "the CPU lacks avx512_bf16";
     } else {
 #if defined(__linux__)
         if (!cpuinfo_has("amx_int8")) k.name = "the CPU lacks amx_int8";
@@ -370,8 +394,8 @@ static double peak_measure(peak_kernel k, int threads, int reps) {
 
 /* Prints each peak with 1 and n threads (medians of PEAK_REPS). */
 static void run_peak(int n_threads) {
-    static const char *const what[] = { "f32 FMA peak", "int8 dot-product peak", "int8 AMX peak" };
-    static const char *const unit[] = { "GFLOP/s", "GOP/s", "GOP/s" };
+    static const char *const what[] = { "f32 FMA peak", "int8 dot-product peak", "bf16 dot-product peak", "int8 AMX peak" };
+    static const char *const unit[] = { "GFLOP/s", "GOP/s", "GFLOP/s", "GOP/s" };
     int kind;
     for (kind = PEAK_FMA; kind <= PEAK_AMX; kind++) {
         peak_kernel k = peak_choose(kind);
@@ -480,7 +504,7 @@ static void usage(FILE *f) {
                "  --kv-type T       KV cache type: f16 (default) or f32\n"
                "  --bf16-dot        prompts of bf16 weights with activations rounded to bf16 (llm_ctx_desc.bf16_dot)\n"
                "  --membw           memory read bandwidth with 1 and N threads\n"
-               "  --peak            f32 FMA and int8 dot-product peaks with 1 and N threads (x86-64);\n"
+               "  --peak            f32 FMA, int8 and bf16 dot-product peaks with 1 and N threads (x86-64);\n"
                "                    with -m, prompt speed as a share of the peak of the weight type\n"
                "  --busy N          run N CPU-bound processes during the measurement (at most 16)\n"
                "  -h, --help        this text\n");
@@ -501,7 +525,7 @@ static int int8_weights(llm_dtype t) {
 int main(int argc, char **argv) {
     const char *path = NULL;
     int32_t n_prompt = 128, n_gen = 64, reps = 5, threads = 0, busy = 0;
-    int do_membw = 0, do_peak = 0, bf16_dot = 0, run_threads, i, r;
+    int do_membw = 0, do_peak = 0, bf16_dot = 0, pkind, run_threads, i, r;
     llm_kv_type kv = LLM_KV_DEFAULT;
     busy_pid busy_pids[16];
     llm_model *m;
@@ -555,7 +579,8 @@ int main(int argc, char **argv) {
     if (!do_membw && !do_peak) print_build();
     if (bf16_dot) printf("bf16 dot products: %s\n", llm_ctx_bf16_dot(c) ? "on (prompts of bf16 weights)" : "off (not in these kernels or this CPU: avx512_bf16)");
     wdt = weight_type(m);
-    if (do_peak) pk = peak_choose(wdt == LLM_DTYPE_Q8_0 || wdt == LLM_DTYPE_Q4_0 ? PEAK_INT8 : PEAK_FMA);
+    pkind = int8_weights(wdt) ? PEAK_INT8 : wdt == LLM_DTYPE_BF16 && llm_ctx_bf16_dot(c) ? PEAK_BF16 : PEAK_FMA;
+    if (do_peak) pk = peak_choose(pkind);
     toks = (int32_t *)malloc((size_t)(n_prompt + n_gen) * sizeof *toks);
     pp = (double *)malloc((size_t)reps * sizeof *pp);
     tg = (double *)malloc((size_t)reps * sizeof *tg);
@@ -607,7 +632,7 @@ int main(int argc, char **argv) {
             double lo = peak[0], hi = peak[0];
             for (r = 1; r < reps; r++) { lo = peak[r] < lo ? peak[r] : lo; hi = peak[r] > hi ? peak[r] : hi; }
             printf(", %.0f%% of the %s peak measured right before it (median of %d runs; peak %.1f %s, %.1f-%.1f, %d thread%s)",
-                   100.0 * median(pshare, reps), int8 ? "int8 dot-product" : "f32 FMA", reps, median(peak, reps) / 1e9,
+                   100.0 * median(pshare, reps), pkind == PEAK_INT8 ? "int8 dot-product" : pkind == PEAK_BF16 ? "bf16 dot-product" : "f32 FMA", reps, median(peak, reps) / 1e9,
                    int8 ? "GOP/s" : "GFLOP/s", lo / 1e9, hi / 1e9, run_threads, run_threads > 1 ? "s" : "");
         } else if (do_peak) printf(" (peak not measured: %s)", pk.name);
         printf("\n");

@@ -1,8 +1,8 @@
 #!/bin/sh
-# build/bench --peak: with one thread, a positive f32 FMA peak and an int8 one (or the reason
-# there is none), within 5 s, and no line that starts with SKIP (the AMX line says why it is
-# not measured); with the built-in model, the prompt speed as a share of the f32 FMA peak
-# (bf16 weights) and, in q8_0, of the int8 one. Peaks are measured on x86-64 only: elsewhere
+# build/bench --peak: with one thread, a positive f32 FMA peak, an int8 one and a bf16 one (or
+# the reason there is none), within 5 s, and no line that starts with SKIP (the AMX line says
+# why it is not measured); with the built-in model, the prompt speed as a share of the f32 FMA
+# peak (bf16 weights), with --bf16-dot of the bf16 one, and in q8_0 of the int8 one. Peaks are measured on x86-64 only: elsewhere
 # bench says so and the test is skipped.
 set -e
 b=${BUILD:-build}
@@ -25,17 +25,21 @@ awk -v v="$f" 'BEGIN { exit !(v > 0) }' || fail "no positive f32 FMA peak"
 i=$(figure "int8 dot-product peak")
 awk -v v="$i" 'BEGIN { exit !(v > 0) }' || grep -q '^int8 dot-product peak: not measured (the CPU lacks avx2)' $out/peak.txt ||
   fail "no positive int8 peak"
+h=$(figure "bf16 dot-product peak")
+awk -v v="$h" 'BEGIN { exit !(v > 0) }' || grep -q '^bf16 dot-product peak: not measured (the CPU lacks avx512_bf16)' $out/peak.txt ||
+  fail "no positive bf16 peak"
 [ $secs -lt 5 ] || fail "bench --peak -t 1 took $secs s"
-echo "ok   peaks: f32 FMA $f GFLOP/s, int8 ${i:-none} GOP/s, in $secs s"
+echo "ok   peaks: f32 FMA $f GFLOP/s, int8 ${i:-none} GOP/s, bf16 ${h:-none} GFLOP/s, in $secs s"
 
 $b/convert models/kjv-tiny $out/kjv.llm > $out/convert.log 2>&1
 $b/convert models/kjv-tiny $out/kjv-q8_0.llm --dtype q8_0 >> $out/convert.log 2>&1
-share() { # MODEL PEAK: bench prints the prompt's share of that peak
-  $b/bench -m $1 -p 16 -n 8 -r 1 --peak -t 1 2> $out/model.err | tr -d '\r' > $out/model.txt || fail "bench -m $1 --peak failed"
+share() { # MODEL PEAK [FLAG]: bench prints the prompt's share of that peak
+  $b/bench -m $1 -p 16 -n 8 -r 1 --peak -t 1 $3 2> $out/model.err | tr -d '\r' > $out/model.txt || fail "bench -m $1 --peak failed"
   grep '^prompt' $out/model.txt
   grep -q "^prompt multiplies [0-9.]* M weights per token: [0-9.]* G[A-Z]*/s\( (int8)\)\{0,1\}, [0-9]*% of the $2 peak measured right before it" $out/model.txt ||
     fail "$1: no share of the $2 peak in: $(grep '^prompt' $out/model.txt)"
 }
 share $out/kjv.llm "f32 FMA"
+[ -n "$h" ] && share $out/kjv.llm "bf16 dot-product" --bf16-dot
 [ -n "$i" ] && share $out/kjv-q8_0.llm "int8 dot-product"
 echo "ok   bench prints the prompt's share of the peak"
