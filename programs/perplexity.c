@@ -2,7 +2,7 @@
    another's (the standard way to judge a quantization).
 
    build/perplexity -m model.llm -f text.txt [-c n_ctx] [-b n_batch] [--chunks N] [-t N]
-                    [--kl-base base.llm]
+                    [--kl-base base.llm] [--bf16-dot]
 
    Windows: the text is tokenized as a whole (no special tokens added or parsed) and cut into
    consecutive, non-overlapping windows of n_ctx - 1 tokens (the last one may be shorter).
@@ -19,6 +19,10 @@
    the same token first (ties to the lowest id). Reported: the mean KL and the top-1 agreement,
    each with its standard error (sample standard deviation / sqrt(positions), and
    sqrt(f (1 - f) / positions)).
+
+   --bf16-dot: the model (not the base) multiplies bf16 weights with activations rounded to
+   bf16 where the CPU has bf16 dot products (llm_ctx_desc.bf16_dot), so --kl-base with the
+   same file as base measures what that costs.
 
    The results go to stdout, one "name: value" per line; progress goes to stderr. */
 #include "../llm.h"
@@ -41,6 +45,8 @@ static void usage(FILE *f) {
             "  -t, --threads N        threads (default: all CPUs)\n"
             "  --kl-base FILE         also compare the next-token distributions with this model's:\n"
             "                         mean KL(base || model) and top-1 agreement\n"
+            "  --bf16-dot             the model's bf16 weights meet activations rounded to bf16 (bf16 dot\n"
+            "                         products, where the CPU has them; the base stays exact)\n"
             "  -h, --help             this text\n");
 }
 
@@ -127,9 +133,10 @@ static int score_window(scorer *s, const int32_t *ids, int32_t n) {
     return 0;
 }
 
-static llm_ctx *open_ctx(const char *prog, llm_model *m, int32_t n_ctx, int32_t n_batch, int32_t threads) {
+static llm_ctx *open_ctx(const char *prog, llm_model *m, int32_t n_ctx, int32_t n_batch, int32_t threads, int bf16_dot) {
     llm_ctx_desc d;
     memset(&d, 0, sizeof d);
+    d.bf16_dot = bf16_dot;
     d.n_ctx = n_ctx;
     d.n_batch = n_batch;
     d.n_threads = threads;
@@ -138,7 +145,7 @@ static llm_ctx *open_ctx(const char *prog, llm_model *m, int32_t n_ctx, int32_t 
 }
 
 static const char *const flags_known[] = { "-m", "--model", "-f", "--file", "-c", "--ctx-size", "-b", "--batch-size", "--chunks",
-                                           "-t", "--threads", "--kl-base", "-h", "--help", NULL };
+                                           "-t", "--threads", "--kl-base", "--bf16-dot", "-h", "--help", NULL };
 static const char *const flags_valued[] = { "-m", "-f", "-c", "-b", "--chunks", "-t", "--kl-base", NULL };
 
 int main(int argc, char **argv) {
@@ -150,13 +157,14 @@ int main(int argc, char **argv) {
     char *text = NULL;
     size_t len, n_ids = 0, n_base_ids = 0;
     int32_t *ids = NULL, *base_ids = NULL;
-    int i, rc = 1;
+    int i, rc = 1, bf16_dot = 0;
     memset(&md, 0, sizeof md);
     memset(&s, 0, sizeof s);
     for (i = 1; i < argc; i++) {
         const char *arg = argv[i], *a = flag_name(arg), *v;
         int ok = 1;
         if (!strcmp(a, "-h")) { usage(stdout); return 0; }
+        if (!strcmp(a, "--bf16-dot")) { bf16_dot = 1; continue; }
         if (!flag_is(a, flags_valued)) { flag_unknown("perplexity", arg, flags_known); return 2; }
         if (!(v = flag_value(argc, argv, &i))) { fprintf(stderr, "perplexity: %s needs a value\n", arg); return 2; }
         if (!strcmp(a, "-m")) model_path = v;
@@ -190,11 +198,11 @@ int main(int argc, char **argv) {
     if (max_chunks && max_chunks < n_windows) n_windows = max_chunks;
     if (n_ids < 2 || n_windows == 0) { fprintf(stderr, "perplexity: the text has %lu tokens: too few\n", (unsigned long)n_ids); goto done; }
     if (!(s.seq = (int32_t *)malloc((size_t)n_ctx * sizeof *s.seq))) { fprintf(stderr, "perplexity: out of memory\n"); goto done; }
-    if (!(s.ctx = open_ctx("perplexity", model, n_ctx, n_batch, threads)) ||
-        (base && !(s.base = open_ctx("perplexity: --kl-base", base, n_ctx, n_batch, threads))))
+    if (!(s.ctx = open_ctx("perplexity", model, n_ctx, n_batch, threads, bf16_dot)) ||
+        (base && !(s.base = open_ctx("perplexity: --kl-base", base, n_ctx, n_batch, threads, 0))))
         goto done;
-    fprintf(stderr, "perplexity: %lu tokens, %d windows of %d tokens%s\n", (unsigned long)n_ids, n_windows, window,
-            s.bos >= 0 ? " after BOS" : "");
+    fprintf(stderr, "perplexity: %lu tokens, %d windows of %d tokens%s%s\n", (unsigned long)n_ids, n_windows, window,
+            s.bos >= 0 ? " after BOS" : "", !bf16_dot ? "" : llm_ctx_bf16_dot(s.ctx) ? "; bf16 dot products" : "; no bf16 dot products here");
     for (w = 0; w < n_windows; w++) {
         size_t first = (size_t)w * (size_t)window;
         int32_t n = n_ids - first < (size_t)window ? (int32_t)(n_ids - first) : window;
