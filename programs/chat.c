@@ -58,6 +58,8 @@ static void usage(FILE *f) {
             "  -c N                   context size in tokens (default: the model's, at most 4096)\n"
             "  -b N                   prompt tokens evaluated per batch (default 64)\n"
             "  -t N                   threads\n"
+            "  --bf16-dot             prompts of bf16 weights with activations rounded to bf16: faster where\n"
+            "                         the CPU has bf16 dot products (AVX512-BF16), not exact f32\n"
             "  --context-full MODE    when a turn does not fit: drop (the oldest turns, keeping the\n"
             "                         system prompt; default) or stop (say so and exit with status 3)\n"
             "  -v                     token counts and speeds of every turn on stderr\n"
@@ -828,11 +830,11 @@ static char *read_text_file(const char *path) {
 /* ---- the command line -------------------------------------------------------------------- */
 /* Every spelling chat takes, those without a value first (CHAT_SWITCHES of them). */
 static const char *const chat_flags[] = {
-    "-h", "--help", "-v", "--print-prompt", "--no-generation-prompt", "--no-thinking", "--render-jsonl",
+    "-h", "--help", "-v", "--print-prompt", "--no-generation-prompt", "--no-thinking", "--render-jsonl", "--bf16-dot",
     "-m", "--model", "-sys", "--system-prompt", "-f", "--file", "--template", "--jinja-file", "--tools", "-n", "--n-predict", "-c", "--ctx-size",
     "-b", "--batch-size", "-t", "--threads", "--context-full", "-s", SAMPLING_FLAGS, NULL,
 };
-#define CHAT_SWITCHES 7
+#define CHAT_SWITCHES 8
 
 typedef struct chat_args {
     const char *model, *system, *system_file, *jinja_file, *tools_file;
@@ -853,6 +855,7 @@ static int parse_args(int argc, char **argv, chat_args *o, chat_state *s, llm_ct
             else if (!strcmp(a, "--print-prompt")) o->prompt_only = 1;
             else if (!strcmp(a, "--no-generation-prompt")) o->generation_prompt = 0;
             else if (!strcmp(a, "--render-jsonl")) o->render_jsonl = 1;
+            else if (!strcmp(a, "--bf16-dot")) cd->bf16_dot = 1;
             else s->chat.no_thinking = 1;
             continue;
         }
