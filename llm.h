@@ -1618,6 +1618,9 @@ LLMDEF size_t llm_dtype_row_bytes(llm_dtype t, int64_t n) {
 #if (defined(__clang__) && __clang_major__ >= 12) || (!defined(__clang__) && defined(__GNUC__) && __GNUC__ >= 11)
 #define LLM__AVX512_BF16 1 /* compilers that know AVX512-BF16 (not MSVC: its bf16 intrinsics are not tried) */
 #endif
+#if defined(LLM__AMX) && defined(LLM__AVX512_BF16)
+#define LLM__AMX_BF16 1
+#endif
 #elif !defined(__aarch64__)
 #if defined(__AVX512F__) && defined(__AVX512BW__) && defined(__AVX512VL__) && defined(__AVX512VNNI__) && defined(__FMA__) && \
     defined(__F16C__)
@@ -1628,6 +1631,9 @@ LLMDEF size_t llm_dtype_row_bytes(llm_dtype t, int64_t n) {
 #endif
 #if defined(LLM__AVX512) && defined(__AVX512BF16__) && defined(__GNUC__)
 #define LLM__AVX512_BF16 1
+#endif
+#if defined(LLM__AMX) && defined(LLM__AVX512_BF16) && defined(__AMX_BF16__)
+#define LLM__AMX_BF16 1
 #endif
 #if defined(__AVX2__) && defined(__FMA__) && defined(__F16C__)
 #define LLM__AVX2 1
@@ -1707,6 +1713,7 @@ typedef struct llm__kernels {
     int x_tile;            /* tokens per tile of the 16-bit kernels for packed x; 0: x as it is */
     const char *name;
     llm__mm_fn mm_bf16_dot; /* bf16 weights x bf16 activations (m->xb), where the set has it */
+    int xb_rows;           /* 1: it takes them a token per line (llm__pack_x_bf16_rows), else in tiles */
 } llm__kernels;
 
 /* The product m for rows [r0, r1) with kernel set K. */
@@ -1762,6 +1769,19 @@ static void llm__pack_x_bf16(const float *x, int n_tok, int K, int tile, uint32_
                 out[(size_t)t * P + p * (size_t)nt + (size_t)j] = (uint32_t)llm_f32_to_bf16(xt[2 * p]) | hi << 16;
             }
         }
+    }
+}
+
+/* Pairs of a token's line for llm__pack_x_bf16_rows: ceil(K / 2) rounded up to 16 (a tile's line). */
+static size_t llm__bf16_line(int K) { return (((size_t)K + 1) / 2 + 15) / 16 * 16; }
+
+/* The same pairs a token per line of llm__bf16_line(K) pairs, zeros after the last. */
+static void llm__pack_x_bf16_rows(const float *x, int n_tok, int K, uint32_t *out) {
+    size_t L = llm__bf16_line(K);
+    int t;
+    for (t = 0; t < n_tok; t++) {
+        memset(out + (size_t)t * L, 0, L * 4);
+        llm__pack_x_bf16(x + (size_t)t * (size_t)K, 1, K, 1, out + (size_t)t * L);
     }
 }
 
@@ -2078,7 +2098,7 @@ static void llm__geglu_ref(float *gate, const float *up, int n) {
 static const llm__kernels llm__kernels_ref = {
     { llm__mm_float_ref, llm__mm_float_ref, llm__mm_float_ref, llm__mm_quant_ref, llm__mm_quant_ref, llm__mm_kquant_ref,
       llm__mm_kquant_ref, llm__mm_kquant_ref },
-    llm__dot_f32_ref, llm__dot_f16_ref, llm__axpy_f32_ref, llm__axpy_f16_ref, llm__quantize_x_ref, llm__swiglu_ref, llm__geglu_ref, 0, "scalar", NULL
+    llm__dot_f32_ref, llm__dot_f16_ref, llm__axpy_f32_ref, llm__axpy_f16_ref, llm__quantize_x_ref, llm__swiglu_ref, llm__geglu_ref, 0, "scalar", NULL, 0
 };
 
 #if defined(LLM__AVX512)
@@ -2608,7 +2628,7 @@ LLM__TARGET_END
 static const llm__kernels llm__kernels_avx512 = {
     { llm__mm_f32_avx512, llm__mm_f16_avx512, llm__mm_bf16_avx512, llm__mm_q8_0_avx512, llm__mm_q4_0_avx512, llm__mm_q4_k_avx512,
       llm__mm_q5_k_avx512, llm__mm_q6_k_avx512 },
-    llm__dot_f32_avx512, llm__dot_f16_avx512, llm__axpy_f32_avx512, llm__axpy_f16_avx512, llm__quantize_x_avx512, llm__swiglu_avx512, llm__geglu_avx512, LLM__XT, "avx512", LLM__MM_BF16_DOT
+    llm__dot_f32_avx512, llm__dot_f16_avx512, llm__axpy_f32_avx512, llm__axpy_f16_avx512, llm__quantize_x_avx512, llm__swiglu_avx512, llm__geglu_avx512, LLM__XT, "avx512", LLM__MM_BF16_DOT, 0
 };
 
 #if defined(LLM__AMX)
@@ -2636,6 +2656,7 @@ static const llm__kernels llm__kernels_avx512 = {
 #define LLM__TILE_STORED(t, p, stride) _tile_stored(t, p, stride)
 #define LLM__TILE_ZERO(t) _tile_zero(t)
 #define LLM__TILE_DPBSSD(c, a, b) _tile_dpbssd(c, a, b)
+#define LLM__TILE_DPBF16PS(c, a, b) _tile_dpbf16ps(c, a, b)
 #define LLM__TILE_RELEASE() _tile_release()
 #endif
 LLM__TARGET_BEGIN("avx512f,avx512bw,avx512vl,avx512vnni,avx2,fma,f16c,amx-tile,amx-int8")
@@ -2781,10 +2802,65 @@ static void llm__mm_q6_k_amx(const llm__mm *m, int r0, int r1) { llm__mm_amx(m, 
 
 LLM__TARGET_END
 
+#if defined(LLM__AMX_BF16)
+/* bf16 dot products on the tiles (llm_ctx_desc.bf16_dot), where the CPU has AMX-BF16.
+   TDPBF16PS multiplies 16 tokens x 16 pairs of activations (tile 2: a token's pairs on its
+   line, llm__pack_x_bf16_rows) with 16 pairs x 16 rows of weights (tile 4: a line per pair,
+   the vector llm__bf16_pair_avx512 makes) and adds into 16 tokens x 16 rows of f32 (tile 0),
+   which waits in `out` between panels. A line's pairs past the weights' are zeros on both
+   sides. The panel has llm__bgroups_avx512's layout for one group (a vector every 128 bytes),
+   so the tokens past the last 16 go through the AVX512-BF16 tile, one at a time. */
+LLM__TARGET_BEGIN("avx512f,avx512bw,avx512vl,avx512vnni,avx2,fma,f16c,avx512bf16,amx-tile,amx-bf16")
+
+static void llm__mm_bf16_dot_amx(const llm__mm *m, int r0, int r1) {
+    const size_t K = (size_t)m->n_in, P = (K + 1) / 2, L = llm__bf16_line(m->n_in), os = (size_t)m->n_out;
+    __m512i panel[LLM__KC * 2];
+    llm__tile_config c;
+    size_t pb, p;
+    int g, t, pc, lines;
+    memset(&c, 0, sizeof c);
+    c.palette = 1;
+    c.rows[0] = c.rows[2] = c.rows[4] = 16;
+    c.colsb[0] = c.colsb[2] = c.colsb[4] = 64;
+    LLM__TILE_BARRIER();
+    LLM__TILE_CONFIG(&c);
+    for (g = r0 / LLM__QG; g < r1 / LLM__QG; g++) {
+        const uint16_t *G = (const uint16_t *)m->w->data + (size_t)g * LLM__QG * K;
+        float *out = m->out + (size_t)g * LLM__QG;
+        for (pb = 0; pb < L; pb += LLM__KC) {
+            lines = L - pb < LLM__KC ? (int)(L - pb) : LLM__KC;
+            pc = P > pb ? (P - pb < (size_t)lines ? (int)(P - pb) : lines) : 0;
+            for (p = 0; p < (size_t)lines; p++)
+                panel[2 * p] = (int)p >= pc ? _mm512_setzero_si512()
+                                        : llm__bf16_pair_avx512(G + 32 * (pb + p), 2 * (pb + p) + 1 < K ? G + 32 * (pb + p) + 16 : NULL);
+            for (t = 0; t + 16 <= m->n_tok; t += 16) {
+                LLM__TILE_BARRIER();
+                if (pb == 0) LLM__TILE_ZERO(0);
+                else LLM__TILE_LOADD(0, out + (size_t)t * os, os * 4);
+                for (p = 0; p < (size_t)lines; p += 16) {
+                    LLM__TILE_LOADD(2, m->xb + (size_t)t * L + pb + p, L * 4);
+                    LLM__TILE_LOADD(4, panel + 2 * p, 128);
+                    LLM__TILE_DPBF16PS(0, 2, 4);
+                }
+                LLM__TILE_STORED(0, out + (size_t)t * os, os * 4);
+            }
+            for (; t < m->n_tok; t++) llm__btile_avx512(panel, pc, m->xb + (size_t)t * L + pb, 1, 1, out + (size_t)t * os, os, pb == 0);
+        }
+    }
+    LLM__TILE_RELEASE();
+    llm__mm_w16_fma(m, r1 / LLM__QG * LLM__QG > r0 ? r1 / LLM__QG * LLM__QG : r0, r1);
+}
+
+LLM__TARGET_END
+#define LLM__AMX_BF16_DOT llm__mm_bf16_dot_amx, 1
+#else
+#define LLM__AMX_BF16_DOT LLM__MM_BF16_DOT, 0
+#endif
+
 static const llm__kernels llm__kernels_amx = {
     { llm__mm_f32_avx512, llm__mm_f16_avx512, llm__mm_bf16_avx512, llm__mm_q8_0_amx, llm__mm_q4_0_amx, llm__mm_q4_k_amx,
       llm__mm_q5_k_amx, llm__mm_q6_k_amx },
-    llm__dot_f32_avx512, llm__dot_f16_avx512, llm__axpy_f32_avx512, llm__axpy_f16_avx512, llm__quantize_x_avx512, llm__swiglu_avx512, llm__geglu_avx512, LLM__XT, "avx512-amx", LLM__MM_BF16_DOT
+    llm__dot_f32_avx512, llm__dot_f16_avx512, llm__axpy_f32_avx512, llm__axpy_f16_avx512, llm__quantize_x_avx512, llm__swiglu_avx512, llm__geglu_avx512, LLM__XT, "avx512-amx", LLM__AMX_BF16_DOT
 };
 #endif
 #endif
@@ -3124,7 +3200,7 @@ LLM__TARGET_END
 static const llm__kernels llm__kernels_avx2 = {
     { llm__mm_f32_avx2, llm__mm_f16_avx2, llm__mm_bf16_avx2, llm__mm_q8_0_avx2, llm__mm_q4_0_avx2, llm__mm_q4_k_avx2, llm__mm_q5_k_avx2,
       llm__mm_q6_k_avx2 },
-    llm__dot_f32_avx2, llm__dot_f16_avx2, llm__axpy_f32_avx2, llm__axpy_f16_avx2, llm__quantize_x_avx2, llm__swiglu_ref, llm__geglu_ref, 0, "avx2", NULL
+    llm__dot_f32_avx2, llm__dot_f16_avx2, llm__axpy_f32_avx2, llm__axpy_f16_avx2, llm__quantize_x_avx2, llm__swiglu_ref, llm__geglu_ref, 0, "avx2", NULL, 0
 };
 #endif
 
@@ -3252,7 +3328,7 @@ LLM__TARGET_END
 static const llm__kernels llm__kernels_avx2_vnni = {
     { llm__mm_f32_avx2, llm__mm_f16_avx2, llm__mm_bf16_avx2, llm__mm_q8_0_avxvnni, llm__mm_q4_0_avxvnni, llm__mm_q4_k_avxvnni,
       llm__mm_q5_k_avxvnni, llm__mm_q6_k_avxvnni },
-    llm__dot_f32_avx2, llm__dot_f16_avx2, llm__axpy_f32_avx2, llm__axpy_f16_avx2, llm__quantize_x_avx2, llm__swiglu_ref, llm__geglu_ref, 0, "avx2-vnni", NULL
+    llm__dot_f32_avx2, llm__dot_f16_avx2, llm__axpy_f32_avx2, llm__axpy_f16_avx2, llm__quantize_x_avx2, llm__swiglu_ref, llm__geglu_ref, 0, "avx2-vnni", NULL, 0
 };
 #endif
 
@@ -3537,7 +3613,7 @@ static const llm__kernels llm__kernels_neon = {
 #else
     "neon"
 #endif
-    , NULL
+    , NULL, 0
 };
 #endif
 
@@ -3608,13 +3684,14 @@ static unsigned llm__cpu_sets(void) {
     return sets;
 }
 
-/* AVX512-BF16 (cpuid 7.1 EAX bit 5), with the AVX-512 set it extends. */
-static int llm__cpu_bf16(void) {
+/* AVX512-BF16 (cpuid 7.1 EAX bit 5), with the AVX-512 set it extends; with tiles, AMX-BF16
+   (7.0 EDX bit 22) and the AMX set too. */
+static int llm__cpu_bf16(int tiles) {
     uint32_t l0[4], l7[4] = { 0 }, l71[4] = { 0 };
-    if (!(llm__cpu_sets() >> LLM_KERNELS_AVX512 & 1)) return 0;
+    if (!(llm__cpu_sets() >> (tiles ? LLM_KERNELS_AMX : LLM_KERNELS_AVX512) & 1)) return 0;
     llm__cpuid(0, 0, l0);
     if (l0[0] >= 7) { llm__cpuid(7, 0, l7); if (l7[0] >= 1) llm__cpuid(7, 1, l71); }
-    return l71[0] >> 5 & 1;
+    return (l71[0] >> 5 & 1) && (!tiles || (l7[3] >> 22 & 1));
 }
 #else
 /* Without run-time selection a set is compiled only for a target that has its instructions
@@ -3625,7 +3702,7 @@ static unsigned llm__cpu_sets(void) {
 #endif
     return ~0u;
 }
-static int llm__cpu_bf16(void) { return 1; } /* compiled only for a target that has it */
+static int llm__cpu_bf16(int tiles) { (void)tiles; return 1; } /* compiled only for a target that has them */
 #endif
 
 /* The table of set k in this build, NULL when it has none. */
@@ -4738,7 +4815,7 @@ static uint64_t llm__ctx_scratch(llm_ctx *c, size_t B, size_t max_in, uint8_t *b
     uint64_t o_logits = llm__part(&total, c->logits_all ? B : 1, 4 * (uint64_t)h->n_vocab);
     uint64_t o_rope = llm__part(&total, B, 4 * (uint64_t)h->head_dim * (c->model->rope_inv_freq_local ? 2 : 1)), o_xq = llm__part(&total, B, c->xq_stride);
     int packs = c->kern->x_tile && llm__model_has_w16(c->model);
-    uint64_t o_xp = llm__part(&total, packs ? B : 0, 4 * (uint64_t)max_in);
+    uint64_t o_xp = llm__part(&total, packs ? B : 0, 4 * (uint64_t)max_in + 64);
     uint64_t o_moe = llm__part(&total, 1, llm__moe_scratch(c, B, NULL));
     uint64_t o_scores = llm__part(&total, (uint64_t)h->n_head, 4 * (uint64_t)c->n_ctx);
     *filled = o_scores;
@@ -4845,7 +4922,7 @@ LLMDEF llm_result llm_ctx_open(llm_ctx **out, const llm_model *model, const llm_
     c->logits_all = d.logits_all != 0;
     c->kernels = d.kernels;
     c->kern = llm__kernels_get(d.kernels);
-    c->bf16_dot = d.bf16_dot && c->kern->mm_bf16_dot && llm__cpu_bf16();
+    c->bf16_dot = d.bf16_dot && c->kern->mm_bf16_dot && llm__cpu_bf16(c->kern->xb_rows);
     max_in = (size_t)(h->n_ff > h->n_embd ? h->n_ff : h->n_embd);
     if ((size_t)h->n_head * (size_t)h->head_dim > max_in) max_in = (size_t)h->n_head * (size_t)h->head_dim;
     if ((size_t)h->n_ff_expert > max_in) max_in = (size_t)h->n_ff_expert;
@@ -5065,7 +5142,9 @@ static int llm__mm_setup(llm_ctx *c, llm__mm *m, int n, const llm_tensor *const 
         *work += (double)m[j].n_out * n_in * n_tok;
     }
     if (c->bf16_dot && bf16 && n_tok > 1 && c->xp) {
-        llm__pack_x_bf16(x, n_tok, n_in, c->kern->x_tile, (uint32_t *)c->xp); /* fits: 2 bytes a column */
+        /* fits: 2 bytes a column, and a line's padding in the 64 bytes a token the buffer has over */
+        if (c->kern->xb_rows) llm__pack_x_bf16_rows(x, n_tok, n_in, (uint32_t *)c->xp);
+        else llm__pack_x_bf16(x, n_tok, n_in, c->kern->x_tile, (uint32_t *)c->xp);
         xb = (const uint32_t *)c->xp;
     } else
         xp = llm__prepare_x(c->kern, x, n_tok, n_in, quant, w16, c->xq, c->xq_stride, c->xp);

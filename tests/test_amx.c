@@ -3,13 +3,16 @@
    LDTILECFG), which also check that each product's tiles are configured as the instruction
    requires; the vector arithmetic around them runs as it is. For every quantized type and
    token counts around the 16-token tile, the AMX set must give bitwise the AVX-512 set's
-   products, and must have used the tiles. Where the CPU has AMX, tests/test_kernels.c and
-   tests/test_dispatch.sh run the real instructions. */
+   products, and must have used the tiles. The bf16 dot products on the tiles (TDPBF16PS,
+   llm_ctx_desc.bf16_dot) must stay within the rounding bound of f32 sums of their exact
+   products, as tests/test_kernels.c holds the AVX512-BF16 ones. Where the CPU has AMX,
+   tests/test_kernels.c and tests/test_dispatch.sh run the real instructions. */
 #define _POSIX_C_SOURCE 200809L
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <math.h>
 
 /* The tile registers, as the instructions see them. */
 static struct {
@@ -86,6 +89,34 @@ static void tile_dpbssd(int c, int a, int b) {
     tiles.products++;
 }
 
+/* TDPBF16PS: C[m][n] (f32) += A[m][2k] B[k][2n], then += A[m][2k + 1] B[k][2n + 1], for each
+   k < colsb(A) / 4 in turn, all bf16 (products exact in f32, each sum rounded); the shapes
+   as for TDPBSSD. */
+static float bf16_value(const uint8_t *p) {
+    uint32_t u = (uint32_t)(p[0] | p[1] << 8) << 16;
+    float f;
+    memcpy(&f, &u, 4);
+    return f;
+}
+
+static void tile_dpbf16ps(int c, int a, int b) {
+    int m, n, k, i;
+    if (!tile_ready(c) || !tile_ready(a) || !tile_ready(b)) return;
+    if (tiles.rows[a] != tiles.rows[c] || tiles.colsb[b] != tiles.colsb[c] || tiles.rows[b] * 4 != tiles.colsb[a] || tiles.colsb[a] % 4) {
+        tile_fault("TDPBF16PS with mismatched shapes", c);
+        return;
+    }
+    for (m = 0; m < tiles.rows[c]; m++)
+        for (n = 0; n < tiles.colsb[c] / 4; n++) {
+            float s;
+            memcpy(&s, &tiles.data[c][m][4 * n], 4);
+            for (k = 0; k < tiles.colsb[a] / 4; k++)
+                for (i = 0; i < 2; i++) s += bf16_value(&tiles.data[a][m][4 * k + 2 * i]) * bf16_value(&tiles.data[b][k][4 * n + 2 * i]);
+            memcpy(&tiles.data[c][m][4 * n], &s, 4);
+        }
+    tiles.products++;
+}
+
 static void tile_release(void) { tiles.configured = 0; }
 
 #define LLM__TILE_BARRIER() ((void)0)
@@ -94,6 +125,7 @@ static void tile_release(void) { tiles.configured = 0; }
 #define LLM__TILE_STORED(t, p, stride) tile_store(t, p, (long)(stride))
 #define LLM__TILE_ZERO(t) tile_zero(t)
 #define LLM__TILE_DPBSSD(c, a, b) tile_dpbssd(c, a, b)
+#define LLM__TILE_DPBF16PS(c, a, b) tile_dpbf16ps(c, a, b)
 #define LLM__TILE_RELEASE() tile_release()
 #define LLM_IMPLEMENTATION
 #include "../llm.h"
@@ -148,6 +180,50 @@ static void test_product(llm_dtype dt, int n_tok, int n_in, int n_out, int r0, i
 }
 #endif
 
+#if defined(LLM__AMX_BF16)
+/* bf16 dot products of the AMX set against the double sums of the exact products of the
+   weights and the activations rounded to bf16: within n_in 2^-24 / (1 - n_in 2^-24) of the
+   sum of their magnitudes. */
+static void test_bf16_dot(int n_tok, int n_in, int n_out) {
+    const llm__kernels *amx = llm__kernels_get(LLM_KERNELS_AMX);
+    float *wf = (float *)malloc((size_t)n_out * n_in * 4), *x = (float *)malloc((size_t)n_tok * n_in * 4);
+    float *out = (float *)malloc((size_t)n_tok * n_out * 4), *row = (float *)malloc((size_t)n_in * 4);
+    uint32_t *xb = (uint32_t *)malloc((size_t)n_tok * llm__bf16_line(n_in) * 4);
+    void *wq = malloc(llm_dtype_row_bytes(LLM_DTYPE_BF16, n_in) * (size_t)n_out);
+    double u = 1.0 / 16777216.0, gamma = n_in * u / (1.0 - n_in * u), worst = 0.0;
+    long before = tiles.products, faults = tiles.faults;
+    llm_tensor w;
+    llm__mm m;
+    size_t i;
+    int t, r, k;
+    for (i = 0; i < (size_t)n_out * n_in; i++) wf[i] = frand();
+    for (i = 0; i < (size_t)n_tok * n_in; i++) x[i] = 2.0f * frand();
+    memset(&w, 0, sizeof w);
+    w.dtype = LLM_DTYPE_BF16; w.n_dims = 2; w.shape[0] = n_out; w.shape[1] = n_in; w.data = wq;
+    CHECK(llm_quantize(LLM_DTYPE_BF16, wf, n_out, n_in, wq, 0) == LLM_OK, "bf16 weights");
+    memset(&m, 0, sizeof m);
+    m.w = &w; m.x = x; m.out = out; m.n_tok = n_tok; m.n_in = n_in; m.n_out = n_out; m.xb = xb;
+    llm__pack_x_bf16_rows(x, n_tok, n_in, xb);
+    amx->mm_bf16_dot(&m, 0, n_out);
+    for (t = 0; t < n_tok; t++)
+        for (r = 0; r < n_out / LLM__QG * LLM__QG; r++) {
+            double ref = 0.0, mag = 0.0;
+            llm__get_row(&w, r, row, n_in);
+            for (k = 0; k < n_in; k++) {
+                double p = (double)row[k] * llm_bf16_to_f32(llm_f32_to_bf16(x[(size_t)t * n_in + k]));
+                ref += p;
+                mag += fabs(p);
+            }
+            if (fabs(out[(size_t)t * n_out + r] - ref) / (gamma * mag) > worst) worst = fabs(out[(size_t)t * n_out + r] - ref) / (gamma * mag);
+        }
+    CHECK(worst <= 1.0, "bf16 dot, %d tokens, %d x %d: %.3g of the rounding bound", n_tok, n_out, n_in, worst);
+    CHECK(tiles.faults == faults, "bf16 dot, %d tokens: the tiles were misused", n_tok);
+    CHECK((tiles.products > before) == (n_tok >= 16), "bf16 dot, %d tokens: the tiles were %sused", n_tok, n_tok >= 16 ? "not " : "");
+    CHECK(!tiles.configured, "bf16 dot: the tiles were not released");
+    free(wf); free(x); free(out); free(row); free(xb); free(wq);
+}
+#endif
+
 int main(void) {
 #if !defined(LLM__AMX)
     (void)tile_config; (void)tile_load; (void)tile_store; (void)tile_zero; (void)tile_dpbssd; (void)tile_release; (void)frand;
@@ -165,7 +241,18 @@ int main(void) {
         }
         test_product(types[i], 20, 1024, 32, 0, 32);
     }
+#if defined(LLM__AMX_BF16)
+    if (llm__cpu_bf16(0)) { /* the tokens past the last 16 take AVX512-BF16 */
+        for (j = 0; j < sizeof toks / sizeof toks[0]; j++) {
+            test_bf16_dot(toks[j], 256, 48);
+            test_bf16_dot(toks[j], 67, 40); /* a last line of 2 pairs, rows past the groups */
+        }
+        test_bf16_dot(20, 2100, 32); /* panels of 128 pairs, then 2 lines */
+    } else printf("bf16 dot products on the tiles SKIP: the CPU lacks avx512_bf16\n");
+#else
+    (void)tile_dpbf16ps;
+#endif
     printf("%ld tile products emulated%s\n", tiles.products, llm_kernels_supported(LLM_KERNELS_AMX) ? " (this CPU has AMX: test_kernels runs the real ones)" : "");
-    return check_summary("the AMX kernels give the AVX-512 kernels' products bitwise");
+    return check_summary("the AMX kernels give the AVX-512 kernels' products bitwise, and bf16 dot products within their bound");
 #endif
 }

@@ -87,11 +87,16 @@ static void test_matmul(llm_dtype dt, int n_tok, int n_in, int n_out, int r0, in
    of their magnitudes, u = 2^-24: an unrounded activation is off by up to 2^-9 of its
    product), and bitwise the same for a token whatever tokens come with it; rows past the
    last group of 16 are the exact kernel's. */
+static void pack_bf16(const llm__kernels *K, const float *x, int n_tok, int n_in, uint32_t *xb) {
+    if (K->xb_rows) llm__pack_x_bf16_rows(x, n_tok, n_in, xb);
+    else llm__pack_x_bf16(x, n_tok, n_in, K->x_tile, xb);
+}
+
 static void test_bf16_dot_case(const llm__kernels *K, int n_tok, int n_in, int n_out) {
     float *wf = rand_vec((size_t)n_out * n_in, 1.0f), *x = rand_vec((size_t)n_tok * n_in, 2.0f);
     float *out = (float *)malloc((size_t)n_tok * n_out * 4), *two = (float *)malloc((size_t)2 * n_out * 4);
     float *exact = (float *)malloc((size_t)n_tok * n_out * 4), *row = (float *)malloc((size_t)n_in * 4);
-    uint32_t *xb = (uint32_t *)malloc((size_t)n_tok * (size_t)(n_in + 1) / 2 * 4 + 4);
+    uint32_t *xb = (uint32_t *)malloc((size_t)n_tok * llm__bf16_line(n_in) * 4);
     void *wq = malloc(llm_dtype_row_bytes(LLM_DTYPE_BF16, n_in) * (size_t)n_out);
     double u = ldexp(1.0, -24), gamma = n_in * u / (1.0 - n_in * u), worst = 0.0;
     int groups = n_out / LLM__QG * LLM__QG, t, r, k, tails_same = 1;
@@ -102,7 +107,7 @@ static void test_bf16_dot_case(const llm__kernels *K, int n_tok, int n_in, int n
     CHECK(llm_quantize(LLM_DTYPE_BF16, wf, n_out, n_in, wq, 0) == LLM_OK, "bf16 weights");
     memset(&m, 0, sizeof m);
     m.w = &w; m.x = x; m.out = out; m.n_tok = n_tok; m.n_in = n_in; m.n_out = n_out; m.xb = xb;
-    llm__pack_x_bf16(x, n_tok, n_in, K->x_tile, xb);
+    pack_bf16(K, x, n_tok, n_in, xb);
     llm__mm_run(K, &m, 0, n_out);
     run_mm(K, &w, x, n_tok, n_in, n_out, 0, n_out, exact);
     for (t = 0; t < n_tok; t++)
@@ -121,27 +126,31 @@ static void test_bf16_dot_case(const llm__kernels *K, int n_tok, int n_in, int n
     CHECK(tails_same, "%s bf16 dot, %dx%d: rows past the groups differ from the exact kernel", K->name, n_out, n_in);
     /* tokens 1 and 2 (at n_tok - 2 and n_tok - 1) as a prompt of their own */
     m.x = x + (size_t)(n_tok - 2) * n_in; m.n_tok = 2; m.out = two;
-    llm__pack_x_bf16(m.x, 2, n_in, K->x_tile, xb);
+    pack_bf16(K, m.x, 2, n_in, xb);
     llm__mm_run(K, &m, 0, n_out);
     CHECK(!memcmp(two, out + (size_t)(n_tok - 2) * n_out, (size_t)2 * n_out * 4), "%s bf16 dot, %d tokens: the last two alone differ",
           K->name, n_tok);
     free(wf); free(x); free(out); free(two); free(exact); free(row); free(xb); free(wq);
 }
 
+/* Every set with bf16 dot products (the tiles' with 16 tokens or more), where the CPU runs them. */
 static void test_bf16_dot(void) {
-    static const int toks[] = { 2, 3, 5, 13, 17, 30 }, ins[] = { 2, 67, 300, 514 }, outs[] = { 48, 40, 24 }; /* 1 and 2 groups, tails */
+    static const int toks[] = { 2, 3, 5, 13, 16, 17, 30, 33 }, ins[] = { 2, 67, 300, 514 }, outs[] = { 48, 40, 24 }; /* 1 and 2 groups, tails */
     int k, any = 0, i, j;
     for (k = LLM_KERNELS_SCALAR; k < LLM_KERNELS_COUNT; k++) {
         const llm__kernels *K = llm__kernels_get((llm_kernels)k);
         if (!K || !K->mm_bf16_dot) continue;
         any = 1;
-        if (!llm_kernels_supported((llm_kernels)k) || !llm__cpu_bf16()) continue;
+        if (!llm_kernels_supported((llm_kernels)k) || !llm__cpu_bf16(K->xb_rows)) { /* (not at the line's start: the test runs) */
+            printf("%s bf16 dot products SKIP: %s\n", K->name,
+                   !llm_kernels_supported((llm_kernels)k) ? "the CPU does not run the set" : K->xb_rows ? "the CPU lacks amx_bf16" : "the CPU lacks avx512_bf16");
+            continue;
+        }
         for (i = 0; i < (int)(sizeof toks / sizeof *toks); i++)
             for (j = 0; j < (int)(sizeof ins / sizeof *ins); j++) test_bf16_dot_case(K, toks[i], ins[j], outs[(i + j) % 3]);
         printf("%s: bf16 dot products within the rounding bound\n", K->name);
-        return;
     }
-    printf(any ? "SKIP bf16 dot products: the CPU lacks avx512_bf16\n" : "SKIP bf16 dot products: not in this build\n");
+    if (!any) printf("bf16 dot products SKIP: not in this build\n");
 }
 
 static void test_vector_kernels(void) {
