@@ -1583,7 +1583,8 @@ LLMDEF size_t llm_dtype_row_bytes(llm_dtype t, int64_t n) {
    results are bitwise the same for any split of rows between threads and for any chunk
    of tokens. The scalar versions (_ref) are the reference; one block per ISA follows. Quantized weights (q8_0, q4_0) meet
    activations quantized to int8 in blocks of 32 (llm__quantize_x) and use integer dot
-   products; f32/f16/bf16 weights meet f32 activations.
+   products; f32/f16/bf16 weights meet f32 activations (bf16 weights meet bf16 activations in
+   prompts when llm_ctx_desc.bf16_dot asks for it, on AVX512-BF16 and AMX-BF16: not exact).
 
    Every block is compiled into every build of x86-64 and aarch64 under GCC, Clang and MSVC,
    each with the target of its own instructions (LLM__TARGET_BEGIN: a function attribute on
