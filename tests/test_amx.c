@@ -226,7 +226,8 @@ static void test_bf16_dot(int n_tok, int n_in, int n_out) {
 
 int main(void) {
 #if !defined(LLM__AMX)
-    (void)tile_config; (void)tile_load; (void)tile_store; (void)tile_zero; (void)tile_dpbssd; (void)tile_release; (void)frand;
+    (void)tile_config; (void)tile_load; (void)tile_store; (void)tile_zero; (void)tile_dpbssd; (void)tile_dpbf16ps; (void)tile_release;
+    (void)frand;
     return skip_test("test_amx", "an x86-64 build by GCC 11+ (not for Windows) or Clang 12+ (this build has no AMX kernels)");
 #else
     static const llm_dtype types[] = { LLM_DTYPE_Q8_0, LLM_DTYPE_Q4_0, LLM_DTYPE_Q4_K, LLM_DTYPE_Q5_K, LLM_DTYPE_Q6_K };
