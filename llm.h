@@ -2830,7 +2830,7 @@ static void llm__mm_bf16_dot_amx(const llm__mm *m, int r0, int r1) {
         float *out = m->out + (size_t)g * LLM__QG;
         for (pb = 0; pb < L; pb += LLM__KC) {
             lines = L - pb < LLM__KC ? (int)(L - pb) : LLM__KC;
-            pc = P > pb ? (P - pb < (size_t)lines ? (int)(P - pb) : lines) : 0;
+            pc = P - pb < (size_t)lines ? (int)(P - pb) : lines; /* pb < P: L - P < 16 */
             for (p = 0; p < (size_t)lines; p++)
                 panel[2 * p] = (int)p >= pc ? _mm512_setzero_si512()
                                         : llm__bf16_pair_avx512(G + 32 * (pb + p), 2 * (pb + p) + 1 < K ? G + 32 * (pb + p) + 16 : NULL);

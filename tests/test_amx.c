@@ -68,16 +68,22 @@ static void tile_zero(int t) {
     if (tile_ready(t)) memset(tiles.data[t], 0, sizeof tiles.data[t]);
 }
 
+/* Whether tiles c, a, b are configured in the shapes a tile product requires (else the
+   instruction faults): rows(A) = rows(C), colsb(B) = colsb(C), rows(B) = colsb(A) / 4. */
+static int tile_product_ready(const char *name, int c, int a, int b) {
+    if (!tile_ready(c) || !tile_ready(a) || !tile_ready(b)) return 0;
+    if (tiles.rows[a] != tiles.rows[c] || tiles.colsb[b] != tiles.colsb[c] || tiles.rows[b] * 4 != tiles.colsb[a] || tiles.colsb[a] % 4) {
+        tile_fault(name, c);
+        return 0;
+    }
+    return 1;
+}
+
 /* TDPBSSD: C[m][n] += sum over k, i of A[m][4k + i] * B[k][4n + i], all signed bytes, for
-   m < rows(C), n < colsb(C) / 4, k < colsb(A) / 4; rows(A) = rows(C), colsb(B) = colsb(C),
-   rows(B) = colsb(A) / 4 (else the instruction faults). */
+   m < rows(C), n < colsb(C) / 4, k < colsb(A) / 4. */
 static void tile_dpbssd(int c, int a, int b) {
     int m, n, k, i;
-    if (!tile_ready(c) || !tile_ready(a) || !tile_ready(b)) return;
-    if (tiles.rows[a] != tiles.rows[c] || tiles.colsb[b] != tiles.colsb[c] || tiles.rows[b] * 4 != tiles.colsb[a] || tiles.colsb[a] % 4) {
-        tile_fault("TDPBSSD with mismatched shapes", c);
-        return;
-    }
+    if (!tile_product_ready("TDPBSSD with mismatched shapes", c, a, b)) return;
     for (m = 0; m < tiles.rows[c]; m++)
         for (n = 0; n < tiles.colsb[c] / 4; n++) {
             int32_t s;
@@ -101,11 +107,7 @@ static float bf16_value(const uint8_t *p) {
 
 static void tile_dpbf16ps(int c, int a, int b) {
     int m, n, k, i;
-    if (!tile_ready(c) || !tile_ready(a) || !tile_ready(b)) return;
-    if (tiles.rows[a] != tiles.rows[c] || tiles.colsb[b] != tiles.colsb[c] || tiles.rows[b] * 4 != tiles.colsb[a] || tiles.colsb[a] % 4) {
-        tile_fault("TDPBF16PS with mismatched shapes", c);
-        return;
-    }
+    if (!tile_product_ready("TDPBF16PS with mismatched shapes", c, a, b)) return;
     for (m = 0; m < tiles.rows[c]; m++)
         for (n = 0; n < tiles.colsb[c] / 4; n++) {
             float s;
