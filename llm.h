@@ -278,7 +278,8 @@ typedef struct llm_model_desc {
     llm_log_fn log;          /* receives the detail message of a failed open */
     void *log_user;
     llm_allocator allocator;
-    int no_mmap;             /* read the file into memory even where mmap is available */
+    int no_mmap;             /* read the file into memory even where mmap is available (Linux: in
+                                2 MiB pages with the default allocator; generation may be faster) */
     int vocab_only;          /* read metadata and tokenizer only; tensors are not needed */
 } llm_model_desc;
 
@@ -354,6 +355,8 @@ typedef struct llm_model_info {
     int32_t n_layer_sparse;      /* layers with experts; the others have the dense MLP */
     int64_t expert_params;       /* weights of all routed experts */
     size_t expert_bytes;         /* and their bytes: a token reads n_expert_used / n_expert of them */
+    int32_t weights_mapped;      /* 1: the tensors are the pages of the mapped file; 0: in memory (read
+                                    by llm_model_open with no_mmap or no mmap, or the caller's buffer) */
 } llm_model_info;
 
 typedef struct llm_tensor {
@@ -935,6 +938,13 @@ LLMDEF double llm_seconds(void) { return llm__seconds(); }
 #include <unistd.h>
 #if !defined(LLM_NO_MMAP)
 #include <sys/mman.h>
+#if defined(__linux__) && !defined(MADV_HUGEPAGE) && \
+    (defined(__x86_64__) || defined(__i386__) || defined(__aarch64__) || defined(__arm__) || defined(__riscv))
+/* Strict feature macros (-std=c99) hide madvise and its advice: its prototype, and the value
+   Linux gives MADV_HUGEPAGE on these architectures. */
+extern int madvise(void *addr, size_t len, int advice);
+#define MADV_HUGEPAGE 14
+#endif
 #endif
 #endif
 
@@ -947,6 +957,19 @@ typedef struct llm__file_view {
     HANDLE file, mapping;
 #endif
 } llm__file_view;
+
+/* Weights read into memory are streamed once per token: on Linux, ask for 2 MiB pages for
+   the default allocator's buffer before it is filled, which spares a page walk every 4 KiB of
+   the stream. A hint only; a user's allocator owns its memory and is left alone. */
+static void llm__advise_huge_pages(const llm_allocator *a, void *p, size_t size) {
+#if defined(__linux__) && !defined(LLM_NO_MMAP) && defined(MADV_HUGEPAGE)
+    const uintptr_t huge = (uintptr_t)2 << 20;
+    uintptr_t lo = ((uintptr_t)p + huge - 1) & ~(huge - 1), hi = ((uintptr_t)p + size) & ~(huge - 1);
+    if (!(a && a->alloc) && hi > lo) (void)madvise((void *)lo, (size_t)(hi - lo), MADV_HUGEPAGE);
+#else
+    (void)a; (void)p; (void)size;
+#endif
+}
 
 static llm_result llm__read_whole_file(const char *path, const llm_allocator *a, llm__file_view *v,
                                        char *err, size_t err_size) {
@@ -973,6 +996,7 @@ static llm_result llm__read_whole_file(const char *path, const llm_allocator *a,
     }
     v->data = llm__alloc(a, size ? (size_t)size : 1);
     if (!v->data) { fclose(f); snprintf(err, err_size, "%s: out of memory", path); return LLM_ERR_OUT_OF_MEMORY; }
+    llm__advise_huge_pages(a, v->data, (size_t)size);
     if (fread(v->data, 1, (size_t)size, f) != (size_t)size) {
         fclose(f);
         llm__free(a, v->data);
@@ -4682,7 +4706,8 @@ LLMDEF llm_result llm_model_open(llm_model **out, const char *path, const llm_mo
     }
     m->data = (const uint8_t *)m->view.data;
     m->size = m->view.size;
-    return llm__model_open_common(out, m, desc);
+    if ((r = llm__model_open_common(out, m, desc)) == LLM_OK) (*out)->info.weights_mapped = m->view.mapped;
+    return r;
 }
 #endif
 

@@ -1,6 +1,6 @@
 /* bench: prompt and generation speed of a model, like llama-bench.
 
-   build/bench -m model.llm [-p 128] [-n 64] [-t N] [-r 5] [--kv-type f16|f32] [--bf16-dot] [--membw] [--peak] [--busy N]
+   build/bench -m model.llm [-p 128] [-n 64] [-t N] [-r 5] [--kv-type f16|f32] [--bf16-dot] [--no-mmap] [--membw] [--peak] [--busy N]
    build/bench --membw [-t N]
    build/bench --peak [-t N]
 
@@ -494,7 +494,7 @@ static long rss_kb(const char *field) {
 }
 
 static void usage(FILE *f) {
-    fprintf(f, "usage: bench -m model.llm [-p 128] [-n 64] [-t N] [-r 5] [--kv-type f16|f32] [--bf16-dot] [--membw] [--peak] [--busy N]\n"
+    fprintf(f, "usage: bench -m model.llm [-p 128] [-n 64] [-t N] [-r 5] [--kv-type f16|f32] [--bf16-dot] [--no-mmap] [--membw] [--peak] [--busy N]\n"
                "       bench --membw [-t N]\n"
                "       bench --peak [-t N]\n"
                "  -m, --model FILE  model file (.llm)\n"
@@ -503,6 +503,7 @@ static void usage(FILE *f) {
                "  -r N              repetitions; the median and the spread are shown\n"
                "  --kv-type T       KV cache type: f16 (default) or f32\n"
                "  --bf16-dot        prompts of bf16 weights with activations rounded to bf16 (llm_ctx_desc.bf16_dot)\n"
+               "  --no-mmap         read the weights into memory instead of mapping the file\n"
                "  --membw           memory read bandwidth with 1 and N threads\n"
                "  --peak            f32 FMA, int8 and bf16 dot-product peaks with 1 and N threads (x86-64);\n"
                "                    with -m, prompt speed as a share of the peak of the weight type\n"
@@ -513,7 +514,7 @@ static void usage(FILE *f) {
 /* What the figures depend on besides the machine: the kernels and threading of this build. */
 static void print_build(void) { printf("llm.h %d.%d.%d: %s\n", LLM_VERSION_MAJOR, LLM_VERSION_MINOR, LLM_VERSION_PATCH, llm_system_info()); }
 
-static const char *const known[] = { "-m", "--model", "-p", "-n", "-t", "--threads", "-r", "--kv-type", "--bf16-dot", "--membw", "--peak", "--busy", "-h",
+static const char *const known[] = { "-m", "--model", "-p", "-n", "-t", "--threads", "-r", "--kv-type", "--bf16-dot", "--no-mmap", "--membw", "--peak", "--busy", "-h",
                                      "--help", NULL };
 static const char *const valued[] = { "-m", "-p", "-n", "-t", "-r", "--kv-type", "--busy", NULL };
 
@@ -525,7 +526,7 @@ static int int8_weights(llm_dtype t) {
 int main(int argc, char **argv) {
     const char *path = NULL;
     int32_t n_prompt = 128, n_gen = 64, reps = 5, threads = 0, busy = 0;
-    int do_membw = 0, do_peak = 0, bf16_dot = 0, pkind, run_threads, i, r;
+    int do_membw = 0, do_peak = 0, bf16_dot = 0, no_mmap = 0, pkind, run_threads, i, r;
     llm_kv_type kv = LLM_KV_DEFAULT;
     busy_pid busy_pids[16];
     llm_model *m;
@@ -544,6 +545,7 @@ int main(int argc, char **argv) {
         if (!strcmp(a, "--membw")) { do_membw = 1; continue; }
         if (!strcmp(a, "--peak")) { do_peak = 1; continue; }
         if (!strcmp(a, "--bf16-dot")) { bf16_dot = 1; continue; }
+        if (!strcmp(a, "--no-mmap")) { no_mmap = 1; continue; }
         if (!flag_is(a, valued)) { flag_unknown("bench", arg, known); return 2; }
         if (!(v = flag_value(argc, argv, &i))) { fprintf(stderr, "bench: %s needs a value\n", arg); return 2; }
         if (!strcmp(a, "-m")) path = v;
@@ -566,6 +568,7 @@ int main(int argc, char **argv) {
     if (start_busy(busy, busy_pids) != 0) return 2;
     t0 = llm_seconds();
     memset(&md, 0, sizeof md);
+    md.no_mmap = no_mmap;
     if (!(m = open_model("bench", path, &md))) { stop_busy(busy, busy_pids); return 1; }
     t_open = llm_seconds() - t0;
     h = llm_model_info_get(m);
@@ -651,8 +654,8 @@ int main(int argc, char **argv) {
        used never are), so the peak is compared with weights + KV cache + 64 MiB. */
     {
         double peak = rss_kb("VmHWM:") / 1024.0, wmib = h->weight_bytes / 1048576.0, kv = llm_ctx_kv_bytes(c) / 1048576.0;
-        printf("\nopen %.1f ms; resident %.0f MiB (peak %.0f MiB, %s weights %.0f MiB + KV cache %.0f MiB + 64 MiB)%s\n",
-               t_open * 1e3, rss_kb("VmRSS:") / 1024.0, peak, peak <= wmib + kv + 64.0 ? "within" : "OVER", wmib, kv,
+        printf("\nopen %.1f ms (%s); resident %.0f MiB (peak %.0f MiB, %s weights %.0f MiB + KV cache %.0f MiB + 64 MiB)%s\n",
+               t_open * 1e3, h->weights_mapped ? "mapped" : "read into memory", rss_kb("VmRSS:") / 1024.0, peak, peak <= wmib + kv + 64.0 ? "within" : "OVER", wmib, kv,
                busy ? " (with CPU-bound processes running)" : "");
     }
     llm_ctx_close(c);

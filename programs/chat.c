@@ -60,6 +60,7 @@ static void usage(FILE *f) {
             "  -t N                   threads\n"
             "  --bf16-dot             prompts of bf16 weights with activations rounded to bf16: faster where\n"
             "                         the CPU has bf16 dot products (AVX512-BF16), not exact f32\n"
+            "  --no-mmap              read the weights into memory instead of mapping the file\n"
             "  --context-full MODE    when a turn does not fit: drop (the oldest turns, keeping the\n"
             "                         system prompt; default) or stop (say so and exit with status 3)\n"
             "  -v                     token counts and speeds of every turn on stderr\n"
@@ -831,14 +832,14 @@ static char *read_text_file(const char *path) {
 /* Every spelling chat takes, those without a value first (CHAT_SWITCHES of them). */
 static const char *const chat_flags[] = {
     "-h", "--help", "-v", "--print-prompt", "--no-generation-prompt", "--no-thinking", "--render-jsonl", "--bf16-dot",
-    "-m", "--model", "-sys", "--system-prompt", "-f", "--file", "--template", "--jinja-file", "--tools", "-n", "--n-predict", "-c", "--ctx-size",
+    "--no-mmap", "-m", "--model", "-sys", "--system-prompt", "-f", "--file", "--template", "--jinja-file", "--tools", "-n", "--n-predict", "-c", "--ctx-size",
     "-b", "--batch-size", "-t", "--threads", "--context-full", "-s", SAMPLING_FLAGS, NULL,
 };
-#define CHAT_SWITCHES 8
+#define CHAT_SWITCHES 9
 
 typedef struct chat_args {
     const char *model, *system, *system_file, *jinja_file, *tools_file;
-    int help, prompt_only, generation_prompt, render_jsonl;
+    int help, prompt_only, generation_prompt, render_jsonl, no_mmap;
     int32_t max_reply;
 } chat_args;
 
@@ -856,6 +857,7 @@ static int parse_args(int argc, char **argv, chat_args *o, chat_state *s, llm_ct
             else if (!strcmp(a, "--no-generation-prompt")) o->generation_prompt = 0;
             else if (!strcmp(a, "--render-jsonl")) o->render_jsonl = 1;
             else if (!strcmp(a, "--bf16-dot")) cd->bf16_dot = 1;
+            else if (!strcmp(a, "--no-mmap")) o->no_mmap = 1;
             else s->chat.no_thinking = 1;
             continue;
         }
@@ -933,6 +935,7 @@ int main(int argc, char **argv) {
     s.chat.jinja = jinja_text;
     s.chat.tools_json = tools_text;
     md.vocab_only = o.prompt_only; /* the prompt needs no weights: a vocab-only file will do */
+    md.no_mmap = o.no_mmap;
     if (!(s.model = open_model("chat", o.model, &md))) rc = 1;
     else if (!template_known(s.model, &s.chat)) {
         size_t k;

@@ -2,7 +2,7 @@
 
    build/generate -m model.llm [-p TEXT | -f FILE | --ids "1 2 3" | --ids-file F] [-n N]
                   [sampling flags] [-t threads] [-c n_ctx] [-b n_batch] [--kv-type f16|f32]
-                  [--print-ids] [--dump-logits F] [--kernels NAME] [--bf16-dot] [-v]
+                  [--print-ids] [--dump-logits F] [--kernels NAME] [--bf16-dot] [--no-mmap] [-v]
 
    With -p (or -f) the text is tokenized by the model's tokenizer (BOS/EOS as it adds them,
    special tokens written in the text parsed). Unless --print-ids, the prompt (unless
@@ -39,6 +39,7 @@ static void usage(FILE *f) {
             "  --kv-type T            KV cache type: f16 (default) or f32\n"
             "  --bf16-dot             prompts of bf16 weights with activations rounded to bf16: faster where\n"
             "                         the CPU has bf16 dot products (AVX512-BF16), not exact f32\n"
+            "  --no-mmap              read the weights into memory instead of mapping the file\n"
             "  --print-ids            print prompt and generated ids on stdout instead of text\n"
             "  --dump-logits F        write float32 logits for every prompt position to F\n"
             "  --kernels NAME         kernel set (tests): auto (default), scalar, avx2, avx2-vnni, avx512, avx512-amx, neon, neon-dotprod\n"
@@ -157,13 +158,13 @@ static int prompt_ids(const llm_model *m, const char *prompt, const char *prompt
 typedef struct options {
     const char *model, *prompt, *prompt_file, *ids, *ids_file, *dump;
     int32_t n_gen;
-    int print_ids, hide_prompt, verbose;
+    int print_ids, hide_prompt, verbose, no_mmap;
 } options;
 
 static const char *const flags_known[] = { "-m", "--model", "-p", "--prompt", "-f", "--file", "--ids", "--ids-file", "-n",
                                            "--n-predict", "-t", "--threads", "-c", "--ctx-size", "-b", "--batch-size", "-s",
                                            SAMPLING_FLAGS, "--kv-type", "--no-display-prompt", "--print-ids", "--dump-logits",
-                                           "--kernels", "--bf16-dot", "-v", "-h", "--help", NULL };
+                                           "--kernels", "--bf16-dot", "--no-mmap", "-v", "-h", "--help", NULL };
 static const char *const flags_valued[] = { "-m", "-p", "-f", "--ids", "--ids-file", "-n", "-t", "-c", "-b", SAMPLING_FLAGS,
                                             "--kv-type", "--dump-logits", "--kernels", NULL };
 
@@ -177,6 +178,7 @@ static int parse_flags(int argc, char **argv, options *o, llm_sampler *s, llm_ct
         if (!strcmp(a, "--no-display-prompt")) { o->hide_prompt = 1; continue; }
         if (!strcmp(a, "-v")) { o->verbose = 1; continue; }
         if (!strcmp(a, "--bf16-dot")) { cd->bf16_dot = 1; continue; }
+        if (!strcmp(a, "--no-mmap")) { o->no_mmap = 1; continue; }
         if (!flag_is(a, flags_valued)) { flag_unknown("generate", arg, flags_known); return 2; }
         if (!(v = flag_value(argc, argv, &i))) { fprintf(stderr, "generate: %s needs a value\n", arg); return 2; }
         if ((k = sampling_parse("generate", a, v, s)) != 0) { if (k < 0) return 2; }
@@ -237,6 +239,7 @@ int main(int argc, char **argv) {
     if ((rc = parse_flags(argc, argv, &o, &sampler, &cd)) != 0) return rc < 0 ? 0 : rc;
     rc = 1;
     warn_build("generate");
+    md.no_mmap = o.no_mmap;
     if (!(model = open_model("generate", o.model, &md))) goto done;
     if (prompt_ids(model, o.prompt, o.prompt_file, o.ids, o.ids_file, &out)) goto done;
     n_prompt = out.n;

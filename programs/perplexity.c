@@ -2,7 +2,7 @@
    another's (the standard way to judge a quantization).
 
    build/perplexity -m model.llm -f text.txt [-c n_ctx] [-b n_batch] [--chunks N] [-t N]
-                    [--kl-base base.llm] [--bf16-dot]
+                    [--kl-base base.llm] [--bf16-dot] [--no-mmap]
 
    Windows: the text is tokenized as a whole (no special tokens added or parsed) and cut into
    consecutive, non-overlapping windows of n_ctx - 1 tokens (the last one may be shorter).
@@ -47,6 +47,7 @@ static void usage(FILE *f) {
             "                         mean KL(base || model) and top-1 agreement\n"
             "  --bf16-dot             the model's bf16 weights meet activations rounded to bf16 (bf16 dot\n"
             "                         products, where the CPU has them; the base stays exact)\n"
+            "  --no-mmap              read the weights into memory instead of mapping the files\n"
             "  -h, --help             this text\n");
 }
 
@@ -145,7 +146,7 @@ static llm_ctx *open_ctx(const char *prog, llm_model *m, int32_t n_ctx, int32_t 
 }
 
 static const char *const flags_known[] = { "-m", "--model", "-f", "--file", "-c", "--ctx-size", "-b", "--batch-size", "--chunks",
-                                           "-t", "--threads", "--kl-base", "--bf16-dot", "-h", "--help", NULL };
+                                           "-t", "--threads", "--kl-base", "--bf16-dot", "--no-mmap", "-h", "--help", NULL };
 static const char *const flags_valued[] = { "-m", "-f", "-c", "-b", "--chunks", "-t", "--kl-base", NULL };
 
 int main(int argc, char **argv) {
@@ -165,6 +166,7 @@ int main(int argc, char **argv) {
         int ok = 1;
         if (!strcmp(a, "-h")) { usage(stdout); return 0; }
         if (!strcmp(a, "--bf16-dot")) { bf16_dot = 1; continue; }
+        if (!strcmp(a, "--no-mmap")) { md.no_mmap = 1; continue; }
         if (!flag_is(a, flags_valued)) { flag_unknown("perplexity", arg, flags_known); return 2; }
         if (!(v = flag_value(argc, argv, &i))) { fprintf(stderr, "perplexity: %s needs a value\n", arg); return 2; }
         if (!strcmp(a, "-m")) model_path = v;

@@ -3,7 +3,7 @@
 # examples/*.c with a main): --help and -h print usage on stdout and exit 0; an unknown
 # option or a missing model fails with a message on stderr, nothing on stdout and a
 # non-zero status; the llama.cpp spellings of the shared flags (long and short) mean the
-# same; generated text alone goes to stdout. The converter's summary is on stdout, its progress on stderr.
+# same; --no-mmap changes nothing but how the weights get in; generated text alone goes to stdout. The converter's summary is on stdout, its progress on stderr.
 set -e
 b=${BUILD:-build}
 out=$b/tests/cli; mkdir -p $out
@@ -70,6 +70,14 @@ $g --model $model --prompt "In the beginning" --n-predict 12 --threads 1 --ctx-s
 cmp -s $out/short.txt $out/long.txt || fail "long flags differ from short ones"
 $g -m $model -p "In the beginning" -n 12 -t 1 -s 8 --temp 0.9 > $out/seed8.txt 2>/dev/null
 ! cmp -s $out/short.txt $out/seed8.txt || fail "-s does not change the seed"
+# --no-mmap reads the weights instead of mapping them: the same text, and bench says which.
+$g -m $model -p "In the beginning" -n 12 -t 1 -c 64 -s 7 --temp 0.9 --top-k 20 --top-p 0.9 --min-p 0.05 --repeat-penalty 1.1 \
+  --no-mmap > $out/read.txt 2>/dev/null
+cmp -s $out/short.txt $out/read.txt || fail "generate --no-mmap differs from the mapped file"
+$b/bench -m $model -p 4 -n 4 -r 1 -t 1 2>/dev/null | grep -q '^open [0-9.]* ms (\(mapped\|read into memory\)); ' ||
+  fail "bench: the open line does not say how the weights got in"
+$b/bench -m $model -p 4 -n 4 -r 1 -t 1 --no-mmap 2>/dev/null | grep -q '^open [0-9.]* ms (read into memory); ' ||
+  fail "bench --no-mmap: no 'read into memory' on the open line"
 
 # Generated text alone on stdout: the prompt and the continuation; timings on stderr.
 $g -m $model -p "In the beginning" -n 12 -t 1 -c 64 -s 7 --temp 0.9 --top-k 20 --top-p 0.9 --min-p 0.05 --repeat-penalty 1.1 \

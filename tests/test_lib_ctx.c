@@ -1,7 +1,10 @@
 /* llm_ctx_open's sizes and messages: a context too big for the machine fails at once with
    LLM_ERR_OUT_OF_MEMORY and a message naming the bytes it needs (nothing is filled first);
    a big context that fits costs nothing until it is used; n_ctx past the model's trained
-   positions opens with a warning to llm_ctx_desc.log, and a normal one without. */
+   positions opens with a warning to llm_ctx_desc.log, and a normal one without.
+   llm_model_info.weights_mapped tells a mapped file from weights in memory, and a model read
+   into memory (no_mmap) by the default allocator sits in 2 MiB pages where the system gives
+   them (Linux's transparent huge pages). */
 #define _POSIX_C_SOURCE 200809L
 #define LLM_IMPLEMENTATION
 #include "../llm.h"
@@ -112,6 +115,78 @@ static void test_trained_context(const llm_model *m) {
     llm_ctx_close(NULL);
 }
 
+/* This process's kB of AnonHugePages (Linux), else -1. */
+static long huge_kb(void) {
+    long kb = -1;
+    FILE *f = fopen("/proc/self/smaps_rollup", "r");
+    char line[256];
+    if (!f) return -1;
+    while (fgets(line, sizeof line, f))
+        if (!strncmp(line, "AnonHugePages:", 14)) kb = atol(line + 14);
+    fclose(f);
+    return kb;
+}
+
+/* Whether this system gives 2 MiB pages to memory marked MADV_HUGEPAGE: the test's own
+   8 MiB, marked and touched, must grow AnonHugePages (not so with transparent huge pages
+   off, under emulators that ignore madvise, or where no 2 MiB of memory is free in one piece). */
+static int system_gives_huge_pages(void) {
+    int gives = 0;
+#if defined(__linux__) && !defined(LLM_NO_MMAP) && defined(MADV_HUGEPAGE)
+    size_t size = (size_t)8 << 20, i;
+    long before = huge_kb();
+    char *p = (char *)mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED) return 0;
+    if (madvise(p, size, MADV_HUGEPAGE) == 0) {
+        for (i = 0; i < size; i += 4096) p[i] = 1;
+        gives = before >= 0 && huge_kb() - before >= 2048;
+    }
+    munmap(p, size);
+#endif
+    return gives;
+}
+
+/* A 17 MiB model opened three ways: llm_model_info.weights_mapped says which (mapped unless
+   no_mmap or a build without mmap; the caller's buffer is not), and read into memory by the
+   default allocator its weights sit in huge pages where the system gives them (the process's
+   AnonHugePages grow by at least one). */
+static void test_read_or_mapped(void) {
+    tiny_desc d = tiny_default();
+    llm_model_desc md;
+    llm_model *m;
+    char path[512];
+    size_t size;
+    void *file;
+    FILE *f;
+    long kb, before;
+    int ok, expect_mapped = 1;
+#if defined(LLM_NO_MMAP)
+    expect_mapped = 0;
+#endif
+    d.n_vocab = 1024; d.n_embd = 512; d.n_ff = 1536; d.n_layer = 1; d.n_head = 8; d.n_head_kv = 8; d.head_dim = 64;
+    snprintf(path, sizeof path, "%s/tests/lib_ctx_huge.llm", getenv("BUILD") ? getenv("BUILD") : "build");
+    if (!(file = tiny_model(&d, &size)) || !(f = fopen(path, "wb"))) { check(0, "write %s", path); free(file); return; }
+    ok = fwrite(file, 1, size, f) == size;
+    if (fclose(f) != 0 || !ok) { check(0, "write %s", path); free(file); return; }
+    check(llm_model_open_memory(&m, file, size, NULL) == LLM_OK && !llm_model_info_get(m)->weights_mapped,
+          "a model in the caller's buffer: weights_mapped 0");
+    llm_model_close(m);
+    free(file);
+    memset(&md, 0, sizeof md);
+    check(llm_model_open(&m, path, &md) == LLM_OK && llm_model_info_get(m)->weights_mapped == expect_mapped,
+          "a model file opened: weights_mapped %d", expect_mapped);
+    llm_model_close(m);
+    md.no_mmap = 1;
+    before = huge_kb();
+    if (llm_model_open(&m, path, &md) != LLM_OK) { check(0, "open %s read into memory", path); remove(path); return; }
+    kb = huge_kb() - before;
+    check(!llm_model_info_get(m)->weights_mapped, "a model file read into memory (no_mmap): weights_mapped 0");
+    llm_model_close(m);
+    remove(path);
+    if (!system_gives_huge_pages()) printf("huge pages SKIP: this system gives no 2 MiB pages to memory marked MADV_HUGEPAGE\n");
+    else check(kb >= 2048, "the weights read into memory are in huge pages (%ld kB more)", kb);
+}
+
 int main(void) {
     tiny_desc d = tiny_default();
     size_t size;
@@ -124,6 +199,7 @@ int main(void) {
     }
     test_sizes(m);
     test_trained_context(m);
+    test_read_or_mapped();
     llm_model_close(m);
     llm_model_close(NULL);
     free(file);
