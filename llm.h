@@ -2353,10 +2353,59 @@ LLM__INLINE void llm__qtile_avx512(const uint8_t *G, int nb, const uint8_t *xq, 
     LLM__UNROLL for (t = 0; t < nt; t++) _mm512_storeu_ps(out + t * os, acc[t]);
 }
 
+/* One token, two 16-row groups G and G + gs at once: the activation bytes are broadcast once
+   for both, and two streams of weights are in flight. Each group's sums are those of
+   llm__qtile_avx512 with nt = 1, in the same order. */
+LLM__INLINE void llm__qrow2_avx512(const uint8_t *G, size_t gs, int nb, const uint8_t *xq, const int q4, float *out) {
+    const size_t qbytes = q4 ? 256 : 512;
+    const uint8_t *S = G + (size_t)nb * qbytes;
+    const __m512i m4 = _mm512_set1_epi8(0x0F), flip = _mm512_set1_epi8((char)0x80);
+    const int K = nb * LLM__QK;
+    __m512 acc0 = _mm512_setzero_ps(), acc1 = _mm512_setzero_ps();
+    int b, j;
+    for (b = 0; b < nb; b++) {
+        const uint8_t *Q = G + (size_t)b * qbytes, *xb = xq + LLM__QK * b;
+        __m512 dw0 = _mm512_cvtph_ps(_mm256_loadu_si256((const __m256i *)(S + 32 * (size_t)b)));
+        __m512 dw1 = _mm512_cvtph_ps(_mm256_loadu_si256((const __m256i *)(S + gs + 32 * (size_t)b)));
+        __m512i a0 = _mm512_set1_epi32(-(q4 ? 8 : 128) * llm__xq_sum(xq, K, b)), a1 = a0;
+        __m512i b0 = _mm512_setzero_si512(), b1 = _mm512_setzero_si512();
+        __m512 xs;
+        llm__prefetch_blocks(Q, S, b, qbytes);
+        llm__prefetch_blocks(Q + gs, S + gs, b, qbytes);
+        if (q4) {
+            LLM__UNROLL for (j = 0; j < 4; j++) {
+                __m512i v = _mm512_loadu_si512((const void *)(Q + 64 * j)), w = _mm512_loadu_si512((const void *)(Q + gs + 64 * j));
+                __m512i xl = _mm512_set1_epi32(llm__rd_i32(xb + 4 * j)), xh = _mm512_set1_epi32(llm__rd_i32(xb + 16 + 4 * j));
+                a0 = _mm512_dpbusd_epi32(a0, _mm512_and_si512(v, m4), xl);
+                b0 = _mm512_dpbusd_epi32(b0, _mm512_and_si512(_mm512_srli_epi16(v, 4), m4), xh);
+                a1 = _mm512_dpbusd_epi32(a1, _mm512_and_si512(w, m4), xl);
+                b1 = _mm512_dpbusd_epi32(b1, _mm512_and_si512(_mm512_srli_epi16(w, 4), m4), xh);
+            }
+        } else {
+            LLM__UNROLL for (j = 0; j < 8; j++) {
+                __m512i v = _mm512_xor_si512(_mm512_loadu_si512((const void *)(Q + 64 * j)), flip);
+                __m512i w = _mm512_xor_si512(_mm512_loadu_si512((const void *)(Q + gs + 64 * j)), flip);
+                __m512i xv = _mm512_set1_epi32(llm__rd_i32(xb + 4 * j));
+                if (j % 2) { b0 = _mm512_dpbusd_epi32(b0, v, xv); b1 = _mm512_dpbusd_epi32(b1, w, xv); }
+                else { a0 = _mm512_dpbusd_epi32(a0, v, xv); a1 = _mm512_dpbusd_epi32(a1, w, xv); }
+            }
+        }
+        xs = _mm512_set1_ps(llm__xq_scale(xq, K, b));
+        acc0 = _mm512_fmadd_ps(_mm512_cvtepi32_ps(_mm512_add_epi32(a0, b0)), _mm512_mul_ps(dw0, xs), acc0);
+        acc1 = _mm512_fmadd_ps(_mm512_cvtepi32_ps(_mm512_add_epi32(a1, b1)), _mm512_mul_ps(dw1, xs), acc1);
+    }
+    _mm512_storeu_ps(out, acc0);
+    _mm512_storeu_ps(out + LLM__QG, acc1);
+}
+
 LLM__INLINE void llm__mm_quant_avx512(const llm__mm *m, int r0, int r1, const int q4) {
     int nb = m->n_in / LLM__QK, g, t;
     size_t gbytes = (size_t)LLM__QG * llm_dtype_row_bytes(m->w->dtype, m->n_in), os = (size_t)m->n_out;
-    for (g = r0 / LLM__QG; g < r1 / LLM__QG; g++) {
+    g = r0 / LLM__QG;
+    if (m->n_tok == 1)
+        for (; g + 2 <= r1 / LLM__QG; g += 2)
+            llm__qrow2_avx512((const uint8_t *)m->w->data + (size_t)g * gbytes, gbytes, nb, m->xq, q4, m->out + (size_t)g * LLM__QG);
+    for (; g < r1 / LLM__QG; g++) {
         const uint8_t *G = (const uint8_t *)m->w->data + (size_t)g * gbytes;
         float *out = m->out + (size_t)g * LLM__QG;
         for (t = 0; t + 8 <= m->n_tok; t += 8) llm__qtile_avx512(G, nb, m->xq + t * m->xq_stride, m->xq_stride, 8, q4, out + t * os, os);
