@@ -2314,17 +2314,13 @@ LLM__INLINE void llm__qtile_avx512(const uint8_t *G, int nb, const uint8_t *xq, 
     const __m512i m4 = _mm512_set1_epi8(0x0F), flip = _mm512_set1_epi8((char)0x80);
     const int K = nb * LLM__QK;
     __m512 acc[8];
-    __m512i ai[8], ai2 = _mm512_setzero_si512();
+    __m512i ai[8];
     int t, b, j;
     LLM__UNROLL for (t = 0; t < nt; t++) acc[t] = _mm512_setzero_ps();
     for (b = 0; b < nb; b++) {
         const uint8_t *Q = G + (size_t)b * qbytes;
         __m512 dw = _mm512_cvtph_ps(_mm256_loadu_si256((const __m256i *)(S + 32 * (size_t)b)));
-        if (nt == 1) llm__prefetch_blocks(Q, S, b, qbytes);
         LLM__UNROLL for (t = 0; t < nt; t++) ai[t] = _mm512_set1_epi32(-(q4 ? 8 : 128) * llm__xq_sum(xq + t * xs, K, b));
-        /* one token: a second integer sum halves the chain of dependent vpdpbusd (integer
-           sums are exact, so the result is the same as the many-token path's) */
-        if (nt == 1) ai2 = _mm512_setzero_si512();
         if (q4) {
             LLM__UNROLL for (j = 0; j < 4; j++) {
                 __m512i v = _mm512_loadu_si512((const void *)(Q + 64 * j));
@@ -2332,31 +2328,27 @@ LLM__INLINE void llm__qtile_avx512(const uint8_t *G, int nb, const uint8_t *xq, 
                 LLM__UNROLL for (t = 0; t < nt; t++) {
                     const uint8_t *xb = xq + t * xs + LLM__QK * b;
                     ai[t] = _mm512_dpbusd_epi32(ai[t], lo, _mm512_set1_epi32(llm__rd_i32(xb + 4 * j)));
-                    if (nt == 1) ai2 = _mm512_dpbusd_epi32(ai2, hi, _mm512_set1_epi32(llm__rd_i32(xb + 16 + 4 * j)));
-                    else ai[t] = _mm512_dpbusd_epi32(ai[t], hi, _mm512_set1_epi32(llm__rd_i32(xb + 16 + 4 * j)));
+                    ai[t] = _mm512_dpbusd_epi32(ai[t], hi, _mm512_set1_epi32(llm__rd_i32(xb + 16 + 4 * j)));
                 }
             }
         } else {
             LLM__UNROLL for (j = 0; j < 8; j++) {
                 __m512i v = _mm512_xor_si512(_mm512_loadu_si512((const void *)(Q + 64 * j)), flip);
                 LLM__UNROLL for (t = 0; t < nt; t++) {
-                    __m512i xv = _mm512_set1_epi32(llm__rd_i32(xq + t * xs + LLM__QK * b + 4 * j));
-                    if (nt == 1 && j % 2) ai2 = _mm512_dpbusd_epi32(ai2, v, xv);
-                    else ai[t] = _mm512_dpbusd_epi32(ai[t], v, xv);
+                    ai[t] = _mm512_dpbusd_epi32(ai[t], v, _mm512_set1_epi32(llm__rd_i32(xq + t * xs + LLM__QK * b + 4 * j)));
                 }
             }
         }
-        if (nt == 1) ai[0] = _mm512_add_epi32(ai[0], ai2);
         LLM__UNROLL for (t = 0; t < nt; t++)
             acc[t] = _mm512_fmadd_ps(_mm512_cvtepi32_ps(ai[t]), _mm512_mul_ps(dw, _mm512_set1_ps(llm__xq_scale(xq + t * xs, K, b))), acc[t]);
     }
     LLM__UNROLL for (t = 0; t < nt; t++) _mm512_storeu_ps(out + t * os, acc[t]);
 }
 
-/* One token, two 16-row groups G and G + gs at once: the activation bytes are broadcast once
-   for both, and two streams of weights are in flight. Each group's sums are those of
-   llm__qtile_avx512 with nt = 1, in the same order. */
-LLM__INLINE void llm__qrow2_avx512(const uint8_t *G, size_t gs, int nb, const uint8_t *xq, const int q4, float *out) {
+/* One token, ng (1 or 2) 16-row groups G and G + gs: the activation bytes are broadcast once
+   for both, two streams of weights are in flight, and a second integer sum per group halves
+   its chain of dependent vpdpbusd (integer sums are exact: the result is the tile's). */
+LLM__INLINE void llm__qrow_avx512(const uint8_t *G, size_t gs, const int ng, int nb, const uint8_t *xq, const int q4, float *out) {
     const size_t qbytes = q4 ? 256 : 512;
     const uint8_t *S = G + (size_t)nb * qbytes;
     const __m512i m4 = _mm512_set1_epi8(0x0F), flip = _mm512_set1_epi8((char)0x80);
@@ -2365,51 +2357,57 @@ LLM__INLINE void llm__qrow2_avx512(const uint8_t *G, size_t gs, int nb, const ui
     int b, j;
     for (b = 0; b < nb; b++) {
         const uint8_t *Q = G + (size_t)b * qbytes, *xb = xq + LLM__QK * b;
-        __m512 dw0 = _mm512_cvtph_ps(_mm256_loadu_si256((const __m256i *)(S + 32 * (size_t)b)));
-        __m512 dw1 = _mm512_cvtph_ps(_mm256_loadu_si256((const __m256i *)(S + gs + 32 * (size_t)b)));
+        __m512 dw0 = _mm512_cvtph_ps(_mm256_loadu_si256((const __m256i *)(S + 32 * (size_t)b))), dw1 = dw0;
         __m512i a0 = _mm512_set1_epi32(-(q4 ? 8 : 128) * llm__xq_sum(xq, K, b)), a1 = a0;
-        __m512i b0 = _mm512_setzero_si512(), b1 = _mm512_setzero_si512();
-        __m512 xs;
+        __m512i b0 = _mm512_setzero_si512(), b1 = b0;
+        __m512 xs = _mm512_set1_ps(llm__xq_scale(xq, K, b));
         llm__prefetch_blocks(Q, S, b, qbytes);
-        llm__prefetch_blocks(Q + gs, S + gs, b, qbytes);
+        if (ng == 2) {
+            dw1 = _mm512_cvtph_ps(_mm256_loadu_si256((const __m256i *)(S + gs + 32 * (size_t)b)));
+            llm__prefetch_blocks(Q + gs, S + gs, b, qbytes);
+        }
         if (q4) {
             LLM__UNROLL for (j = 0; j < 4; j++) {
-                __m512i v = _mm512_loadu_si512((const void *)(Q + 64 * j)), w = _mm512_loadu_si512((const void *)(Q + gs + 64 * j));
+                __m512i v = _mm512_loadu_si512((const void *)(Q + 64 * j));
                 __m512i xl = _mm512_set1_epi32(llm__rd_i32(xb + 4 * j)), xh = _mm512_set1_epi32(llm__rd_i32(xb + 16 + 4 * j));
                 a0 = _mm512_dpbusd_epi32(a0, _mm512_and_si512(v, m4), xl);
                 b0 = _mm512_dpbusd_epi32(b0, _mm512_and_si512(_mm512_srli_epi16(v, 4), m4), xh);
-                a1 = _mm512_dpbusd_epi32(a1, _mm512_and_si512(w, m4), xl);
-                b1 = _mm512_dpbusd_epi32(b1, _mm512_and_si512(_mm512_srli_epi16(w, 4), m4), xh);
+                if (ng == 2) {
+                    __m512i w = _mm512_loadu_si512((const void *)(Q + gs + 64 * j));
+                    a1 = _mm512_dpbusd_epi32(a1, _mm512_and_si512(w, m4), xl);
+                    b1 = _mm512_dpbusd_epi32(b1, _mm512_and_si512(_mm512_srli_epi16(w, 4), m4), xh);
+                }
             }
         } else {
             LLM__UNROLL for (j = 0; j < 8; j++) {
                 __m512i v = _mm512_xor_si512(_mm512_loadu_si512((const void *)(Q + 64 * j)), flip);
-                __m512i w = _mm512_xor_si512(_mm512_loadu_si512((const void *)(Q + gs + 64 * j)), flip);
+                __m512i w = ng == 2 ? _mm512_xor_si512(_mm512_loadu_si512((const void *)(Q + gs + 64 * j)), flip) : v;
                 __m512i xv = _mm512_set1_epi32(llm__rd_i32(xb + 4 * j));
-                if (j % 2) { b0 = _mm512_dpbusd_epi32(b0, v, xv); b1 = _mm512_dpbusd_epi32(b1, w, xv); }
-                else { a0 = _mm512_dpbusd_epi32(a0, v, xv); a1 = _mm512_dpbusd_epi32(a1, w, xv); }
+                if (j % 2) { b0 = _mm512_dpbusd_epi32(b0, v, xv); if (ng == 2) b1 = _mm512_dpbusd_epi32(b1, w, xv); }
+                else { a0 = _mm512_dpbusd_epi32(a0, v, xv); if (ng == 2) a1 = _mm512_dpbusd_epi32(a1, w, xv); }
             }
         }
-        xs = _mm512_set1_ps(llm__xq_scale(xq, K, b));
         acc0 = _mm512_fmadd_ps(_mm512_cvtepi32_ps(_mm512_add_epi32(a0, b0)), _mm512_mul_ps(dw0, xs), acc0);
-        acc1 = _mm512_fmadd_ps(_mm512_cvtepi32_ps(_mm512_add_epi32(a1, b1)), _mm512_mul_ps(dw1, xs), acc1);
+        if (ng == 2) acc1 = _mm512_fmadd_ps(_mm512_cvtepi32_ps(_mm512_add_epi32(a1, b1)), _mm512_mul_ps(dw1, xs), acc1);
     }
     _mm512_storeu_ps(out, acc0);
-    _mm512_storeu_ps(out + LLM__QG, acc1);
+    if (ng == 2) _mm512_storeu_ps(out + LLM__QG, acc1);
 }
 
 LLM__INLINE void llm__mm_quant_avx512(const llm__mm *m, int r0, int r1, const int q4) {
-    int nb = m->n_in / LLM__QK, g, t;
+    int nb = m->n_in / LLM__QK, g = r0 / LLM__QG, t;
     size_t gbytes = (size_t)LLM__QG * llm_dtype_row_bytes(m->w->dtype, m->n_in), os = (size_t)m->n_out;
-    g = r0 / LLM__QG;
-    if (m->n_tok == 1)
-        for (; g + 2 <= r1 / LLM__QG; g += 2)
-            llm__qrow2_avx512((const uint8_t *)m->w->data + (size_t)g * gbytes, gbytes, nb, m->xq, q4, m->out + (size_t)g * LLM__QG);
+    const uint8_t *W = (const uint8_t *)m->w->data;
+    if (m->n_tok == 1) { /* bound by memory: groups in pairs */
+        for (; g + 2 <= r1 / LLM__QG; g += 2) llm__qrow_avx512(W + (size_t)g * gbytes, gbytes, 2, nb, m->xq, q4, m->out + (size_t)g * LLM__QG);
+        if (g < r1 / LLM__QG) llm__qrow_avx512(W + (size_t)g * gbytes, gbytes, 1, nb, m->xq, q4, m->out + (size_t)g * LLM__QG);
+        return;
+    }
     for (; g < r1 / LLM__QG; g++) {
-        const uint8_t *G = (const uint8_t *)m->w->data + (size_t)g * gbytes;
+        const uint8_t *G = W + (size_t)g * gbytes;
         float *out = m->out + (size_t)g * LLM__QG;
         for (t = 0; t + 8 <= m->n_tok; t += 8) llm__qtile_avx512(G, nb, m->xq + t * m->xq_stride, m->xq_stride, 8, q4, out + t * os, os);
-        for (; t < m->n_tok; t++) llm__qtile_avx512(G, nb, m->xq + t * m->xq_stride, m->xq_stride, 1, q4, out + t * os, os);
+        for (; t < m->n_tok; t++) llm__qrow_avx512(G, 0, 1, nb, m->xq + t * m->xq_stride, q4, out + t * os);
     }
 }
 
@@ -2862,7 +2860,7 @@ LLM__INLINE void llm__mm_amx(const llm__mm *m, int r0, int r1, const llm_dtype d
         }
         for (; t < m->n_tok; t++) {
             if (kq) llm__ktile_avx512(G, K, m->xq + t * xs, xs, 1, dt, out + t * os, os);
-            else llm__qtile_avx512(G, K / LLM__QK, m->xq + t * xs, xs, 1, q4, out + t * os, os);
+            else llm__qrow_avx512(G, 0, 1, K / LLM__QK, m->xq + t * xs, q4, out + t * os);
         }
     }
     LLM__TILE_RELEASE();
