@@ -21,6 +21,12 @@
 #include "check.h"
 #include "sha256.h"
 
+#include <errno.h>
+#include <sys/stat.h>
+#if defined(_WIN32)
+#include <direct.h>
+#endif
+
 /* ---- hostile headers ---- */
 typedef struct buf { uint8_t *p; size_t n, cap; } buf;
 
@@ -531,8 +537,11 @@ static int convert_cuts(void) {
     int bad = 0, cuts = 0;
     FILE *f;
     snprintf(dir, sizeof dir, "%s/tests/gguf-cuts", build);
-    snprintf(seed, sizeof seed, "mkdir -p %s", dir);
-    if (system(seed) != 0) { check(0, "cannot make %s", dir); return 1; }
+#if defined(_WIN32) /* (not "mkdir -p" through system(): cmd.exe's mkdir fails on a directory that is there) */
+    if (_mkdir(dir) != 0 && errno != EEXIST) { check(0, "cannot make %s", dir); return 1; }
+#else
+    if (mkdir(dir, 0777) != 0 && errno != EEXIST) { check(0, "cannot make %s", dir); return 1; }
+#endif
     write_seeds(dir);
     snprintf(seed, sizeof seed, "%s/llama-spm.gguf", dir);
     snprintf(cut, sizeof cut, "%s/cut.gguf", dir);

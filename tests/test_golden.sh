@@ -10,25 +10,28 @@ data=../shared/testdata
 . tests/need.sh
 need_file test_golden ../shared/testdata "$data/stories260K-hf" || exit $need_exit
 out=$b/tests/golden; mkdir -p $out
+# quiet CMD...: CMD with what it prints kept aside; when it fails, the command and the end of
+# that (a program that could not start may have printed nothing of its own)
+quiet() { "$@" >$out/quiet.txt 2>&1 || { echo "failed (exit $?): $*"; tail -n 8 $out/quiet.txt; exit 1; }; }
 g=$data/stories260K-golden
 
-$b/convert $data/stories260K-hf $out/s260k.llm >/dev/null
+quiet $b/convert $data/stories260K-hf $out/s260k.llm
 $b/generate --kv-type f32 -m $out/s260k.llm -n 256 -c 512 --print-ids > $out/s260k_ids.txt
 if ! cmp -s $out/s260k_ids.txt $g/greedy_ids.txt; then
   echo "stories260K greedy ids differ from llama2.c:"; diff $out/s260k_ids.txt $g/greedy_ids.txt | head -5; exit 1
 fi
 echo "stories260K f32: 256 greedy tokens match llama2.c"
-$b/generate --kv-type f32 -m $out/s260k.llm -n 0 --ids-file $g/logits_ids.txt --dump-logits $out/s260k.f32 >/dev/null 2>&1
+quiet $b/generate --kv-type f32 -m $out/s260k.llm -n 0 --ids-file $g/logits_ids.txt --dump-logits $out/s260k.f32
 $b/tests/tool_compare $out/s260k.f32 $g/logits.f32 2e-4
 
-$b/convert $data/stories260K-hf-bf16 $out/s260k_bf16.llm >/dev/null
-$b/generate --kv-type f32 -m $out/s260k_bf16.llm -n 0 --ids-file $g/logits_ids.txt --dump-logits $out/s260k_bf16.f32 >/dev/null 2>&1
+quiet $b/convert $data/stories260K-hf-bf16 $out/s260k_bf16.llm
+quiet $b/generate --kv-type f32 -m $out/s260k_bf16.llm -n 0 --ids-file $g/logits_ids.txt --dump-logits $out/s260k_bf16.f32
 $b/tests/tool_compare $out/s260k_bf16.f32 $g/logits_bf16_ref.f32 2e-4
 
 for m in llama3 qwen2; do
   gd=$data/$m-mini-golden
-  $b/convert $data/$m-mini-hf $out/$m.llm >/dev/null
-  $b/generate --kv-type f32 -m $out/$m.llm -n 0 --ids-file $gd/ids.txt --dump-logits $out/$m.f32 >/dev/null 2>&1
+  quiet $b/convert $data/$m-mini-hf $out/$m.llm
+  quiet $b/generate --kv-type f32 -m $out/$m.llm -n 0 --ids-file $gd/ids.txt --dump-logits $out/$m.f32
   vocab=$(grep -o '"vocab_size": *[0-9]*' $data/$m-mini-hf/config.json | grep -o '[0-9]*$')
   printf "%s-mini: " $m; $b/tests/tool_compare $out/$m.f32 $gd/logits.f32 2e-4 $vocab $gd/vocab_ids.txt
 done
@@ -45,8 +48,8 @@ cat > $m/config.json <<'EOT'
  "rope_parameters": {"rope_type": "llama3", "rope_theta": 500000.0, "factor": 32.0, "low_freq_factor": 1.0,
                      "high_freq_factor": 4.0, "original_max_position_embeddings": 8192}}
 EOT
-$b/convert $m $out/llama3-v5.llm >/dev/null
-$b/generate --kv-type f32 -m $out/llama3-v5.llm -n 0 --ids-file $data/llama3-mini-golden/ids.txt --dump-logits $out/llama3-v5.f32 >/dev/null 2>&1
+quiet $b/convert $m $out/llama3-v5.llm
+quiet $b/generate --kv-type f32 -m $out/llama3-v5.llm -n 0 --ids-file $data/llama3-mini-golden/ids.txt --dump-logits $out/llama3-v5.f32
 printf "llama3-mini, rope_parameters spelling: "
 $b/tests/tool_compare $out/llama3-v5.f32 $data/llama3-mini-golden/logits.f32 2e-4 128256 $data/llama3-mini-golden/vocab_ids.txt
 
@@ -62,13 +65,13 @@ v5() { # NAME SED-SCRIPT: NAME-v5/, the NAME mini with its config.json edited by
 v5 gemma3 '/"rope_local_base_freq"/d; /"rope_scaling"/d; s/"rope_theta": 1000000.0,/"rope_parameters": {"full_attention": {"rope_type": "default", "rope_theta": 1000000.0}, "sliding_attention": {"rope_type": "default", "rope_theta": 10000.0}},/'
 v5 phi3 '/"partial_rotary_factor"/d; /"rope_theta"/d; s/"rope_scaling": {/"rope_parameters": {"rope_theta": 10000.0, "partial_rotary_factor": 0.75,/; s/"type": "longrope"/"rope_type": "longrope"/'
 for m in gemma3 phi3; do
-  $b/convert $data/$m-mini-hf $out/$m-v4.llm >/dev/null && $b/convert $out/$m-v5 $out/$m-v5.llm >/dev/null
+  quiet $b/convert $data/$m-mini-hf $out/$m-v4.llm && quiet $b/convert $out/$m-v5 $out/$m-v5.llm
   cmp -s $out/$m-v4.llm $out/$m-v5.llm || { echo "$m-mini: the transformers 5 config gives another file"; exit 1; }
 done
 v5 gemma3 '/"rope_local_base_freq"/d; /"rope_scaling"/d; s/"rope_theta": 1000000.0,/"rope_parameters": {"full_attention": {"rope_type": "default", "rope_theta": 1000000.0}, "sliding_attention": {"rope_type": "default", "rope_theta": 20000.0}},/'
-$b/convert $out/gemma3-v5 $out/gemma3-v5-20k.llm >/dev/null
+quiet $b/convert $out/gemma3-v5 $out/gemma3-v5-20k.llm
 sed 's/"rope_local_base_freq": 10000.0/"rope_local_base_freq": 20000.0/' $data/gemma3-mini-hf/config.json > $out/gemma3-v5/config.json
-$b/convert $out/gemma3-v5 $out/gemma3-v4-20k.llm >/dev/null
+quiet $b/convert $out/gemma3-v5 $out/gemma3-v4-20k.llm
 if cmp -s $out/gemma3-v5-20k.llm $out/gemma3-v4-20k.llm && ! cmp -s $out/gemma3-v4.llm $out/gemma3-v5-20k.llm; then
   echo "gemma3-mini, phi3-mini: the transformers 5 rope_parameters give the files of the transformers 4 configs"
 else echo "gemma3-mini: rope_parameters.sliding_attention.rope_theta does not reach the file as rope_local_base_freq does"; exit 1; fi
@@ -82,8 +85,8 @@ else echo "gemma3-mini: rope_parameters.sliding_attention.rope_theta does not re
 for m in gemma3 gemma2 phi3 smollm3 granite olmo2 yarn; do
   gd=$data/$m-mini-golden
   need_file test_golden ../shared/testdata "$data/$m-mini-hf" "$gd" || exit $need_exit
-  $b/convert $data/$m-mini-hf $out/$m.llm >/dev/null
-  $b/generate --kv-type f32 -m $out/$m.llm -n 0 --ids-file $gd/ids.txt --dump-logits $out/$m.f32 >/dev/null 2>&1
+  quiet $b/convert $data/$m-mini-hf $out/$m.llm
+  quiet $b/generate --kv-type f32 -m $out/$m.llm -n 0 --ids-file $gd/ids.txt --dump-logits $out/$m.f32
   printf "%s-mini: " $m; $b/tests/tool_compare $out/$m.f32 $gd/logits.f32 1e-4 32000 $gd/vocab_ids.txt $gd/top20.txt
 done
 
@@ -92,14 +95,14 @@ done
 # threads give bitwise the logits of one.
 for m in qwen3moe mixtral; do
   gd=$data/$m-mini-golden
-  $b/convert $data/$m-mini-hf $out/$m.llm >/dev/null
+  quiet $b/convert $data/$m-mini-hf $out/$m.llm
   for bs in 64 1; do
-    $b/generate --kv-type f32 -b $bs -t 1 -m $out/$m.llm -n 0 --ids-file $gd/ids.txt --dump-logits $out/$m-b$bs.f32 >/dev/null 2>&1
+    quiet $b/generate --kv-type f32 -b $bs -t 1 -m $out/$m.llm -n 0 --ids-file $gd/ids.txt --dump-logits $out/$m-b$bs.f32
     printf "%s-mini, %s: " $m "$([ $bs = 1 ] && echo token by token || echo one batch)"
     $b/tests/tool_compare $out/$m-b$bs.f32 $gd/logits.f32 1e-4 32000 $gd/vocab_ids.txt
     printf "%s-mini: " $m; $b/tests/tool_top1 $out/$m-b$bs.f32 32000 $gd/top20.txt
   done
-  $b/generate --kv-type f32 -b 1 -t 2 -m $out/$m.llm -n 0 --ids-file $gd/ids.txt --dump-logits $out/$m-t2.f32 >/dev/null 2>&1
+  quiet $b/generate --kv-type f32 -b 1 -t 2 -m $out/$m.llm -n 0 --ids-file $gd/ids.txt --dump-logits $out/$m-t2.f32
   cmp -s $out/$m-b1.f32 $out/$m-t2.f32 || { echo "$m-mini: 2 threads change the logits"; exit 1; }
   echo "$m-mini: 2 threads give bitwise the logits of 1"
 done
