@@ -3,7 +3,7 @@
 # the reason there is none), within 5 s, and no line that starts with SKIP (the AMX line says
 # why it is not measured); with the built-in model, the prompt speed as a share of the f32 FMA
 # peak (bf16 weights), with --bf16-dot of the bf16 one, and in q8_0 of the int8 one. Peaks are measured on x86-64 only: elsewhere
-# bench says so and the test is skipped.
+# bench says so and the test is skipped. --kernels: the set asked for runs, an unknown name is refused.
 set -e
 b=${BUILD:-build}
 out=$b/tests/bench; mkdir -p $out
@@ -43,3 +43,12 @@ share $out/kjv.llm "f32 FMA"
 [ -n "$h" ] && share $out/kjv.llm "bf16 dot-product" --bf16-dot
 [ -n "$i" ] && share $out/kjv-q8_0.llm "int8 dot-product"
 echo "ok   bench prints the prompt's share of the peak"
+
+# --kernels: the scalar set, which every build has, runs when asked for and says so; a name
+# that is no set is refused with the list
+$b/bench -m $out/kjv.llm -p 8 -n 4 -r 1 -t 1 --kernels scalar 2> $out/kernels.err | tr -d '\r' > $out/kernels.txt || fail "bench --kernels scalar failed"
+grep -q '^kernels: scalar (asked for)$' $out/kernels.txt || fail "bench --kernels scalar does not say it ran the scalar set"
+grep -q '| tg4 |' $out/kernels.txt || fail "bench --kernels scalar printed no tg4 row"
+if $b/bench -m $out/kjv.llm --kernels nosuchset > /dev/null 2> $out/kernels.err; then fail "bench --kernels nosuchset was taken"; fi
+grep -q "is not a kernel set; one of: auto scalar" $out/kernels.err || fail "bench --kernels nosuchset: $(cat $out/kernels.err)"
+echo "ok   bench --kernels runs the set asked for and refuses an unknown name"
