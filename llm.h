@@ -2257,26 +2257,36 @@ LLM__INLINE void llm__wtile_avx512(const float *wp, int kc, const float *xp, con
     }
 }
 
+/* The sums wait between panels in a block of up to LLM__XB tokens on the stack, 32 floats a
+   token side by side, not in `out`: a tile's rows of `out` lie n_out floats apart, often a
+   multiple of 4 KB, which puts them all in one set of the L1 cache (f16 prompts ran 6-9%
+   slower so). A multiple of LLM__XT, so a block's tiles are those llm__pack_x packed. */
+#define LLM__XB (12 * LLM__XT)
+
 LLM__INLINE void llm__wpanels_avx512(const llm__mm *m, const uint16_t *G, const int ng, float *out, const int bf16) {
-    size_t K = (size_t)m->n_in, gs = LLM__QG * K, os = (size_t)m->n_out, kb, k;
-    __m512 panel[LLM__KC * 2]; /* vectors: aligned to the cache lines */
-    float *wp = (float *)panel;
-    int t, nt, kc;
-    for (kb = 0; kb < K; kb += LLM__KC) {
-        kc = K - kb < LLM__KC ? (int)(K - kb) : LLM__KC;
-        for (k = 0; k < (size_t)kc; k++) {
-            _mm512_storeu_ps(wp + 32 * k, llm__w16_avx512(G + 16 * (kb + k), bf16));
-            if (ng == 2) _mm512_storeu_ps(wp + 32 * k + 16, llm__w16_avx512(G + gs + 16 * (kb + k), bf16));
+    size_t K = (size_t)m->n_in, gs = LLM__QG * K, kb, k;
+    __m512 panel[LLM__KC * 2], sums[LLM__XB * 2]; /* vectors: aligned to the cache lines */
+    float *wp = (float *)panel, *acc = (float *)sums;
+    int t0, t, nt, kc, n;
+    for (t0 = 0; t0 < m->n_tok; t0 += LLM__XB) {
+        n = m->n_tok - t0 < LLM__XB ? m->n_tok - t0 : LLM__XB;
+        for (kb = 0; kb < K; kb += LLM__KC) {
+            kc = K - kb < LLM__KC ? (int)(K - kb) : LLM__KC;
+            for (k = 0; k < (size_t)kc; k++) {
+                _mm512_storeu_ps(wp + 32 * k, llm__w16_avx512(G + 16 * (kb + k), bf16));
+                if (ng == 2) _mm512_storeu_ps(wp + 32 * k + 16, llm__w16_avx512(G + gs + 16 * (kb + k), bf16));
+            }
+            for (t = 0; t < n; t += nt) {
+                const float *xp = m->xp + (size_t)(t0 + t) * K;
+                /* the first tile asks for the next panel's weights, to come from memory meanwhile */
+                const uint16_t *next = t == 0 && kb + LLM__KC < K ? G + 16 * (kb + LLM__KC) : NULL;
+                nt = n - t >= LLM__XT ? LLM__XT : n - t >= 4 ? 4 : 1;
+                if (nt == LLM__XT) llm__wtile_avx512(wp, kc, xp + kb * LLM__XT, LLM__XT, ng, acc + 32 * t, 32, kb == 0, next, gs);
+                else if (nt == 4) llm__wtile_avx512(wp, kc, xp + kb * 4, 4, ng, acc + 32 * t, 32, kb == 0, next, gs);
+                else llm__wtile_avx512(wp, kc, xp + kb, 1, ng, acc + 32 * t, 32, kb == 0, next, gs);
+            }
         }
-        for (t = 0; t < m->n_tok; t += nt) {
-            const float *xp = m->xp + (size_t)t * K;
-            /* the first tile asks for the next panel's weights, to come from memory meanwhile */
-            const uint16_t *next = t == 0 && kb + LLM__KC < K ? G + 16 * (kb + LLM__KC) : NULL;
-            nt = m->n_tok - t >= LLM__XT ? LLM__XT : m->n_tok - t >= 4 ? 4 : 1;
-            if (nt == LLM__XT) llm__wtile_avx512(wp, kc, xp + kb * LLM__XT, LLM__XT, ng, out + t * os, os, kb == 0, next, gs);
-            else if (nt == 4) llm__wtile_avx512(wp, kc, xp + kb * 4, 4, ng, out + t * os, os, kb == 0, next, gs);
-            else llm__wtile_avx512(wp, kc, xp + kb, 1, ng, out + t * os, os, kb == 0, next, gs);
-        }
+        for (t = 0; t < n; t++) memcpy(out + (size_t)(t0 + t) * (size_t)m->n_out, acc + 32 * t, (size_t)ng * LLM__QG * sizeof(float));
     }
 }
 
