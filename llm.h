@@ -5171,6 +5171,30 @@ static void llm__run(llm_ctx *c, llm__chunk_fn fn, void *job, int n_chunks, doub
     llm__contention_record(&c->contention, llm__workers_run(&c->workers, n_chunks, fn, job), n_chunks);
 }
 
+/* Steps done token by token (a block's norms, the quantization and packing of a product's
+   activations) run on the workers too when a chunk has many tokens: fn(job, t0, t1) on slices
+   of `slice` tokens. A token's arithmetic is the same whichever thread does it. */
+#define LLM__SLICE_WORK 16.0 /* an element of these steps costs about 16 multiply-adds of a product */
+typedef void (*llm__slice_fn)(void *job, int t0, int t1);
+typedef struct llm__slices {
+    llm__slice_fn fn;
+    void *job;
+    int n_tok, slice;
+} llm__slices;
+
+static void llm__slice_chunk(void *arg, int chunk) {
+    const llm__slices *s = (const llm__slices *)arg;
+    int t0 = chunk * s->slice;
+    s->fn(s->job, t0, t0 + s->slice < s->n_tok ? t0 + s->slice : s->n_tok);
+}
+
+static void llm__run_slices(llm_ctx *c, llm__slice_fn fn, void *job, int n_tok, int slice, int width) {
+    llm__slices s;
+    if (n_tok <= slice) { fn(job, 0, n_tok); return; }
+    s.fn = fn; s.job = job; s.n_tok = n_tok; s.slice = slice;
+    llm__run(c, llm__slice_chunk, &s, (n_tok + slice - 1) / slice, LLM__SLICE_WORK * n_tok * width);
+}
+
 static void llm__kv_store(llm_ctx *c, void *cache, size_t idx, const float *src, int n) {
     int i;
     if (c->kv_type == LLM_KV_F16) for (i = 0; i < n; i++) ((uint16_t *)cache)[idx + (size_t)i] = llm_f32_to_f16(src[i]);
@@ -5283,6 +5307,31 @@ static void llm__attention(llm_ctx *c, int layer, int n_tok) {
     llm__run(c, llm__attention_chunk, &job, c->model->info.n_head, 2.0 * q_dim * n_tok * (c->pos + n_tok));
 }
 
+/* The activations of a product as the kernels take them (llm__prepare_x, and the bf16 pairs
+   of llm_ctx_desc.bf16_dot), tokens [t0, t1) of them: a slice starts on a tile, so its tiles
+   are packed where those of the whole go. */
+enum { LLM__PACK_NONE, LLM__PACK_F32, LLM__PACK_BF16, LLM__PACK_BF16_ROWS };
+typedef struct llm__prepare_job {
+    const llm__kernels *kern;
+    const float *x;
+    uint8_t *xq;
+    size_t xs;
+    float *xp;
+    int n_in, quant, pack;
+} llm__prepare_job;
+
+static void llm__prepare_slice(void *arg, int t0, int t1) {
+    const llm__prepare_job *p = (const llm__prepare_job *)arg;
+    size_t K = (size_t)p->n_in;
+    const float *x = p->x + (size_t)t0 * K;
+    int t;
+    if (p->quant)
+        for (t = t0; t < t1; t++) p->kern->quantize_x(p->x + (size_t)t * K, p->n_in, p->xq + (size_t)t * p->xs);
+    if (p->pack == LLM__PACK_F32) llm__pack_x(x, t1 - t0, p->n_in, p->kern->x_tile, p->xp + (size_t)t0 * K);
+    else if (p->pack == LLM__PACK_BF16) llm__pack_x_bf16(x, t1 - t0, p->n_in, p->kern->x_tile, (uint32_t *)p->xp + (size_t)t0 * ((K + 1) / 2));
+    else if (p->pack == LLM__PACK_BF16_ROWS) llm__pack_x_bf16_rows(x, t1 - t0, p->n_in, (uint32_t *)p->xp + (size_t)t0 * llm__bf16_line(p->n_in));
+}
+
 /* Points m[0, n) at the products out[j] = w[j] x over the same input x ([n_tok][n_in]),
    quantized or packed first when a weight takes it so. Returns the rows of a chunk; *work gets
    the multiply-adds. */
@@ -5291,6 +5340,7 @@ static int llm__mm_setup(llm_ctx *c, llm__mm *m, int n, const llm_tensor *const 
     int j, quant = 0, w16 = 0, bf16 = 1, rows = 0, chunk_rows;
     const float *xp = NULL;
     const uint32_t *xb = NULL;
+    llm__prepare_job p;
     *work = 0.0;
     for (j = 0; j < n; j++) {
         m[j].w = w[j]; m[j].x = x; m[j].xq = c->xq; m[j].xq_stride = c->xq_stride; m[j].out = out[j];
@@ -5301,13 +5351,17 @@ static int llm__mm_setup(llm_ctx *c, llm__mm *m, int n, const llm_tensor *const 
         rows += m[j].n_out;
         *work += (double)m[j].n_out * n_in * n_tok;
     }
-    if (c->bf16_dot && bf16 && n_tok > 1 && c->xp) {
-        /* fits: 2 bytes a column, and a line's padding in the 64 bytes a token the buffer has over */
-        if (c->kern->xb_rows) llm__pack_x_bf16_rows(x, n_tok, n_in, (uint32_t *)c->xp);
-        else llm__pack_x_bf16(x, n_tok, n_in, c->kern->x_tile, (uint32_t *)c->xp);
-        xb = (const uint32_t *)c->xp;
-    } else
-        xp = llm__prepare_x(c->kern, x, n_tok, n_in, quant, w16, c->xq, c->xq_stride, c->xp);
+    p.kern = c->kern; p.x = x; p.n_in = n_in; p.xq = c->xq; p.xs = c->xq_stride; p.xp = c->xp;
+    p.quant = quant;
+    /* (bf16 pairs fit in xp: 2 bytes a column, and a line's padding in the 64 bytes a token the
+       buffer has over) */
+    p.pack = n_tok < 2 || !c->xp                   ? LLM__PACK_NONE
+             : c->bf16_dot && bf16                 ? (c->kern->xb_rows ? LLM__PACK_BF16_ROWS : LLM__PACK_BF16)
+             : w16 && c->kern->x_tile ? LLM__PACK_F32 : LLM__PACK_NONE;
+    /* slices of whole tiles: a slice's tiles are those of the whole */
+    if (p.quant || p.pack) llm__run_slices(c, llm__prepare_slice, &p, n_tok, c->kern->x_tile ? c->kern->x_tile : 8, n_in);
+    if (p.pack == LLM__PACK_F32) xp = c->xp;
+    else if (p.pack) xb = (const uint32_t *)c->xp;
     for (j = 0; j < n; j++) { m[j].xp = xp; m[j].xb = xb; }
     /* 32 rows (two interleaved groups) per chunk, 128 for one token (taking a chunk costs
        about as much as the memory reads of 32 rows), more for matrices with millions of rows */
@@ -5599,26 +5653,51 @@ static void llm__ffn(llm_ctx *c, int layer, const float *in, int n_tok, float *o
     llm__matmul1(c, c->hb, n_tok, c->model->info.n_ff, L->w_down, out, residual);
 }
 
-/* The input of a block's attention or FFN: norm(x) into xb, or x itself without a norm. */
-static const float *llm__block_input(llm_ctx *c, const llm_tensor *norm, int n_tok) {
-    const llm_model_info *h = &c->model->info;
+/* A block's norm of its input or its output, tokens [t0, t1). */
+typedef struct llm__norm_job {
+    llm_ctx *c;
+    const llm_tensor *norm;
+    const float *out; /* the output's, else NULL for the input's */
+} llm__norm_job;
+
+/* xb = norm(x) */
+static void llm__input_slice(void *arg, int t0, int t1) {
+    const llm__norm_job *j = (const llm__norm_job *)arg;
+    const llm_model_info *h = &j->c->model->info;
     int b, D = h->n_embd;
-    if (!norm) return c->x;
-    for (b = 0; b < n_tok; b++) llm__norm(h, c->xb + (size_t)b * D, c->x + (size_t)b * D, norm, D);
-    return c->xb;
+    for (b = t0; b < t1; b++) llm__norm(h, j->c->xb + (size_t)b * D, j->c->x + (size_t)b * D, j->norm, D);
 }
 
 /* x += norm(out) * residual_scale, the norm when the block has one on its outputs. */
-static void llm__block_output(llm_ctx *c, const llm_tensor *norm, const float *out, int n_tok) {
-    const llm_model_info *h = &c->model->info;
+static void llm__output_slice(void *arg, int t0, int t1) {
+    const llm__norm_job *j = (const llm__norm_job *)arg;
+    const llm_model_info *h = &j->c->model->info;
     int b, i, D = h->n_embd;
-    for (b = 0; b < n_tok; b++) {
-        float *x = c->x + (size_t)b * D, *o = c->xb + (size_t)b * D;
-        if (norm) llm__norm(h, o, out + (size_t)b * D, norm, D);
-        else if (o != out + (size_t)b * D) memcpy(o, out + (size_t)b * D, (size_t)D * 4);
+    for (b = t0; b < t1; b++) {
+        float *x = j->c->x + (size_t)b * D, *o = j->c->xb + (size_t)b * D;
+        const float *out = j->out + (size_t)b * D;
+        if (j->norm) llm__norm(h, o, out, j->norm, D);
+        else if (o != out) memcpy(o, out, (size_t)D * 4);
         if (h->residual_scale != 1.0f) for (i = 0; i < D; i++) x[i] += o[i] * h->residual_scale;
         else for (i = 0; i < D; i++) x[i] += o[i];
     }
+}
+
+#define LLM__NORM_SLICE 8 /* tokens */
+
+/* The input of a block's attention or FFN: norm(x) into xb, or x itself without a norm. */
+static const float *llm__block_input(llm_ctx *c, const llm_tensor *norm, int n_tok) {
+    llm__norm_job j;
+    if (!norm) return c->x;
+    j.c = c; j.norm = norm; j.out = NULL;
+    llm__run_slices(c, llm__input_slice, &j, n_tok, LLM__NORM_SLICE, c->model->info.n_embd);
+    return c->xb;
+}
+
+static void llm__block_output(llm_ctx *c, const llm_tensor *norm, const float *out, int n_tok) {
+    llm__norm_job j;
+    j.c = c; j.norm = norm; j.out = out;
+    llm__run_slices(c, llm__output_slice, &j, n_tok, LLM__NORM_SLICE, c->model->info.n_embd);
 }
 
 /* One block over n_tok tokens, its norms where llm_block_norms says: x += attn(norm(x));
