@@ -1816,15 +1816,45 @@ static size_t llm__xq_stride(int n_in) { return ((size_t)n_in + (size_t)n_in / L
 
 /* The activations of a step as kernel set K takes them: quantized into xq (xs bytes a token)
    for quantized weights; for 16-bit weights and many tokens packed into xp, where the set
-   packs. Returns xp when it was filled, else NULL (the kernels then read x itself). */
+   packs (or as bf16 pairs, for llm_ctx_desc.bf16_dot). llm__prepare_slice does tokens [t0,
+   t1) of it: a slice that starts on a tile has its tiles packed where those of the whole go,
+   so the forward pass hands slices to its threads. */
+enum { LLM__PACK_NONE, LLM__PACK_F32, LLM__PACK_BF16, LLM__PACK_BF16_ROWS };
+typedef struct llm__prepare_job {
+    const llm__kernels *kern;
+    const float *x;
+    uint8_t *xq;
+    size_t xs;
+    float *xp;
+    int n_in, quant, pack;
+} llm__prepare_job;
+
+static void llm__prepare_init(llm__prepare_job *p, const llm__kernels *K, const float *x, int n_tok, int n_in, int quant, int w16,
+                              uint8_t *xq, size_t xs, float *xp) {
+    p->kern = K; p->x = x; p->n_in = n_in; p->quant = quant; p->xq = xq; p->xs = xs; p->xp = xp;
+    p->pack = w16 && n_tok >= 2 && K->x_tile && xp ? LLM__PACK_F32 : LLM__PACK_NONE;
+}
+
+static void llm__prepare_slice(void *arg, int t0, int t1) {
+    const llm__prepare_job *p = (const llm__prepare_job *)arg;
+    size_t K = (size_t)p->n_in;
+    const float *x = p->x + (size_t)t0 * K;
+    int t;
+    if (p->quant)
+        for (t = t0; t < t1; t++) p->kern->quantize_x(p->x + (size_t)t * K, p->n_in, p->xq + (size_t)t * p->xs);
+    if (p->pack == LLM__PACK_F32) llm__pack_x(x, t1 - t0, p->n_in, p->kern->x_tile, p->xp + (size_t)t0 * K);
+    else if (p->pack == LLM__PACK_BF16) llm__pack_x_bf16(x, t1 - t0, p->n_in, p->kern->x_tile, (uint32_t *)p->xp + (size_t)t0 * ((K + 1) / 2));
+    else if (p->pack == LLM__PACK_BF16_ROWS) llm__pack_x_bf16_rows(x, t1 - t0, p->n_in, (uint32_t *)p->xp + (size_t)t0 * llm__bf16_line(p->n_in));
+}
+
+/* All n_tok tokens at once; returns xp when it was filled, else NULL (the kernels then read
+   x itself). */
 static const float *llm__prepare_x(const llm__kernels *K, const float *x, int n_tok, int n_in, int quant, int w16,
                                    uint8_t *xq, size_t xs, float *xp) {
-    int t;
-    if (quant)
-        for (t = 0; t < n_tok; t++) K->quantize_x(x + (size_t)t * (size_t)n_in, n_in, xq + (size_t)t * xs);
-    if (!w16 || n_tok < 2 || !K->x_tile || !xp) return NULL;
-    llm__pack_x(x, n_tok, n_in, K->x_tile, xp);
-    return xp;
+    llm__prepare_job p;
+    llm__prepare_init(&p, K, x, n_tok, n_in, quant, w16, xq, xs, xp);
+    llm__prepare_slice(&p, 0, n_tok);
+    return p.pack ? xp : NULL;
 }
 
 /* Scale amax / 127, codes rounded to nearest even (the default rounding mode, as the SIMD
@@ -2312,13 +2342,13 @@ LLM__INLINE void llm__mm_w16_avx512(const llm__mm *m, int r0, int r1, const int 
 static void llm__mm_f16_avx512(const llm__mm *m, int r0, int r1) { llm__mm_w16_avx512(m, r0, r1, 0); }
 static void llm__mm_bf16_avx512(const llm__mm *m, int r0, int r1) { llm__mm_w16_avx512(m, r0, r1, 1); }
 
-/* One 16-row group x nt tokens. A 64-byte chunk of codes is one register (16 rows x 4
+/* One 16-row group x 8 tokens (one token: llm__qrow_avx512). A 64-byte chunk of codes is one register (16 rows x 4
    columns); vpdpbusd multiplies it, as unsigned bytes, with 4 activation bytes broadcast to
    every lane. q8_0 codes are made unsigned by flipping the sign bit (+128) and q4_0 codes are
    unsigned (+8); the accumulator starts at -offset x (sum of the block's activation codes)
    to undo the offset. */
-LLM__INLINE void llm__qtile_avx512(const uint8_t *G, int nb, const uint8_t *xq, size_t xs, const int nt, const int q4,
-                                   float *out, size_t os) {
+LLM__INLINE void llm__qtile_avx512(const uint8_t *G, int nb, const uint8_t *xq, size_t xs, const int q4, float *out, size_t os) {
+    const int nt = 8;
     const size_t qbytes = q4 ? 256 : 512;
     const uint8_t *S = G + (size_t)nb * qbytes;
     const __m512i m4 = _mm512_set1_epi8(0x0F), flip = _mm512_set1_epi8((char)0x80);
@@ -2416,7 +2446,7 @@ LLM__INLINE void llm__mm_quant_avx512(const llm__mm *m, int r0, int r1, const in
     for (; g < r1 / LLM__QG; g++) {
         const uint8_t *G = W + (size_t)g * gbytes;
         float *out = m->out + (size_t)g * LLM__QG;
-        for (t = 0; t + 8 <= m->n_tok; t += 8) llm__qtile_avx512(G, nb, m->xq + t * m->xq_stride, m->xq_stride, 8, q4, out + t * os, os);
+        for (t = 0; t + 8 <= m->n_tok; t += 8) llm__qtile_avx512(G, nb, m->xq + t * m->xq_stride, m->xq_stride, q4, out + t * os, os);
         for (; t < m->n_tok; t++) llm__qrow_avx512(G, 0, 1, nb, m->xq + t * m->xq_stride, q4, out + t * os);
     }
 }
@@ -2866,7 +2896,7 @@ LLM__INLINE void llm__mm_amx(const llm__mm *m, int r0, int r1, const llm_dtype d
         }
         for (; t + 8 <= m->n_tok; t += 8) {
             if (kq) llm__ktile_avx512(G, K, m->xq + t * xs, xs, 8, dt, out + t * os, os);
-            else llm__qtile_avx512(G, K / LLM__QK, m->xq + t * xs, xs, 8, q4, out + t * os, os);
+            else llm__qtile_avx512(G, K / LLM__QK, m->xq + t * xs, xs, q4, out + t * os, os);
         }
         for (; t < m->n_tok; t++) {
             if (kq) llm__ktile_avx512(G, K, m->xq + t * xs, xs, 1, dt, out + t * os, os);
@@ -3072,9 +3102,10 @@ LLM__INLINE __m256i llm__dp4_avx2(__m256i acc, __m256i u, __m256i s) {
     return _mm256_add_epi32(acc, _mm256_madd_epi16(_mm256_maddubs_epi16(u, s), _mm256_set1_epi16(1)));
 }
 
-/* Half a group (8 rows, h = 0 or 1) x nt tokens; the same scheme as the AVX-512 tile. */
-LLM__INLINE void llm__qtile_avx2(const uint8_t *G, int nb, int h, const uint8_t *xq, size_t xs, const int nt, const int q4,
-                                 float *out, size_t os) {
+/* Half a group (8 rows, h = 0 or 1) x 4 tokens (one token: llm__qrow_avx2); the same scheme as
+   the AVX-512 tile. */
+LLM__INLINE void llm__qtile_avx2(const uint8_t *G, int nb, int h, const uint8_t *xq, size_t xs, const int q4, float *out, size_t os) {
+    const int nt = 4;
     const size_t qbytes = q4 ? 256 : 512;
     const uint8_t *S = G + (size_t)nb * qbytes;
     const __m256i m4 = _mm256_set1_epi8(0x0F);
@@ -3159,7 +3190,7 @@ LLM__INLINE void llm__mm_quant_avx2(const llm__mm *m, int r0, int r1, const int 
         const uint8_t *G = (const uint8_t *)m->w->data + (size_t)g * gbytes;
         float *out = m->out + (size_t)g * LLM__QG;
         for (h = 0; h < 2; h++)
-            for (t = 0; t + 4 <= m->n_tok; t += 4) llm__qtile_avx2(G, nb, h, m->xq + t * m->xq_stride, m->xq_stride, 4, q4, out + t * os, os);
+            for (t = 0; t + 4 <= m->n_tok; t += 4) llm__qtile_avx2(G, nb, h, m->xq + t * m->xq_stride, m->xq_stride, q4, out + t * os, os);
         for (t = m->n_tok / 4 * 4; t < m->n_tok; t++) llm__qrow_avx2(G, nb, m->xq + t * m->xq_stride, q4, out + t * os);
     }
 }
@@ -3331,8 +3362,8 @@ static const llm__kernels llm__kernels_avx2 = {
 LLM__TARGET_BEGIN("avx2,fma,f16c,avxvnni")
 /* llm__qtile_avx2 with one instruction per dot product: q8_0 codes are made unsigned by
    flipping the sign bit, as in the AVX-512 tile (integer sums: the same results). */
-LLM__INLINE void llm__qtile_avxvnni(const uint8_t *G, int nb, int h, const uint8_t *xq, size_t xs, const int nt, const int q4,
-                                    float *out, size_t os) {
+LLM__INLINE void llm__qtile_avxvnni(const uint8_t *G, int nb, int h, const uint8_t *xq, size_t xs, const int q4, float *out, size_t os) {
+    const int nt = 4;
     const size_t qbytes = q4 ? 256 : 512;
     const uint8_t *S = G + (size_t)nb * qbytes;
     const __m256i m4 = _mm256_set1_epi8(0x0F), flip = _mm256_set1_epi8((char)0x80);
@@ -3413,7 +3444,7 @@ LLM__INLINE void llm__mm_quant_avxvnni(const llm__mm *m, int r0, int r1, const i
         const uint8_t *G = (const uint8_t *)m->w->data + (size_t)g * gbytes;
         float *out = m->out + (size_t)g * LLM__QG;
         for (h = 0; h < 2; h++)
-            for (t = 0; t + 4 <= m->n_tok; t += 4) llm__qtile_avxvnni(G, nb, h, m->xq + t * m->xq_stride, m->xq_stride, 4, q4, out + t * os, os);
+            for (t = 0; t + 4 <= m->n_tok; t += 4) llm__qtile_avxvnni(G, nb, h, m->xq + t * m->xq_stride, m->xq_stride, q4, out + t * os, os);
         for (t = m->n_tok / 4 * 4; t < m->n_tok; t++) llm__qrow_avxvnni(G, nb, m->xq + t * m->xq_stride, q4, out + t * os);
     }
 }
@@ -3660,7 +3691,7 @@ LLM__INLINE void llm__mm_quant_neon(const llm__mm *m, int r0, int r1, const int 
         for (h = 0; h < 4; h++) {
             const uint8_t *G = (const uint8_t *)m->w->data + (size_t)g * gbytes;
             float *out = m->out + (size_t)g * LLM__QG;
-            for (t = 0; t + 4 <= m->n_tok; t += 4) llm__qtile_neon(G, nb, h, m->xq + t * m->xq_stride, m->xq_stride, 4, q4, out + t * os, os);
+            for (t = 0; t + 4 <= m->n_tok; t += 4) llm__qtile_neon(G, nb, h, m->xq + t * m->xq_stride, m->xq_stride, q4, out + t * os, os);
             for (; t < m->n_tok; t++) llm__qtile_neon(G, nb, h, m->xq + t * m->xq_stride, m->xq_stride, 1, q4, out + t * os, os);
         }
 }
@@ -5174,7 +5205,9 @@ static void llm__run(llm_ctx *c, llm__chunk_fn fn, void *job, int n_chunks, doub
 /* Steps done token by token (a block's norms, the quantization and packing of a product's
    activations) run on the workers too when a chunk has many tokens: fn(job, t0, t1) on slices
    of `slice` tokens. A token's arithmetic is the same whichever thread does it. */
-#define LLM__SLICE_WORK 16.0 /* an element of these steps costs about 16 multiply-adds of a product */
+#define LLM__SLICE_WORK 16.0 /* an element counts as 16 multiply-adds for the contention policy's
+                                 threshold (a norm's costs more: about 60 of a product's at full
+                                 speed), so a step of a few tokens stays on the caller */
 typedef void (*llm__slice_fn)(void *job, int t0, int t1);
 typedef struct llm__slices {
     llm__slice_fn fn;
@@ -5307,31 +5340,6 @@ static void llm__attention(llm_ctx *c, int layer, int n_tok) {
     llm__run(c, llm__attention_chunk, &job, c->model->info.n_head, 2.0 * q_dim * n_tok * (c->pos + n_tok));
 }
 
-/* The activations of a product as the kernels take them (llm__prepare_x, and the bf16 pairs
-   of llm_ctx_desc.bf16_dot), tokens [t0, t1) of them: a slice starts on a tile, so its tiles
-   are packed where those of the whole go. */
-enum { LLM__PACK_NONE, LLM__PACK_F32, LLM__PACK_BF16, LLM__PACK_BF16_ROWS };
-typedef struct llm__prepare_job {
-    const llm__kernels *kern;
-    const float *x;
-    uint8_t *xq;
-    size_t xs;
-    float *xp;
-    int n_in, quant, pack;
-} llm__prepare_job;
-
-static void llm__prepare_slice(void *arg, int t0, int t1) {
-    const llm__prepare_job *p = (const llm__prepare_job *)arg;
-    size_t K = (size_t)p->n_in;
-    const float *x = p->x + (size_t)t0 * K;
-    int t;
-    if (p->quant)
-        for (t = t0; t < t1; t++) p->kern->quantize_x(p->x + (size_t)t * K, p->n_in, p->xq + (size_t)t * p->xs);
-    if (p->pack == LLM__PACK_F32) llm__pack_x(x, t1 - t0, p->n_in, p->kern->x_tile, p->xp + (size_t)t0 * K);
-    else if (p->pack == LLM__PACK_BF16) llm__pack_x_bf16(x, t1 - t0, p->n_in, p->kern->x_tile, (uint32_t *)p->xp + (size_t)t0 * ((K + 1) / 2));
-    else if (p->pack == LLM__PACK_BF16_ROWS) llm__pack_x_bf16_rows(x, t1 - t0, p->n_in, (uint32_t *)p->xp + (size_t)t0 * llm__bf16_line(p->n_in));
-}
-
 /* Points m[0, n) at the products out[j] = w[j] x over the same input x ([n_tok][n_in]),
    quantized or packed first when a weight takes it so. Returns the rows of a chunk; *work gets
    the multiply-adds. */
@@ -5351,14 +5359,11 @@ static int llm__mm_setup(llm_ctx *c, llm__mm *m, int n, const llm_tensor *const 
         rows += m[j].n_out;
         *work += (double)m[j].n_out * n_in * n_tok;
     }
-    p.kern = c->kern; p.x = x; p.n_in = n_in; p.xq = c->xq; p.xs = c->xq_stride; p.xp = c->xp;
-    p.quant = quant;
+    llm__prepare_init(&p, c->kern, x, n_tok, n_in, quant, w16, c->xq, c->xq_stride, c->xp);
     /* (bf16 pairs fit in xp: 2 bytes a column, and a line's padding in the 64 bytes a token the
        buffer has over) */
-    p.pack = n_tok < 2 || !c->xp                   ? LLM__PACK_NONE
-             : c->bf16_dot && bf16                 ? (c->kern->xb_rows ? LLM__PACK_BF16_ROWS : LLM__PACK_BF16)
-             : w16 && c->kern->x_tile ? LLM__PACK_F32 : LLM__PACK_NONE;
-    /* slices of whole tiles: a slice's tiles are those of the whole */
+    if (c->bf16_dot && bf16 && n_tok > 1 && c->xp) p.pack = c->kern->xb_rows ? LLM__PACK_BF16_ROWS : LLM__PACK_BF16;
+    /* slices of whole tiles */
     if (p.quant || p.pack) llm__run_slices(c, llm__prepare_slice, &p, n_tok, c->kern->x_tile ? c->kern->x_tile : 8, n_in);
     if (p.pack == LLM__PACK_F32) xp = c->xp;
     else if (p.pack) xb = (const uint32_t *)c->xp;
@@ -5694,6 +5699,7 @@ static const float *llm__block_input(llm_ctx *c, const llm_tensor *norm, int n_t
     return c->xb;
 }
 
+/* x += norm(out) * residual_scale over the block's tokens (llm__output_slice). */
 static void llm__block_output(llm_ctx *c, const llm_tensor *norm, const float *out, int n_tok) {
     llm__norm_job j;
     j.c = c; j.norm = norm; j.out = out;
