@@ -2259,8 +2259,8 @@ LLM__INLINE void llm__wrow_avx512(const uint16_t *G, size_t K, const int ng, con
 
 /* Many tokens: LLM__KC columns of ng groups are converted to f32 once (a panel that stays in
    the L1 cache), then every tile of nt tokens (x packed by llm__pack_x) runs over the panel:
-   ng x nt accumulators, the conversion out of the inner loop. The accumulators wait in `out`
-   between panels, which leaves each chain unchanged. */
+   ng x nt accumulators, the conversion out of the inner loop. The accumulators wait between
+   panels (below), which leaves each chain unchanged. */
 #define LLM__KC 128
 #define LLM__XT 12 /* tokens per tile: 24 accumulators, 2 weight vectors */
 
@@ -2289,8 +2289,8 @@ LLM__INLINE void llm__wtile_avx512(const float *wp, int kc, const float *xp, con
 
 /* The sums wait between panels in a block of up to LLM__XB tokens on the stack, 32 floats a
    token side by side, not in `out`: a tile's rows of `out` lie n_out floats apart, often a
-   multiple of 4 KB, which puts them all in one set of the L1 cache (f16 prompts ran 6-9%
-   slower so). A multiple of LLM__XT, so a block's tiles are those llm__pack_x packed. */
+   multiple of 4 KB, which puts them all in one set of the L1 cache (TinyLlama f16 prompts
+   ran 4-9% slower so on one thread). A multiple of LLM__XT, so a block's tiles are those llm__pack_x packed. */
 #define LLM__XB (12 * LLM__XT)
 
 LLM__INLINE void llm__wpanels_avx512(const llm__mm *m, const uint16_t *G, const int ng, float *out, const int bf16) {
