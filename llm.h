@@ -3691,7 +3691,7 @@ LLM__INLINE void llm__mm_quant_neon(const llm__mm *m, int r0, int r1, const int 
         for (h = 0; h < 4; h++) {
             const uint8_t *G = (const uint8_t *)m->w->data + (size_t)g * gbytes;
             float *out = m->out + (size_t)g * LLM__QG;
-            for (t = 0; t + 4 <= m->n_tok; t += 4) llm__qtile_neon(G, nb, h, m->xq + t * m->xq_stride, m->xq_stride, q4, out + t * os, os);
+            for (t = 0; t + 4 <= m->n_tok; t += 4) llm__qtile_neon(G, nb, h, m->xq + t * m->xq_stride, m->xq_stride, 4, q4, out + t * os, os);
             for (; t < m->n_tok; t++) llm__qtile_neon(G, nb, h, m->xq + t * m->xq_stride, m->xq_stride, 1, q4, out + t * os, os);
         }
 }
