@@ -109,6 +109,7 @@
        llm_ctx_error            the detail message of a context's last error
        llm_ctx_kernels          the kernel set a context runs
        llm_ctx_bf16_dot         whether its prompts use bf16 dot products (bf16_dot)
+       llm_ctx_prefetch         whether its one-token kernels prefetch weights (prefetch)
        llm_eval                 append tokens to the sequence; computes the last one's logits
        llm_logits               the logits of the last evaluated token
        llm_logits_at            the logits of any position of the last chunk (logits_all)
@@ -404,6 +405,10 @@ typedef struct llm_ctx_desc {
                                 activations rounded to bf16, with the CPU's bf16 dot products
                                 where it has them (AVX512-BF16): faster, no longer exact f32
                                 arithmetic (docs/SPEED.md); llm_ctx_bf16_dot tells. 0: exact */
+    int32_t prefetch;        /* q8_0/q4_0 weights, one token at a time: 1 the kernels prefetch the
+                                weights ahead of use, -1 they leave it to the CPU's prefetchers;
+                                0: what is faster on this CPU's vendor (off on AMD, on elsewhere;
+                                docs/SPEED.md); llm_ctx_prefetch tells. The logits are the same */
 } llm_ctx_desc;
 
 /* Sizes are checked before anything is allocated: a context that needs more bytes than the
@@ -414,6 +419,7 @@ LLMDEF void llm_ctx_close(llm_ctx *ctx); /* NULL is allowed */
 LLMDEF const char *llm_ctx_error(const llm_ctx *ctx);
 LLMDEF llm_kernels llm_ctx_kernels(const llm_ctx *ctx); /* the set the context runs (never AUTO) */
 LLMDEF int llm_ctx_bf16_dot(const llm_ctx *ctx);        /* 1: its prompts use bf16 dot products */
+LLMDEF int llm_ctx_prefetch(const llm_ctx *ctx);        /* 1: its kernels prefetch (llm_ctx_desc.prefetch) */
 LLMDEF llm_result llm_eval(llm_ctx *ctx, const int32_t *tokens, size_t n);
 /* The logits of the last evaluated token: n_vocab floats, or NULL when the context holds
    none (nothing evaluated yet, after llm_ctx_rewind, or a state loaded without logits). */
@@ -1722,6 +1728,7 @@ typedef struct llm__mm {
                               products asked for): llm__pack_x_bf16; the set's mm_bf16_dot runs */
     float *out;            /* [n_tok][n_out] */
     int n_tok, n_in, n_out;
+    int prefetch;          /* 1: one-token q8_0/q4_0 products prefetch their weights (llm__prefetch_blocks) */
 } llm__mm;
 
 typedef void (*llm__mm_fn)(const llm__mm *m, int r0, int r1);
@@ -1750,7 +1757,10 @@ static void llm__mm_run(const llm__kernels *K, const llm__mm *m, int r0, int r1)
 static int32_t llm__rd_i32(const void *p) { int32_t v; memcpy(&v, p, 4); return v; }
 
 /* One token is bound by memory bandwidth: the hardware prefetchers stop at page boundaries,
-   so the quantized kernels ask for the codes and scales 16 blocks ahead themselves. */
+   so the quantized kernels ask for the codes and scales 16 blocks ahead themselves. For q8_0
+   and q4_0 that depends on the CPU (llm__mm.prefetch, llm__cpu_prefetch): it made one token
+   20-27% faster on a Xeon (Ice Lake), and 15-30% slower on an AMD EPYC (Zen 4 class), whose
+   own prefetchers keep up with the two groups llm__qrow_avx512 reads. */
 #define LLM__PREFETCH_BLOCKS 16
 #if defined(LLM__AVX512) || defined(LLM__AVX2)
 #define LLM__PREFETCH(p) _mm_prefetch((const char *)(p), _MM_HINT_T0)
@@ -2388,7 +2398,7 @@ LLM__INLINE void llm__qtile_avx512(const uint8_t *G, int nb, const uint8_t *xq, 
 /* One token, ng (1 or 2) 16-row groups G and G + gs: the activation bytes are broadcast once
    for both, two streams of weights are in flight, and a second integer sum per group halves
    its chain of dependent vpdpbusd (integer sums are exact: the result is the tile's). */
-LLM__INLINE void llm__qrow_avx512(const uint8_t *G, size_t gs, const int ng, int nb, const uint8_t *xq, const int q4, float *out) {
+LLM__INLINE void llm__qrow_avx512(const uint8_t *G, size_t gs, const int ng, int nb, const uint8_t *xq, const int q4, const int pf, float *out) {
     const size_t qbytes = q4 ? 256 : 512;
     const uint8_t *S = G + (size_t)nb * qbytes;
     const __m512i m4 = _mm512_set1_epi8(0x0F), flip = _mm512_set1_epi8((char)0x80);
@@ -2401,10 +2411,10 @@ LLM__INLINE void llm__qrow_avx512(const uint8_t *G, size_t gs, const int ng, int
         __m512i a0 = _mm512_set1_epi32(-(q4 ? 8 : 128) * llm__xq_sum(xq, K, b)), a1 = a0;
         __m512i b0 = _mm512_setzero_si512(), b1 = b0;
         __m512 xs = _mm512_set1_ps(llm__xq_scale(xq, K, b));
-        llm__prefetch_blocks(Q, S, b, qbytes);
+        if (pf) llm__prefetch_blocks(Q, S, b, qbytes);
         if (ng == 2) {
             dw1 = _mm512_cvtph_ps(_mm256_loadu_si256((const __m256i *)(S + gs + 32 * (size_t)b)));
-            llm__prefetch_blocks(Q + gs, S + gs, b, qbytes);
+            if (pf) llm__prefetch_blocks(Q + gs, S + gs, b, qbytes);
         }
         if (q4) {
             LLM__UNROLL for (j = 0; j < 4; j++) {
@@ -2439,15 +2449,15 @@ LLM__INLINE void llm__mm_quant_avx512(const llm__mm *m, int r0, int r1, const in
     size_t gbytes = (size_t)LLM__QG * llm_dtype_row_bytes(m->w->dtype, m->n_in), os = (size_t)m->n_out;
     const uint8_t *W = (const uint8_t *)m->w->data;
     if (m->n_tok == 1) { /* bound by memory: groups in pairs */
-        for (; g + 2 <= r1 / LLM__QG; g += 2) llm__qrow_avx512(W + (size_t)g * gbytes, gbytes, 2, nb, m->xq, q4, m->out + (size_t)g * LLM__QG);
-        if (g < r1 / LLM__QG) llm__qrow_avx512(W + (size_t)g * gbytes, gbytes, 1, nb, m->xq, q4, m->out + (size_t)g * LLM__QG);
+        for (; g + 2 <= r1 / LLM__QG; g += 2) llm__qrow_avx512(W + (size_t)g * gbytes, gbytes, 2, nb, m->xq, q4, m->prefetch, m->out + (size_t)g * LLM__QG);
+        if (g < r1 / LLM__QG) llm__qrow_avx512(W + (size_t)g * gbytes, gbytes, 1, nb, m->xq, q4, m->prefetch, m->out + (size_t)g * LLM__QG);
         return;
     }
     for (; g < r1 / LLM__QG; g++) {
         const uint8_t *G = W + (size_t)g * gbytes;
         float *out = m->out + (size_t)g * LLM__QG;
         for (t = 0; t + 8 <= m->n_tok; t += 8) llm__qtile_avx512(G, nb, m->xq + t * m->xq_stride, m->xq_stride, q4, out + t * os, os);
-        for (; t < m->n_tok; t++) llm__qrow_avx512(G, 0, 1, nb, m->xq + t * m->xq_stride, q4, out + t * os);
+        for (; t < m->n_tok; t++) llm__qrow_avx512(G, 0, 1, nb, m->xq + t * m->xq_stride, q4, 0, out + t * os);
     }
 }
 
@@ -2900,7 +2910,7 @@ LLM__INLINE void llm__mm_amx(const llm__mm *m, int r0, int r1, const llm_dtype d
         }
         for (; t < m->n_tok; t++) {
             if (kq) llm__ktile_avx512(G, K, m->xq + t * xs, xs, 1, dt, out + t * os, os);
-            else llm__qrow_avx512(G, 0, 1, K / LLM__QK, m->xq + t * xs, q4, out + t * os);
+            else llm__qrow_avx512(G, 0, 1, K / LLM__QK, m->xq + t * xs, q4, 0, out + t * os);
         }
     }
     LLM__TILE_RELEASE();
@@ -3145,7 +3155,7 @@ LLM__INLINE void llm__qtile_avx2(const uint8_t *G, int nb, int h, const uint8_t 
 /* One token, both halves of a group in one pass: each 64-byte line of weights comes from
    memory once, and the activation bytes are broadcast once for both halves (each half's
    integer sum and scaling are the tile's: the same results). */
-LLM__INLINE void llm__qrow_avx2(const uint8_t *G, int nb, const uint8_t *xq, const int q4, float *out) {
+LLM__INLINE void llm__qrow_avx2(const uint8_t *G, int nb, const uint8_t *xq, const int q4, const int pf, float *out) {
     const size_t qbytes = q4 ? 256 : 512;
     const uint8_t *S = G + (size_t)nb * qbytes;
     const __m256i m4 = _mm256_set1_epi8(0x0F);
@@ -3158,7 +3168,7 @@ LLM__INLINE void llm__qrow_avx2(const uint8_t *G, int nb, const uint8_t *xq, con
         __m256 dw1 = _mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)(S + 32 * (size_t)b + 16)));
         __m256 xs = _mm256_set1_ps(llm__xq_scale(xq, K, b));
         __m256i a0 = _mm256_set1_epi32(q4 ? -8 * llm__xq_sum(xq, K, b) : 0), a1 = a0;
-        llm__prefetch_blocks(Q, S, b, qbytes);
+        if (pf) llm__prefetch_blocks(Q, S, b, qbytes);
         if (q4) {
             LLM__UNROLL for (j = 0; j < 4; j++) {
                 __m256i v = _mm256_loadu_si256((const __m256i *)(Q + 64 * j)), w = _mm256_loadu_si256((const __m256i *)(Q + 64 * j + 32));
@@ -3191,7 +3201,7 @@ LLM__INLINE void llm__mm_quant_avx2(const llm__mm *m, int r0, int r1, const int 
         float *out = m->out + (size_t)g * LLM__QG;
         for (h = 0; h < 2; h++)
             for (t = 0; t + 4 <= m->n_tok; t += 4) llm__qtile_avx2(G, nb, h, m->xq + t * m->xq_stride, m->xq_stride, q4, out + t * os, os);
-        for (t = m->n_tok / 4 * 4; t < m->n_tok; t++) llm__qrow_avx2(G, nb, m->xq + t * m->xq_stride, q4, out + t * os);
+        for (t = m->n_tok / 4 * 4; t < m->n_tok; t++) llm__qrow_avx2(G, nb, m->xq + t * m->xq_stride, q4, m->n_tok == 1 && m->prefetch, out + t * os);
     }
 }
 
@@ -3400,7 +3410,7 @@ LLM__INLINE void llm__qtile_avxvnni(const uint8_t *G, int nb, int h, const uint8
 }
 
 /* llm__qrow_avx2 with vpdpbusd, the codes offset as in the tile. */
-LLM__INLINE void llm__qrow_avxvnni(const uint8_t *G, int nb, const uint8_t *xq, const int q4, float *out) {
+LLM__INLINE void llm__qrow_avxvnni(const uint8_t *G, int nb, const uint8_t *xq, const int q4, const int pf, float *out) {
     const size_t qbytes = q4 ? 256 : 512;
     const uint8_t *S = G + (size_t)nb * qbytes;
     const __m256i m4 = _mm256_set1_epi8(0x0F), flip = _mm256_set1_epi8((char)0x80);
@@ -3413,7 +3423,7 @@ LLM__INLINE void llm__qrow_avxvnni(const uint8_t *G, int nb, const uint8_t *xq, 
         __m256 dw1 = _mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)(S + 32 * (size_t)b + 16)));
         __m256 xs = _mm256_set1_ps(llm__xq_scale(xq, K, b));
         __m256i a0 = _mm256_set1_epi32(-(q4 ? 8 : 128) * llm__xq_sum(xq, K, b)), a1 = a0;
-        llm__prefetch_blocks(Q, S, b, qbytes);
+        if (pf) llm__prefetch_blocks(Q, S, b, qbytes);
         if (q4) {
             LLM__UNROLL for (j = 0; j < 4; j++) {
                 __m256i v = _mm256_loadu_si256((const __m256i *)(Q + 64 * j)), w = _mm256_loadu_si256((const __m256i *)(Q + 64 * j + 32));
@@ -3445,7 +3455,7 @@ LLM__INLINE void llm__mm_quant_avxvnni(const llm__mm *m, int r0, int r1, const i
         float *out = m->out + (size_t)g * LLM__QG;
         for (h = 0; h < 2; h++)
             for (t = 0; t + 4 <= m->n_tok; t += 4) llm__qtile_avxvnni(G, nb, h, m->xq + t * m->xq_stride, m->xq_stride, q4, out + t * os, os);
-        for (t = m->n_tok / 4 * 4; t < m->n_tok; t++) llm__qrow_avxvnni(G, nb, m->xq + t * m->xq_stride, q4, out + t * os);
+        for (t = m->n_tok / 4 * 4; t < m->n_tok; t++) llm__qrow_avxvnni(G, nb, m->xq + t * m->xq_stride, q4, m->n_tok == 1 && m->prefetch, out + t * os);
     }
 }
 
@@ -3636,7 +3646,7 @@ LLM__INLINE int32x4_t llm__sdot_neon(int32x4_t acc, int8x16_t w, int8x16_t x4) {
 
 /* A quarter group (4 rows, h = 0..3) x nt tokens; codes are used signed (q4_0: minus 8). */
 LLM__INLINE void llm__qtile_neon(const uint8_t *G, int nb, int h, const uint8_t *xq, size_t xs, const int nt, const int q4,
-                                 float *out, size_t os) {
+                                 const int pf, float *out, size_t os) {
     const size_t qbytes = q4 ? 256 : 512;
     const uint8_t *S = G + (size_t)nb * qbytes;
     const int K = nb * LLM__QK;
@@ -3647,7 +3657,7 @@ LLM__INLINE void llm__qtile_neon(const uint8_t *G, int nb, int h, const uint8_t 
     for (b = 0; b < nb; b++) {
         const uint8_t *Q = G + (size_t)b * qbytes + 16 * h;
         float32x4_t dw = llm__f16x4_neon((const uint16_t *)(S + 32 * (size_t)b + 8 * h));
-        if (nt == 1 && h == 0) llm__prefetch_blocks(Q, S, b, qbytes);
+        if (nt == 1 && h == 0 && pf) llm__prefetch_blocks(Q, S, b, qbytes);
         LLM__UNROLL for (t = 0; t < nt; t++) ai[t] = vdupq_n_s32(0);
         if (q4) {
             const uint8x16_t m4 = vdupq_n_u8(0x0F);
@@ -3691,8 +3701,8 @@ LLM__INLINE void llm__mm_quant_neon(const llm__mm *m, int r0, int r1, const int 
         for (h = 0; h < 4; h++) {
             const uint8_t *G = (const uint8_t *)m->w->data + (size_t)g * gbytes;
             float *out = m->out + (size_t)g * LLM__QG;
-            for (t = 0; t + 4 <= m->n_tok; t += 4) llm__qtile_neon(G, nb, h, m->xq + t * m->xq_stride, m->xq_stride, 4, q4, out + t * os, os);
-            for (; t < m->n_tok; t++) llm__qtile_neon(G, nb, h, m->xq + t * m->xq_stride, m->xq_stride, 1, q4, out + t * os, os);
+            for (t = 0; t + 4 <= m->n_tok; t += 4) llm__qtile_neon(G, nb, h, m->xq + t * m->xq_stride, m->xq_stride, 4, q4, 0, out + t * os, os);
+            for (; t < m->n_tok; t++) llm__qtile_neon(G, nb, h, m->xq + t * m->xq_stride, m->xq_stride, 1, q4, m->n_tok == 1 && m->prefetch, out + t * os, os);
         }
 }
 
@@ -3874,6 +3884,16 @@ static unsigned llm__cpu_sets(void) {
     return sets;
 }
 
+/* Whether the one-token q8_0/q4_0 kernels prefetch (llm__prefetch_blocks): not on AMD's CPUs
+   (cpuid vendor AuthenticAMD, or Hygon's of the same design), where it was slower. */
+static int llm__cpu_prefetch(void) {
+    uint32_t l0[4];
+    char vendor[12];
+    llm__cpuid(0, 0, l0);
+    memcpy(vendor, &l0[1], 4); memcpy(vendor + 4, &l0[3], 4); memcpy(vendor + 8, &l0[2], 4); /* EBX EDX ECX */
+    return memcmp(vendor, "AuthenticAMD", 12) != 0 && memcmp(vendor, "HygonGenuine", 12) != 0;
+}
+
 /* AVX512-BF16 (cpuid 7.1 EAX bit 5), with the AVX-512 set it extends; with tiles, AMX-BF16
    (7.0 EDX bit 22) and the AMX set too. */
 static int llm__cpu_bf16(int tiles) {
@@ -3893,6 +3913,7 @@ static unsigned llm__cpu_sets(void) {
     return ~0u;
 }
 static int llm__cpu_bf16(int tiles) { (void)tiles; return 1; } /* compiled only for a target that has them */
+static int llm__cpu_prefetch(void) { return 1; }
 #endif
 
 /* The table of set k in this build, NULL when it has none. */
@@ -4908,6 +4929,7 @@ struct llm_ctx {
     const llm__kernels *kern;
     llm_kernels kernels;       /* the set kern is, for llm_ctx_kernels */
     int32_t bf16_dot;          /* prompts of bf16 weights take kern->mm_bf16_dot */
+    int prefetch;              /* llm__mm.prefetch */
     llm__workers workers;      /* workers.n threads, the caller included */
     llm__contention contention;
     void *k_cache, *v_cache;   /* [layer][kv_head][n_ctx][head_dim] */
@@ -5114,6 +5136,7 @@ LLMDEF llm_result llm_ctx_open(llm_ctx **out, const llm_model *model, const llm_
     c->kernels = d.kernels;
     c->kern = llm__kernels_get(d.kernels);
     c->bf16_dot = d.bf16_dot && c->kern->mm_bf16_dot && llm__cpu_bf16(c->kern->xb_rows);
+    c->prefetch = d.prefetch ? d.prefetch > 0 : llm__cpu_prefetch();
     max_in = (size_t)(h->n_ff > h->n_embd ? h->n_ff : h->n_embd);
     if ((size_t)h->n_head * (size_t)h->head_dim > max_in) max_in = (size_t)h->n_head * (size_t)h->head_dim;
     if ((size_t)h->n_ff_expert > max_in) max_in = (size_t)h->n_ff_expert;
@@ -5154,6 +5177,7 @@ LLMDEF void llm_ctx_close(llm_ctx *ctx) { if (ctx) llm__ctx_free(ctx); }
 LLMDEF const char *llm_ctx_error(const llm_ctx *ctx) { return ctx ? ctx->error : "no context"; }
 LLMDEF llm_kernels llm_ctx_kernels(const llm_ctx *ctx) { return ctx->kernels; }
 LLMDEF int llm_ctx_bf16_dot(const llm_ctx *ctx) { return ctx->bf16_dot; }
+LLMDEF int llm_ctx_prefetch(const llm_ctx *ctx) { return ctx->prefetch; }
 LLMDEF const float *llm_logits(const llm_ctx *ctx) {
     return ctx && ctx->n_logits ? ctx->logits + (size_t)(ctx->n_logits - 1) * (size_t)ctx->model->info.n_vocab : NULL;
 }
@@ -5351,7 +5375,7 @@ static int llm__mm_setup(llm_ctx *c, llm__mm *m, int n, const llm_tensor *const 
     llm__prepare_job p;
     *work = 0.0;
     for (j = 0; j < n; j++) {
-        m[j].w = w[j]; m[j].x = x; m[j].xq = c->xq; m[j].xq_stride = c->xq_stride; m[j].out = out[j];
+        m[j].w = w[j]; m[j].x = x; m[j].xq = c->xq; m[j].xq_stride = c->xq_stride; m[j].out = out[j]; m[j].prefetch = c->prefetch;
         bf16 &= w[j]->dtype == LLM_DTYPE_BF16;
         m[j].n_tok = n_tok; m[j].n_in = n_in; m[j].n_out = (int)w[j]->shape[0];
         quant |= llm__is_quant(w[j]->dtype);
@@ -5521,7 +5545,7 @@ static double llm__moe_mm(llm_ctx *c, llm__mm *m, const llm_tensor *w, const llm
     int j;
     for (j = 0; j < (w2 ? 2 : 1); j++) {
         m[j].w = j ? w2 : w; m[j].x = x; m[j].xq = xq; m[j].xq_stride = c->xq_stride; m[j].xp = packed; m[j].xb = NULL;
-        m[j].out = j ? out2 : out; m[j].n_tok = n; m[j].n_in = n_in; m[j].n_out = (int)m[j].w->shape[0];
+        m[j].out = j ? out2 : out; m[j].n_tok = n; m[j].n_in = n_in; m[j].n_out = (int)m[j].w->shape[0]; m[j].prefetch = c->prefetch;
     }
     return (double)m[0].n_out * n_in * n * (w2 ? 2 : 1);
 }

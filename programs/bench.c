@@ -1,6 +1,6 @@
 /* bench: prompt and generation speed of a model, like llama-bench.
 
-   build/bench -m model.llm [-p 128] [-n 64] [-t N] [-r 5] [--kv-type f16|f32] [--bf16-dot] [--no-mmap] [--kernels NAME] [--membw] [--peak] [--busy N]
+   build/bench -m model.llm [-p 128] [-n 64] [-t N] [-r 5] [--kv-type f16|f32] [--bf16-dot] [--no-mmap] [--kernels NAME] [--prefetch on|off] [--membw] [--peak] [--busy N]
    build/bench --membw [-t N]
    build/bench --peak [-t N]
 
@@ -494,7 +494,7 @@ static long rss_kb(const char *field) {
 }
 
 static void usage(FILE *f) {
-    fprintf(f, "usage: bench -m model.llm [-p 128] [-n 64] [-t N] [-r 5] [--kv-type f16|f32] [--bf16-dot] [--no-mmap] [--kernels NAME] [--membw] [--peak] [--busy N]\n"
+    fprintf(f, "usage: bench -m model.llm [-p 128] [-n 64] [-t N] [-r 5] [--kv-type f16|f32] [--bf16-dot] [--no-mmap] [--kernels NAME] [--prefetch on|off] [--membw] [--peak] [--busy N]\n"
                "       bench --membw [-t N]\n"
                "       bench --peak [-t N]\n"
                "  -m, --model FILE  model file (.llm)\n"
@@ -506,6 +506,8 @@ static void usage(FILE *f) {
                "  --no-mmap         read the weights into memory instead of mapping the file\n"
                "  --kernels NAME    kernel set: auto (default: the best this CPU runs), or one to compare\n"
                "                    (scalar, avx2, avx2-vnni, avx512, avx512-amx, neon, neon-dotprod)\n"
+               "  --prefetch on|off q8_0/q4_0 generation: the kernels prefetch weights, or leave it to the CPU\n"
+               "                    (default: what is faster on this CPU's vendor; llm_ctx_desc.prefetch)\n"
                "  --membw           memory read bandwidth with 1 and N threads\n"
                "  --peak            f32 FMA, int8 and bf16 dot-product peaks with 1 and N threads (x86-64);\n"
                "                    with -m, prompt speed as a share of the peak of the weight type\n"
@@ -516,9 +518,9 @@ static void usage(FILE *f) {
 /* What the figures depend on besides the machine: the kernels and threading of this build. */
 static void print_build(void) { printf("llm.h %d.%d.%d: %s\n", LLM_VERSION_MAJOR, LLM_VERSION_MINOR, LLM_VERSION_PATCH, llm_system_info()); }
 
-static const char *const known[] = { "-m", "--model", "-p", "-n", "-t", "--threads", "-r", "--kv-type", "--bf16-dot", "--no-mmap", "--kernels", "--membw", "--peak", "--busy", "-h",
-                                     "--help", NULL };
-static const char *const valued[] = { "-m", "-p", "-n", "-t", "-r", "--kv-type", "--kernels", "--busy", NULL };
+static const char *const known[] = { "-m", "--model", "-p", "-n", "-t", "--threads", "-r", "--kv-type", "--bf16-dot", "--no-mmap", "--kernels", "--prefetch", "--membw", "--peak",
+                                     "--busy", "-h", "--help", NULL };
+static const char *const valued[] = { "-m", "-p", "-n", "-t", "-r", "--kv-type", "--kernels", "--prefetch", "--busy", NULL };
 
 /* Quantized weights meet int8 activations: their products are int8 dot products. */
 static int int8_weights(llm_dtype t) {
@@ -528,7 +530,7 @@ static int int8_weights(llm_dtype t) {
 int main(int argc, char **argv) {
     const char *path = NULL;
     int32_t n_prompt = 128, n_gen = 64, reps = 5, threads = 0, busy = 0;
-    int do_membw = 0, do_peak = 0, bf16_dot = 0, no_mmap = 0, pkind, run_threads, i, r;
+    int do_membw = 0, do_peak = 0, bf16_dot = 0, no_mmap = 0, prefetch = 0, pkind, run_threads, i, r;
     llm_kv_type kv = LLM_KV_DEFAULT;
     llm_kernels kernels = LLM_KERNELS_AUTO;
     busy_pid busy_pids[16];
@@ -558,6 +560,8 @@ int main(int argc, char **argv) {
         else if (!strcmp(a, "-r")) ok = flag_int("bench", arg, v, 1, 1000, &reps);
         else if (!strcmp(a, "--busy")) ok = flag_int("bench", arg, v, 0, 16, &busy);
         else if (!strcmp(a, "--kernels")) ok = flag_kernels("bench", arg, v, &kernels);
+        else if (!strcmp(a, "--prefetch") && (!strcmp(v, "on") || !strcmp(v, "off"))) prefetch = !strcmp(v, "on") ? 1 : -1;
+        else if (!strcmp(a, "--prefetch")) { fprintf(stderr, "bench: %s: '%s' is neither on nor off\n", arg, v); return 2; }
         else if (!strcmp(v, "f16") || !strcmp(v, "f32")) kv = !strcmp(v, "f32") ? LLM_KV_F32 : LLM_KV_F16;
         else { fprintf(stderr, "bench: %s: '%s' is neither f16 nor f32\n", arg, v); return 2; }
         if (!ok) return 2;
@@ -581,6 +585,7 @@ int main(int argc, char **argv) {
     d.kv_type = kv;
     d.bf16_dot = bf16_dot;
     d.kernels = kernels;
+    d.prefetch = prefetch;
     d.n_ctx = n_prompt + n_gen + 1;
     d.n_batch = n_prompt;
     if (!(c = open_context("bench", m, &d))) { stop_busy(busy, busy_pids); llm_model_close(m); return 1; }
@@ -588,6 +593,8 @@ int main(int argc, char **argv) {
     if (kernels != LLM_KERNELS_AUTO) printf("kernels: %s (asked for)\n", llm_kernels_name(llm_ctx_kernels(c)));
     if (bf16_dot) printf("bf16 dot products: %s\n", llm_ctx_bf16_dot(c) ? "on (prompts of bf16 weights)" : "off (not in these kernels or this CPU: avx512_bf16)");
     wdt = weight_type(m);
+    if (wdt == LLM_DTYPE_Q8_0 || wdt == LLM_DTYPE_Q4_0)
+        printf("prefetch: %s (%s)\n", llm_ctx_prefetch(c) ? "on" : "off", prefetch ? "asked for" : "this CPU's default");
     pkind = int8_weights(wdt) ? PEAK_INT8 : wdt == LLM_DTYPE_BF16 && llm_ctx_bf16_dot(c) ? PEAK_BF16 : PEAK_FMA;
     if (do_peak) pk = peak_choose(pkind);
     toks = (int32_t *)malloc((size_t)(n_prompt + n_gen) * sizeof *toks);

@@ -3,7 +3,8 @@
 # the reason there is none), within 5 s, and no line that starts with SKIP (the AMX line says
 # why it is not measured); with the built-in model, the prompt speed as a share of the f32 FMA
 # peak (bf16 weights), with --bf16-dot of the bf16 one, and in q8_0 of the int8 one. Peaks are measured on x86-64 only: elsewhere
-# bench says so and the test is skipped. --kernels: the set asked for runs, an unknown name is refused.
+# bench says so and the test is skipped. --kernels: the set asked for runs, an unknown name is refused;
+# --prefetch likewise.
 set -e
 b=${BUILD:-build}
 out=$b/tests/bench; mkdir -p $out
@@ -52,3 +53,16 @@ grep -q '| tg4 |' $out/kernels.txt || fail "bench --kernels scalar printed no tg
 if $b/bench -m $out/kjv.llm --kernels nosuchset > /dev/null 2> $out/kernels.err; then fail "bench --kernels nosuchset was taken"; fi
 grep -q "is not a kernel set; one of: auto scalar" $out/kernels.err || fail "bench --kernels nosuchset: $(cat $out/kernels.err)"
 echo "ok   bench --kernels runs the set asked for and refuses an unknown name"
+
+# --prefetch: a q8_0 model's run says whether its one-token kernels prefetch, as asked or as
+# this CPU's default; a value that is neither on nor off is refused
+for pf in on off; do
+  $b/bench -m $out/kjv-q8_0.llm -p 8 -n 4 -r 1 -t 1 --prefetch $pf 2> $out/prefetch.err | tr -d '\r' > $out/prefetch.txt ||
+    fail "bench --prefetch $pf failed: $(cat $out/prefetch.err)"
+  grep -q "^prefetch: $pf (asked for)$" $out/prefetch.txt || fail "bench --prefetch $pf does not say it: $(grep prefetch $out/prefetch.txt)"
+done
+$b/bench -m $out/kjv-q8_0.llm -p 8 -n 4 -r 1 -t 1 2> $out/prefetch.err | tr -d '\r' > $out/prefetch.txt || fail "bench -m q8_0 failed"
+grep -Eq "^prefetch: (on|off) \(this CPU's default\)$" $out/prefetch.txt || fail "bench does not give the default prefetch: $(grep prefetch $out/prefetch.txt)"
+if $b/bench -m $out/kjv-q8_0.llm --prefetch maybe > /dev/null 2> $out/prefetch.err; then fail "bench --prefetch maybe was taken"; fi
+grep -q "is neither on nor off" $out/prefetch.err || fail "bench --prefetch maybe: $(cat $out/prefetch.err)"
+echo "ok   bench --prefetch does as asked, gives the default and refuses another value"

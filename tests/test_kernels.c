@@ -31,6 +31,8 @@ static float *rand_vec(size_t n, float scale) {
     return v;
 }
 
+static int mm_prefetch; /* llm__mm.prefetch of run_mm's products */
+
 /* out = W x for n_tok tokens with a kernel set, rows [r0, r1) only (the rest stay NaN). */
 static void run_mm(const llm__kernels *K, const llm_tensor *w, const float *x, int n_tok, int n_in, int n_out, int r0, int r1,
                    float *out) {
@@ -41,6 +43,7 @@ static void run_mm(const llm__kernels *K, const llm_tensor *w, const float *x, i
     for (i = 0; i < (size_t)n_tok * n_out; i++) out[i] = NAN;
     memset(&m, 0, sizeof m);
     m.w = w; m.x = x; m.xq = xq; m.xq_stride = xs; m.out = out; m.n_tok = n_tok; m.n_in = n_in; m.n_out = n_out;
+    m.prefetch = mm_prefetch;
     m.xp = llm__prepare_x(K, x, n_tok, n_in, llm__is_quant(w->dtype), llm__is_w16(w->dtype), xq, xs, xp);
     K->mm[w->dtype](&m, r0, r1);
     free(xq); free(xp);
@@ -72,10 +75,14 @@ static void test_matmul(llm_dtype dt, int n_tok, int n_in, int n_out, int r0, in
             if (fabs(u - v) / mag > worst) worst = fabs(u - v) / mag;
         }
     CHECK(bad == 0, "%s: rows outside [%d, %d) were written", llm_dtype_name(dt), r0, r1);
-    /* the last token alone gives bitwise its row of the many-token result */
-    run_mm(simd, &w, x + (size_t)(n_tok - 1) * n_in, 1, n_in, n_out, r0, r1, a);
-    CHECK(!memcmp(a + r0, b + (size_t)(n_tok - 1) * n_out + r0, (size_t)(r1 - r0) * 4), "%s %s: %d tokens differ from one",
-          simd->name, llm_dtype_name(dt), n_tok);
+    /* the last token alone gives bitwise its row of the many-token result, with the weights
+       prefetched or not */
+    for (mm_prefetch = 0; mm_prefetch < 2; mm_prefetch++) {
+        run_mm(simd, &w, x + (size_t)(n_tok - 1) * n_in, 1, n_in, n_out, r0, r1, a);
+        CHECK(!memcmp(a + r0, b + (size_t)(n_tok - 1) * n_out + r0, (size_t)(r1 - r0) * 4), "%s %s: %d tokens differ from one%s",
+              simd->name, llm_dtype_name(dt), n_tok, mm_prefetch ? ", prefetched" : "");
+    }
+    mm_prefetch = 0;
     CHECK(worst < 1e-6, "%s %s vs scalar, %d tokens, %dx%d: relative difference %.3g", simd->name, llm_dtype_name(dt),
           n_tok, n_out, n_in, worst);
     free(wf); free(x); free(a); free(b); free(wq); free(row);
