@@ -3152,56 +3152,77 @@ LLM__INLINE void llm__qtile_avx2(const uint8_t *G, int nb, int h, const uint8_t 
     LLM__UNROLL for (t = 0; t < nt; t++) _mm256_storeu_ps(out + t * os + 8 * h, acc[t]);
 }
 
-/* One token, both halves of a group in one pass: each 64-byte line of weights comes from
-   memory once, and the activation bytes are broadcast once for both halves (each half's
+/* One token, ng (1 or 2) groups G, G + gs, both halves of each in one pass: each 64-byte
+   line of weights comes from memory once, two streams of weights are in flight (as in
+   llm__qrow_avx512), and the activation bytes are broadcast once for all (each half's
    integer sum and scaling are the tile's: the same results). */
-LLM__INLINE void llm__qrow_avx2(const uint8_t *G, int nb, const uint8_t *xq, const int q4, const int pf, float *out) {
+LLM__INLINE void llm__qrow_avx2(const uint8_t *G, size_t gs, const int ng, int nb, const uint8_t *xq, const int q4, const int pf, float *out) {
     const size_t qbytes = q4 ? 256 : 512;
     const uint8_t *S = G + (size_t)nb * qbytes;
     const __m256i m4 = _mm256_set1_epi8(0x0F);
     const int K = nb * LLM__QK;
-    __m256 acc0 = _mm256_setzero_ps(), acc1 = _mm256_setzero_ps();
-    int b, j;
+    __m256 acc[2][2];
+    int b, j, g;
+    LLM__UNROLL for (g = 0; g < ng; g++) acc[g][0] = acc[g][1] = _mm256_setzero_ps();
     for (b = 0; b < nb; b++) {
         const uint8_t *Q = G + (size_t)b * qbytes, *xb = xq + LLM__QK * b;
-        __m256 dw0 = _mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)(S + 32 * (size_t)b)));
-        __m256 dw1 = _mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)(S + 32 * (size_t)b + 16)));
-        __m256 xs = _mm256_set1_ps(llm__xq_scale(xq, K, b));
-        __m256i a0 = _mm256_set1_epi32(q4 ? -8 * llm__xq_sum(xq, K, b) : 0), a1 = a0;
-        if (pf) llm__prefetch_blocks(Q, S, b, qbytes);
+        const __m256 xs = _mm256_set1_ps(llm__xq_scale(xq, K, b));
+        const __m256i offset = _mm256_set1_epi32(q4 ? -8 * llm__xq_sum(xq, K, b) : 0);
+        __m256i a[2][2];
+        LLM__UNROLL for (g = 0; g < ng; g++) {
+            a[g][0] = a[g][1] = offset;
+            if (pf) llm__prefetch_blocks(Q + g * gs, S + g * gs, b, qbytes);
+        }
         if (q4) {
             LLM__UNROLL for (j = 0; j < 4; j++) {
-                __m256i v = _mm256_loadu_si256((const __m256i *)(Q + 64 * j)), w = _mm256_loadu_si256((const __m256i *)(Q + 64 * j + 32));
                 __m256i xl = _mm256_set1_epi32(llm__rd_i32(xb + 4 * j)), xh = _mm256_set1_epi32(llm__rd_i32(xb + 16 + 4 * j));
-                a0 = llm__dp4_avx2(a0, _mm256_and_si256(v, m4), xl);
-                a0 = llm__dp4_avx2(a0, _mm256_and_si256(_mm256_srli_epi16(v, 4), m4), xh);
-                a1 = llm__dp4_avx2(a1, _mm256_and_si256(w, m4), xl);
-                a1 = llm__dp4_avx2(a1, _mm256_and_si256(_mm256_srli_epi16(w, 4), m4), xh);
+                LLM__UNROLL for (g = 0; g < ng; g++) {
+                    __m256i v = _mm256_loadu_si256((const __m256i *)(Q + g * gs + 64 * j)), w = _mm256_loadu_si256((const __m256i *)(Q + g * gs + 64 * j + 32));
+                    a[g][0] = llm__dp4_avx2(a[g][0], _mm256_and_si256(v, m4), xl);
+                    a[g][0] = llm__dp4_avx2(a[g][0], _mm256_and_si256(_mm256_srli_epi16(v, 4), m4), xh);
+                    a[g][1] = llm__dp4_avx2(a[g][1], _mm256_and_si256(w, m4), xl);
+                    a[g][1] = llm__dp4_avx2(a[g][1], _mm256_and_si256(_mm256_srli_epi16(w, 4), m4), xh);
+                }
             }
         } else {
             LLM__UNROLL for (j = 0; j < 8; j++) {
-                __m256i v = _mm256_loadu_si256((const __m256i *)(Q + 64 * j)), w = _mm256_loadu_si256((const __m256i *)(Q + 64 * j + 32));
                 __m256i xv = _mm256_set1_epi32(llm__rd_i32(xb + 4 * j));
-                a0 = llm__dp4_avx2(a0, _mm256_abs_epi8(v), _mm256_sign_epi8(xv, v));
-                a1 = llm__dp4_avx2(a1, _mm256_abs_epi8(w), _mm256_sign_epi8(xv, w));
+                LLM__UNROLL for (g = 0; g < ng; g++) {
+                    __m256i v = _mm256_loadu_si256((const __m256i *)(Q + g * gs + 64 * j)), w = _mm256_loadu_si256((const __m256i *)(Q + g * gs + 64 * j + 32));
+                    a[g][0] = llm__dp4_avx2(a[g][0], _mm256_abs_epi8(v), _mm256_sign_epi8(xv, v));
+                    a[g][1] = llm__dp4_avx2(a[g][1], _mm256_abs_epi8(w), _mm256_sign_epi8(xv, w));
+                }
             }
         }
-        acc0 = _mm256_fmadd_ps(_mm256_cvtepi32_ps(a0), _mm256_mul_ps(dw0, xs), acc0);
-        acc1 = _mm256_fmadd_ps(_mm256_cvtepi32_ps(a1), _mm256_mul_ps(dw1, xs), acc1);
+        LLM__UNROLL for (g = 0; g < ng; g++) {
+            __m256 dw0 = _mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)(S + g * gs + 32 * (size_t)b)));
+            __m256 dw1 = _mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)(S + g * gs + 32 * (size_t)b + 16)));
+            acc[g][0] = _mm256_fmadd_ps(_mm256_cvtepi32_ps(a[g][0]), _mm256_mul_ps(dw0, xs), acc[g][0]);
+            acc[g][1] = _mm256_fmadd_ps(_mm256_cvtepi32_ps(a[g][1]), _mm256_mul_ps(dw1, xs), acc[g][1]);
+        }
     }
-    _mm256_storeu_ps(out, acc0);
-    _mm256_storeu_ps(out + 8, acc1);
+    LLM__UNROLL for (g = 0; g < ng; g++) {
+        _mm256_storeu_ps(out + g * LLM__QG, acc[g][0]);
+        _mm256_storeu_ps(out + g * LLM__QG + 8, acc[g][1]);
+    }
 }
 
 LLM__INLINE void llm__mm_quant_avx2(const llm__mm *m, int r0, int r1, const int q4) {
     int nb = m->n_in / LLM__QK, g, t, h;
     size_t gbytes = (size_t)LLM__QG * llm_dtype_row_bytes(m->w->dtype, m->n_in), os = (size_t)m->n_out;
-    for (g = r0 / LLM__QG; g < r1 / LLM__QG; g++) {
-        const uint8_t *G = (const uint8_t *)m->w->data + (size_t)g * gbytes;
+    const uint8_t *W = (const uint8_t *)m->w->data;
+    g = r0 / LLM__QG;
+    if (m->n_tok == 1) { /* bound by memory: groups in pairs */
+        for (; g + 2 <= r1 / LLM__QG; g += 2) llm__qrow_avx2(W + (size_t)g * gbytes, gbytes, 2, nb, m->xq, q4, m->prefetch, m->out + (size_t)g * LLM__QG);
+        for (; g < r1 / LLM__QG; g++) llm__qrow_avx2(W + (size_t)g * gbytes, gbytes, 1, nb, m->xq, q4, m->prefetch, m->out + (size_t)g * LLM__QG);
+        return;
+    }
+    for (; g < r1 / LLM__QG; g++) {
+        const uint8_t *G = W + (size_t)g * gbytes;
         float *out = m->out + (size_t)g * LLM__QG;
         for (h = 0; h < 2; h++)
             for (t = 0; t + 4 <= m->n_tok; t += 4) llm__qtile_avx2(G, nb, h, m->xq + t * m->xq_stride, m->xq_stride, q4, out + t * os, os);
-        for (t = m->n_tok / 4 * 4; t < m->n_tok; t++) llm__qrow_avx2(G, nb, m->xq + t * m->xq_stride, q4, m->n_tok == 1 && m->prefetch, out + t * os);
+        for (t = m->n_tok / 4 * 4; t < m->n_tok; t++) llm__qrow_avx2(G, 0, 1, nb, m->xq + t * m->xq_stride, q4, 0, out + t * os);
     }
 }
 
@@ -3410,52 +3431,72 @@ LLM__INLINE void llm__qtile_avxvnni(const uint8_t *G, int nb, int h, const uint8
 }
 
 /* llm__qrow_avx2 with vpdpbusd, the codes offset as in the tile. */
-LLM__INLINE void llm__qrow_avxvnni(const uint8_t *G, int nb, const uint8_t *xq, const int q4, const int pf, float *out) {
+LLM__INLINE void llm__qrow_avxvnni(const uint8_t *G, size_t gs, const int ng, int nb, const uint8_t *xq, const int q4, const int pf, float *out) {
     const size_t qbytes = q4 ? 256 : 512;
     const uint8_t *S = G + (size_t)nb * qbytes;
     const __m256i m4 = _mm256_set1_epi8(0x0F), flip = _mm256_set1_epi8((char)0x80);
     const int K = nb * LLM__QK;
-    __m256 acc0 = _mm256_setzero_ps(), acc1 = _mm256_setzero_ps();
-    int b, j;
+    __m256 acc[2][2];
+    int b, j, g;
+    LLM__UNROLL for (g = 0; g < ng; g++) acc[g][0] = acc[g][1] = _mm256_setzero_ps();
     for (b = 0; b < nb; b++) {
         const uint8_t *Q = G + (size_t)b * qbytes, *xb = xq + LLM__QK * b;
-        __m256 dw0 = _mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)(S + 32 * (size_t)b)));
-        __m256 dw1 = _mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)(S + 32 * (size_t)b + 16)));
-        __m256 xs = _mm256_set1_ps(llm__xq_scale(xq, K, b));
-        __m256i a0 = _mm256_set1_epi32(-(q4 ? 8 : 128) * llm__xq_sum(xq, K, b)), a1 = a0;
-        if (pf) llm__prefetch_blocks(Q, S, b, qbytes);
+        const __m256 xs = _mm256_set1_ps(llm__xq_scale(xq, K, b));
+        const __m256i offset = _mm256_set1_epi32(-(q4 ? 8 : 128) * llm__xq_sum(xq, K, b));
+        __m256i a[2][2];
+        LLM__UNROLL for (g = 0; g < ng; g++) {
+            a[g][0] = a[g][1] = offset;
+            if (pf) llm__prefetch_blocks(Q + g * gs, S + g * gs, b, qbytes);
+        }
         if (q4) {
             LLM__UNROLL for (j = 0; j < 4; j++) {
-                __m256i v = _mm256_loadu_si256((const __m256i *)(Q + 64 * j)), w = _mm256_loadu_si256((const __m256i *)(Q + 64 * j + 32));
                 __m256i xl = _mm256_set1_epi32(llm__rd_i32(xb + 4 * j)), xh = _mm256_set1_epi32(llm__rd_i32(xb + 16 + 4 * j));
-                a0 = _mm256_dpbusd_avx_epi32(a0, _mm256_and_si256(v, m4), xl);
-                a0 = _mm256_dpbusd_avx_epi32(a0, _mm256_and_si256(_mm256_srli_epi16(v, 4), m4), xh);
-                a1 = _mm256_dpbusd_avx_epi32(a1, _mm256_and_si256(w, m4), xl);
-                a1 = _mm256_dpbusd_avx_epi32(a1, _mm256_and_si256(_mm256_srli_epi16(w, 4), m4), xh);
+                LLM__UNROLL for (g = 0; g < ng; g++) {
+                    __m256i v = _mm256_loadu_si256((const __m256i *)(Q + g * gs + 64 * j)), w = _mm256_loadu_si256((const __m256i *)(Q + g * gs + 64 * j + 32));
+                    a[g][0] = _mm256_dpbusd_avx_epi32(a[g][0], _mm256_and_si256(v, m4), xl);
+                    a[g][0] = _mm256_dpbusd_avx_epi32(a[g][0], _mm256_and_si256(_mm256_srli_epi16(v, 4), m4), xh);
+                    a[g][1] = _mm256_dpbusd_avx_epi32(a[g][1], _mm256_and_si256(w, m4), xl);
+                    a[g][1] = _mm256_dpbusd_avx_epi32(a[g][1], _mm256_and_si256(_mm256_srli_epi16(w, 4), m4), xh);
+                }
             }
         } else {
             LLM__UNROLL for (j = 0; j < 8; j++) {
                 __m256i xv = _mm256_set1_epi32(llm__rd_i32(xb + 4 * j));
-                a0 = _mm256_dpbusd_avx_epi32(a0, _mm256_xor_si256(_mm256_loadu_si256((const __m256i *)(Q + 64 * j)), flip), xv);
-                a1 = _mm256_dpbusd_avx_epi32(a1, _mm256_xor_si256(_mm256_loadu_si256((const __m256i *)(Q + 64 * j + 32)), flip), xv);
+                LLM__UNROLL for (g = 0; g < ng; g++) {
+                    a[g][0] = _mm256_dpbusd_avx_epi32(a[g][0], _mm256_xor_si256(_mm256_loadu_si256((const __m256i *)(Q + g * gs + 64 * j)), flip), xv);
+                    a[g][1] = _mm256_dpbusd_avx_epi32(a[g][1], _mm256_xor_si256(_mm256_loadu_si256((const __m256i *)(Q + g * gs + 64 * j + 32)), flip), xv);
+                }
             }
         }
-        acc0 = _mm256_fmadd_ps(_mm256_cvtepi32_ps(a0), _mm256_mul_ps(dw0, xs), acc0);
-        acc1 = _mm256_fmadd_ps(_mm256_cvtepi32_ps(a1), _mm256_mul_ps(dw1, xs), acc1);
+        LLM__UNROLL for (g = 0; g < ng; g++) {
+            __m256 dw0 = _mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)(S + g * gs + 32 * (size_t)b)));
+            __m256 dw1 = _mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)(S + g * gs + 32 * (size_t)b + 16)));
+            acc[g][0] = _mm256_fmadd_ps(_mm256_cvtepi32_ps(a[g][0]), _mm256_mul_ps(dw0, xs), acc[g][0]);
+            acc[g][1] = _mm256_fmadd_ps(_mm256_cvtepi32_ps(a[g][1]), _mm256_mul_ps(dw1, xs), acc[g][1]);
+        }
     }
-    _mm256_storeu_ps(out, acc0);
-    _mm256_storeu_ps(out + 8, acc1);
+    LLM__UNROLL for (g = 0; g < ng; g++) {
+        _mm256_storeu_ps(out + g * LLM__QG, acc[g][0]);
+        _mm256_storeu_ps(out + g * LLM__QG + 8, acc[g][1]);
+    }
 }
 
 LLM__INLINE void llm__mm_quant_avxvnni(const llm__mm *m, int r0, int r1, const int q4) {
     int nb = m->n_in / LLM__QK, g, t, h;
     size_t gbytes = (size_t)LLM__QG * llm_dtype_row_bytes(m->w->dtype, m->n_in), os = (size_t)m->n_out;
-    for (g = r0 / LLM__QG; g < r1 / LLM__QG; g++) {
-        const uint8_t *G = (const uint8_t *)m->w->data + (size_t)g * gbytes;
+    const uint8_t *W = (const uint8_t *)m->w->data;
+    g = r0 / LLM__QG;
+    if (m->n_tok == 1) { /* bound by memory: groups in pairs */
+        for (; g + 2 <= r1 / LLM__QG; g += 2) llm__qrow_avxvnni(W + (size_t)g * gbytes, gbytes, 2, nb, m->xq, q4, m->prefetch, m->out + (size_t)g * LLM__QG);
+        for (; g < r1 / LLM__QG; g++) llm__qrow_avxvnni(W + (size_t)g * gbytes, gbytes, 1, nb, m->xq, q4, m->prefetch, m->out + (size_t)g * LLM__QG);
+        return;
+    }
+    for (; g < r1 / LLM__QG; g++) {
+        const uint8_t *G = W + (size_t)g * gbytes;
         float *out = m->out + (size_t)g * LLM__QG;
         for (h = 0; h < 2; h++)
             for (t = 0; t + 4 <= m->n_tok; t += 4) llm__qtile_avxvnni(G, nb, h, m->xq + t * m->xq_stride, m->xq_stride, q4, out + t * os, os);
-        for (t = m->n_tok / 4 * 4; t < m->n_tok; t++) llm__qrow_avxvnni(G, nb, m->xq + t * m->xq_stride, q4, m->n_tok == 1 && m->prefetch, out + t * os);
+        for (t = m->n_tok / 4 * 4; t < m->n_tok; t++) llm__qrow_avxvnni(G, 0, 1, nb, m->xq + t * m->xq_stride, q4, 0, out + t * os);
     }
 }
 
