@@ -2397,7 +2397,7 @@ LLM__INLINE void llm__qtile_avx512(const uint8_t *G, int nb, const uint8_t *xq, 
 
 /* One token, ng (1 to 4) 16-row groups G, G + gs, ...: the activation bytes are broadcast
    once for all, ng streams of weights are in flight (one token is bound by how many lines
-   are on their way from memory: four groups read q4_0 15-25% faster than two on the EPYC
+   are on their way from memory: four groups read q4_0 12-24% faster than two on the EPYC
    host, q8_0 a few percent), and a second integer sum per group halves its chain of
    dependent vpdpbusd (integer sums are exact: the result is the tile's). */
 LLM__INLINE void llm__qrow_avx512(const uint8_t *G, size_t gs, const int ng, int nb, const uint8_t *xq, const int q4, const int pf, float *out) {
