@@ -61,12 +61,12 @@ for f in $(files_of); do
   n=$(basename $f .gguf); r=${f%.gguf}; files=$((files + 1))
   $b/tests/test_gguf $f $r/tensors.json > $out/$n.check || { grep -v '^ok' $out/$n.check; fail=1; }
   grep -o 'ok   [^ ]*: [0-9]*/[0-9]* dequantized tensors bit-exact' $out/$n.check || true
-  $b/convert $f $out/$n.llm > $out/$n.log 2>&1 || { echo "FAIL $n: convert"; cat $out/$n.log; fail=1; continue; }
+  $b/convert $f $out/$n.llm > $out/$n.log 2>&1 || { echo "FAIL $n: convert exited with $?"; cat $out/$n.log; fail=1; continue; }
   grep '^convert: GGUF' $out/$n.log | sed "s/^convert:/  $n:/"
   $b/tests/test_gguf $f $r/tensors.json $out/$n.llm > $out/$n.back || { grep -v '^ok' $out/$n.back; fail=1; }
   grep -o 'ok   [^ ]*: [0-9]*/[0-9]* tensors read back.*' $out/$n.back && read_back=$((read_back + 1)) || true
   case $quick:$n in 1:kq-mini-F16|1:kq-mini-Q8_0|1:kq-mini-Q4_K|1:kjv-tiny-*|1:qwen2-mini-*|0:*) ;; *) continue;; esac
-  $b/convert $f $out/$n-f32.llm --dtype f32 > $out/$n-f32.log 2>&1 || { echo "FAIL $n: convert --dtype f32"; cat $out/$n-f32.log; fail=1; continue; }
+  $b/convert $f $out/$n-f32.llm --dtype f32 > $out/$n-f32.log 2>&1 || { echo "FAIL $n: convert --dtype f32 exited with $?"; cat $out/$n-f32.log; fail=1; continue; }
   case $n in
     *-F16|*-F32) logits $n-f32 $out/$n-f32.llm $r 0.05 ;;
     *) if [ -d $r/f32w ]; then logits $n-f32 $out/$n-f32.llm $r/f32w 1e-4; cmp -s $out/$n.llm $out/$n-f32.llm || logits $n $out/$n.llm $r/f32w $(gap_of $n)
