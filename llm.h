@@ -3698,7 +3698,7 @@ LLM__INLINE void llm__qtile_neon(const uint8_t *G, int nb, int h, const uint8_t 
     for (b = 0; b < nb; b++) {
         const uint8_t *Q = G + (size_t)b * qbytes + 16 * h;
         float32x4_t dw = llm__f16x4_neon((const uint16_t *)(S + 32 * (size_t)b + 8 * h));
-        if (nt == 1 && h == 0 && pf) llm__prefetch_blocks(Q, S, b, qbytes);
+        if (pf && h == 0) llm__prefetch_blocks(Q, S, b, qbytes); /* pf: one token only */
         LLM__UNROLL for (t = 0; t < nt; t++) ai[t] = vdupq_n_s32(0);
         if (q4) {
             const uint8x16_t m4 = vdupq_n_u8(0x0F);
