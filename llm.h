@@ -1702,9 +1702,9 @@ LLMDEF size_t llm_dtype_row_bytes(llm_dtype t, int64_t n) {
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic pop
 #endif
-#if defined(LLM__X86_DISPATCH) && defined(_MSC_VER)
+#if defined(_MSC_VER)
 #include <intrin.h>
-#elif defined(LLM__X86_DISPATCH)
+#else
 #include <cpuid.h>
 #endif
 #elif defined(LLM__NEON)
@@ -3876,7 +3876,7 @@ static int llm__amx_permitted(void) {
 }
 #endif
 
-#if defined(LLM__X86_DISPATCH)
+#if defined(LLM__AVX512) || defined(LLM__AVX2) /* x86 */
 static void llm__cpuid(unsigned leaf, unsigned sub, uint32_t r[4]) {
 #if defined(_MSC_VER)
     int v[4];
@@ -3888,6 +3888,21 @@ static void llm__cpuid(unsigned leaf, unsigned sub, uint32_t r[4]) {
     r[0] = a; r[1] = b; r[2] = c; r[3] = d;
 #endif
 }
+
+/* Whether the one-token q8_0/q4_0 kernels prefetch (llm__prefetch_blocks): not on AMD's CPUs
+   (cpuid vendor AuthenticAMD, or Hygon's of the same design), where it was slower. */
+static int llm__cpu_prefetch(void) {
+    uint32_t l0[4];
+    char vendor[12];
+    llm__cpuid(0, 0, l0);
+    memcpy(vendor, &l0[1], 4); memcpy(vendor + 4, &l0[3], 4); memcpy(vendor + 8, &l0[2], 4); /* EBX EDX ECX */
+    return memcmp(vendor, "AuthenticAMD", 12) != 0 && memcmp(vendor, "HygonGenuine", 12) != 0;
+}
+#else
+static int llm__cpu_prefetch(void) { return 1; }
+#endif
+
+#if defined(LLM__X86_DISPATCH)
 
 static uint64_t llm__xgetbv0(void) {
 #if defined(_MSC_VER)
@@ -3925,16 +3940,6 @@ static unsigned llm__cpu_sets(void) {
     return sets;
 }
 
-/* Whether the one-token q8_0/q4_0 kernels prefetch (llm__prefetch_blocks): not on AMD's CPUs
-   (cpuid vendor AuthenticAMD, or Hygon's of the same design), where it was slower. */
-static int llm__cpu_prefetch(void) {
-    uint32_t l0[4];
-    char vendor[12];
-    llm__cpuid(0, 0, l0);
-    memcpy(vendor, &l0[1], 4); memcpy(vendor + 4, &l0[3], 4); memcpy(vendor + 8, &l0[2], 4); /* EBX EDX ECX */
-    return memcmp(vendor, "AuthenticAMD", 12) != 0 && memcmp(vendor, "HygonGenuine", 12) != 0;
-}
-
 /* AVX512-BF16 (cpuid 7.1 EAX bit 5), with the AVX-512 set it extends; with tiles, AMX-BF16
    (7.0 EDX bit 22) and the AMX set too. */
 static int llm__cpu_bf16(int tiles) {
@@ -3954,7 +3959,6 @@ static unsigned llm__cpu_sets(void) {
     return ~0u;
 }
 static int llm__cpu_bf16(int tiles) { (void)tiles; return 1; } /* compiled only for a target that has them */
-static int llm__cpu_prefetch(void) { return 1; }
 #endif
 
 /* The table of set k in this build, NULL when it has none. */

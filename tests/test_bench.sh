@@ -63,6 +63,17 @@ for pf in on off; do
 done
 $b/bench -m $out/kjv-q8_0.llm -p 8 -n 4 -r 1 -t 1 2> $out/prefetch.err | tr -d '\r' > $out/prefetch.txt || fail "bench -m q8_0 failed"
 grep -Eq "^prefetch: (on|off) \(this CPU's default\)$" $out/prefetch.txt || fail "bench does not give the default prefetch: $(grep prefetch $out/prefetch.txt)"
+# x86 kernels decide by the CPU's vendor, which /proc/cpuinfo names where there is one (off on
+# AMD's and Hygon's, on elsewhere); the NEON kernels always prefetch
+want=
+if grep -Eq '^llm.h .*: kernels (neon|neon-dotprod),' $out/prefetch.txt; then want=on
+elif grep -Eq '^llm.h .*: kernels (avx2|avx2-vnni|avx512|avx512-amx),' $out/prefetch.txt && grep -q '^vendor_id' /proc/cpuinfo 2>/dev/null; then
+  want=on
+  if grep -Eq '^vendor_id[[:space:]]*: (AuthenticAMD|HygonGenuine)$' /proc/cpuinfo; then want=off; fi
+fi
+if [ -n "$want" ] && ! grep -q "^prefetch: $want " $out/prefetch.txt; then
+  fail "the default prefetch is not $want on this CPU: $(grep prefetch $out/prefetch.txt)"
+fi
 if $b/bench -m $out/kjv-q8_0.llm --prefetch maybe > /dev/null 2> $out/prefetch.err; then fail "bench --prefetch maybe was taken"; fi
 grep -q "is neither on nor off" $out/prefetch.err || fail "bench --prefetch maybe: $(cat $out/prefetch.err)"
 echo "ok   bench --prefetch does as asked, gives the default and refuses another value"
