@@ -2352,47 +2352,61 @@ LLM__INLINE void llm__mm_w16_avx512(const llm__mm *m, int r0, int r1, const int 
 static void llm__mm_f16_avx512(const llm__mm *m, int r0, int r1) { llm__mm_w16_avx512(m, r0, r1, 0); }
 static void llm__mm_bf16_avx512(const llm__mm *m, int r0, int r1) { llm__mm_w16_avx512(m, r0, r1, 1); }
 
-/* One 16-row group x 8 tokens (one token: llm__qrow_avx512). A 64-byte chunk of codes is one register (16 rows x 4
-   columns); vpdpbusd multiplies it, as unsigned bytes, with 4 activation bytes broadcast to
-   every lane. q8_0 codes are made unsigned by flipping the sign bit (+128) and q4_0 codes are
-   unsigned (+8); the accumulator starts at -offset x (sum of the block's activation codes)
+/* ng (1 or 2) 16-row groups G, G + gs, ... x 8 / ng tokens (one token: llm__qrow_avx512). A
+   64-byte chunk of codes is one register (16 rows x 4 columns); vpdpbusd multiplies it, as
+   unsigned bytes, with 4 activation bytes broadcast to every lane, and two groups share each
+   broadcast (two groups x 4 tokens took q8_0/q4_0 prompts 6-12% faster than one group x 8 on
+   the EPYC host). q8_0 codes are made unsigned by flipping the sign bit (+128) and q4_0 codes
+   are unsigned (+8); the accumulator starts at -offset x (sum of the block's activation codes)
    to undo the offset. */
-LLM__INLINE void llm__qtile_avx512(const uint8_t *G, int nb, const uint8_t *xq, size_t xs, const int q4, float *out, size_t os) {
-    const int nt = 8;
+LLM__INLINE void llm__qtile_avx512(const uint8_t *G, size_t gs, const int ng, int nb, const uint8_t *xq, size_t xs, const int q4,
+                                   float *out, size_t os) {
+    const int nt = 8 / ng;
     const size_t qbytes = q4 ? 256 : 512;
     const uint8_t *S = G + (size_t)nb * qbytes;
     const __m512i m4 = _mm512_set1_epi8(0x0F), flip = _mm512_set1_epi8((char)0x80);
     const int K = nb * LLM__QK;
-    __m512 acc[8];
-    __m512i ai[8];
-    int t, b, j;
-    LLM__UNROLL for (t = 0; t < nt; t++) acc[t] = _mm512_setzero_ps();
+    __m512 acc[2][8];
+    __m512i ai[2][8], v[2], hi[2];
+    int t, b, j, g;
+    LLM__UNROLL for (g = 0; g < ng; g++) LLM__UNROLL for (t = 0; t < nt; t++) acc[g][t] = _mm512_setzero_ps();
     for (b = 0; b < nb; b++) {
-        const uint8_t *Q = G + (size_t)b * qbytes;
-        __m512 dw = _mm512_cvtph_ps(_mm256_loadu_si256((const __m256i *)(S + 32 * (size_t)b)));
-        LLM__UNROLL for (t = 0; t < nt; t++) ai[t] = _mm512_set1_epi32(-(q4 ? 8 : 128) * llm__xq_sum(xq + t * xs, K, b));
+        const uint8_t *Q = G + (size_t)b * qbytes, *xb = xq + LLM__QK * b;
+        LLM__UNROLL for (t = 0; t < nt; t++) {
+            ai[0][t] = _mm512_set1_epi32(-(q4 ? 8 : 128) * llm__xq_sum(xq + t * xs, K, b));
+            if (ng > 1) ai[1][t] = ai[0][t];
+        }
         if (q4) {
             LLM__UNROLL for (j = 0; j < 4; j++) {
-                __m512i v = _mm512_loadu_si512((const void *)(Q + 64 * j));
-                __m512i lo = _mm512_and_si512(v, m4), hi = _mm512_and_si512(_mm512_srli_epi16(v, 4), m4);
+                LLM__UNROLL for (g = 0; g < ng; g++) {
+                    __m512i w = _mm512_loadu_si512((const void *)(Q + g * gs + 64 * j));
+                    v[g] = _mm512_and_si512(w, m4);
+                    hi[g] = _mm512_and_si512(_mm512_srli_epi16(w, 4), m4);
+                }
                 LLM__UNROLL for (t = 0; t < nt; t++) {
-                    const uint8_t *xb = xq + t * xs + LLM__QK * b;
-                    ai[t] = _mm512_dpbusd_epi32(ai[t], lo, _mm512_set1_epi32(llm__rd_i32(xb + 4 * j)));
-                    ai[t] = _mm512_dpbusd_epi32(ai[t], hi, _mm512_set1_epi32(llm__rd_i32(xb + 16 + 4 * j)));
+                    __m512i xl = _mm512_set1_epi32(llm__rd_i32(xb + t * xs + 4 * j)), xh = _mm512_set1_epi32(llm__rd_i32(xb + t * xs + 16 + 4 * j));
+                    LLM__UNROLL for (g = 0; g < ng; g++) {
+                        ai[g][t] = _mm512_dpbusd_epi32(ai[g][t], v[g], xl);
+                        ai[g][t] = _mm512_dpbusd_epi32(ai[g][t], hi[g], xh);
+                    }
                 }
             }
         } else {
             LLM__UNROLL for (j = 0; j < 8; j++) {
-                __m512i v = _mm512_xor_si512(_mm512_loadu_si512((const void *)(Q + 64 * j)), flip);
+                LLM__UNROLL for (g = 0; g < ng; g++) v[g] = _mm512_xor_si512(_mm512_loadu_si512((const void *)(Q + g * gs + 64 * j)), flip);
                 LLM__UNROLL for (t = 0; t < nt; t++) {
-                    ai[t] = _mm512_dpbusd_epi32(ai[t], v, _mm512_set1_epi32(llm__rd_i32(xq + t * xs + LLM__QK * b + 4 * j)));
+                    __m512i xv = _mm512_set1_epi32(llm__rd_i32(xb + t * xs + 4 * j));
+                    LLM__UNROLL for (g = 0; g < ng; g++) ai[g][t] = _mm512_dpbusd_epi32(ai[g][t], v[g], xv);
                 }
             }
         }
-        LLM__UNROLL for (t = 0; t < nt; t++)
-            acc[t] = _mm512_fmadd_ps(_mm512_cvtepi32_ps(ai[t]), _mm512_mul_ps(dw, _mm512_set1_ps(llm__xq_scale(xq + t * xs, K, b))), acc[t]);
+        LLM__UNROLL for (g = 0; g < ng; g++) {
+            __m512 dw = _mm512_cvtph_ps(_mm256_loadu_si256((const __m256i *)(S + g * gs + 32 * (size_t)b)));
+            LLM__UNROLL for (t = 0; t < nt; t++)
+                acc[g][t] = _mm512_fmadd_ps(_mm512_cvtepi32_ps(ai[g][t]), _mm512_mul_ps(dw, _mm512_set1_ps(llm__xq_scale(xq + t * xs, K, b))), acc[g][t]);
+        }
     }
-    LLM__UNROLL for (t = 0; t < nt; t++) _mm512_storeu_ps(out + t * os, acc[t]);
+    LLM__UNROLL for (g = 0; g < ng; g++) LLM__UNROLL for (t = 0; t < nt; t++) _mm512_storeu_ps(out + g * LLM__QG + t * os, acc[g][t]);
 }
 
 /* One token, ng (1 to 4) 16-row groups G, G + gs, ...: the activation bytes are broadcast
@@ -2453,11 +2467,16 @@ LLM__INLINE void llm__mm_quant_avx512(const llm__mm *m, int r0, int r1, const in
         for (; g < r1 / LLM__QG; g++) llm__qrow_avx512(W + (size_t)g * gbytes, gbytes, 1, nb, m->xq, q4, m->prefetch, m->out + (size_t)g * LLM__QG);
         return;
     }
-    for (; g < r1 / LLM__QG; g++) {
+    for (; g < r1 / LLM__QG; g += 2) {
         const uint8_t *G = W + (size_t)g * gbytes;
         float *out = m->out + (size_t)g * LLM__QG;
-        for (t = 0; t + 8 <= m->n_tok; t += 8) llm__qtile_avx512(G, nb, m->xq + t * m->xq_stride, m->xq_stride, q4, out + t * os, os);
-        for (; t < m->n_tok; t++) llm__qrow_avx512(G, 0, 1, nb, m->xq + t * m->xq_stride, q4, 0, out + t * os);
+        if (g + 2 <= r1 / LLM__QG) { /* groups in pairs */
+            for (t = 0; t + 4 <= m->n_tok; t += 4) llm__qtile_avx512(G, gbytes, 2, nb, m->xq + t * m->xq_stride, m->xq_stride, q4, out + t * os, os);
+            for (; t < m->n_tok; t++) llm__qrow_avx512(G, gbytes, 2, nb, m->xq + t * m->xq_stride, q4, 0, out + t * os);
+        } else {
+            for (t = 0; t + 8 <= m->n_tok; t += 8) llm__qtile_avx512(G, 0, 1, nb, m->xq + t * m->xq_stride, m->xq_stride, q4, out + t * os, os);
+            for (; t < m->n_tok; t++) llm__qrow_avx512(G, 0, 1, nb, m->xq + t * m->xq_stride, q4, 0, out + t * os);
+        }
     }
 }
 
@@ -2906,7 +2925,7 @@ LLM__INLINE void llm__mm_amx(const llm__mm *m, int r0, int r1, const llm_dtype d
         }
         for (; t + 8 <= m->n_tok; t += 8) {
             if (kq) llm__ktile_avx512(G, K, m->xq + t * xs, xs, 8, dt, out + t * os, os);
-            else llm__qtile_avx512(G, K / LLM__QK, m->xq + t * xs, xs, q4, out + t * os, os);
+            else llm__qtile_avx512(G, 0, 1, K / LLM__QK, m->xq + t * xs, xs, q4, out + t * os, os);
         }
         for (; t < m->n_tok; t++) {
             if (kq) llm__ktile_avx512(G, K, m->xq + t * xs, xs, 1, dt, out + t * os, os);

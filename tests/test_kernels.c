@@ -650,8 +650,10 @@ static void test_set(llm_kernels k) {
             test_matmul(types[i], n_tok, kq ? 672 : quant ? 96 : 100, 48, 16, 48); /* k-quants: a last super-block of 5 sub-blocks */
         }
         test_matmul(types[i], 9, quant ? 1024 : 1000, quant ? 32 : 37, 0, quant ? 32 : 37);
-        /* one token over 7 groups: in fours (AVX-512) or pairs (AVX2), then one by one */
+        /* 7 groups: one token in fours (AVX-512) or pairs (AVX2), then one by one; 9 tokens
+           in pairs of groups (AVX-512), the last group alone */
         if (quant) test_matmul(types[i], 2, 128, 128, 16, 128);
+        if (quant) test_matmul(types[i], 9, 128, 128, 16, 128);
         /* more tokens than a block of the AVX-512 16-bit panels (144): three blocks, the last of 13 */
         if (llm__is_w16(types[i])) test_matmul(types[i], 301, 200, 48, 0, 48);
         test_forward(types[i]);
