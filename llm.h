@@ -2354,9 +2354,10 @@ static void llm__mm_bf16_avx512(const llm__mm *m, int r0, int r1) { llm__mm_w16_
 
 /* ng (1 or 2) 16-row groups G, G + gs, ... x 8 / ng tokens (one token: llm__qrow_avx512). A
    64-byte chunk of codes is one register (16 rows x 4 columns); vpdpbusd multiplies it, as
-   unsigned bytes, with 4 activation bytes broadcast to every lane, and two groups share each
-   broadcast (two groups x 4 tokens took q8_0/q4_0 prompts 6-12% faster than one group x 8 on
-   the EPYC host). q8_0 codes are made unsigned by flipping the sign bit (+128) and q4_0 codes
+   unsigned bytes, with 4 activation bytes broadcast to every lane. Two groups share each
+   broadcast and the first pass, which reads the weights from memory, has two streams in
+   flight: two groups x 4 tokens took one-thread q8_0 prompts 5-15% faster than one group x 8
+   on the EPYC host (q4_0 0-15%; from the cache, the same speed). q8_0 codes are made unsigned by flipping the sign bit (+128) and q4_0 codes
    are unsigned (+8); the accumulator starts at -offset x (sum of the block's activation codes)
    to undo the offset. */
 LLM__INLINE void llm__qtile_avx512(const uint8_t *G, size_t gs, const int ng, int nb, const uint8_t *xq, size_t xs, const int q4,
