@@ -2357,9 +2357,9 @@ static void llm__mm_bf16_avx512(const llm__mm *m, int r0, int r1) { llm__mm_w16_
    unsigned bytes, with 4 activation bytes broadcast to every lane. Two groups share each
    broadcast and the first pass, which reads the weights from memory, has two streams in
    flight: two groups x 4 tokens took one-thread q8_0 prompts 5-15% faster than one group x 8
-   on the EPYC host (q4_0 0-15%; from the cache, the same speed). q8_0 codes are made unsigned by flipping the sign bit (+128) and q4_0 codes
-   are unsigned (+8); the accumulator starts at -offset x (sum of the block's activation codes)
-   to undo the offset. */
+   on the EPYC host (q4_0 -1% to +16%; from the cache, the same speed). q8_0 codes are made
+   unsigned by flipping the sign bit (+128) and q4_0 codes are unsigned (+8); the accumulator
+   starts at -offset x (sum of the block's activation codes) to undo the offset. */
 LLM__INLINE void llm__qtile_avx512(const uint8_t *G, size_t gs, const int ng, int nb, const uint8_t *xq, size_t xs, const int q4,
                                    float *out, size_t os) {
     const int nt = 8 / ng;
