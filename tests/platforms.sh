@@ -21,7 +21,7 @@ posix_shell="test_reference test_generate test_chat_prompt test_end_of_turn test
 # renderer, the fuzz regressions and a scripted chat. The others check the programs'
 # command lines, the converter's options and the accuracy of the weight types: the same C code
 # on every platform, run natively and under the sanitizers by make test.
-platform_scripts="test_golden.sh test_tokenizers.sh test_gguf.sh test_kjv.sh test_chat_jinja.sh test_chat_render.sh test_fuzz_replay.sh test_chat_run.sh"
+platform_scripts="test_golden.sh test_tokenizers.sh test_gguf_llamacpp.sh test_kjv.sh test_chat_jinja.sh test_chat_render.sh test_fuzz_replay.sh test_chat_run.sh"
 # A --reuse row (another compiler's build of the programs) runs these of them: the logits, the
 # built-in model's ids, the renderer, the fuzz regressions and a chat.
 reuse_scripts="test_golden.sh test_kjv.sh test_chat_jinja.sh test_fuzz_replay.sh test_chat_run.sh"

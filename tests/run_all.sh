@@ -9,6 +9,10 @@
 #                   sanitizer build): not run and not counted
 #   JOBS=N          tests run N at a time (default 2: most use one core); the scripts come
 #                   first, as they take longest
+#   LLM_TEST_KEEP=1 keep the scratch files of the tests that pass too
+# A test writes its scratch files under $BUILD/tests/NAME (test_NAME, test_NAME.sh). They are
+# removed when it passes or skips, so that the suite's disk use stays that of the tests
+# running at the moment, and kept for a look when it fails.
 cd "$(dirname "$0")/.." || exit 1
 BUILD=${BUILD:-build}
 JOBS=${JOBS:-2}
@@ -51,6 +55,7 @@ run_one() {
   else
     echo pass > "$logs/run/$name"; echo "ok   $name (${secs}s)"
   fi
+  [ $rc -ne 0 ] || [ "${LLM_TEST_KEEP:-0}" = 1 ] || rm -rf "$BUILD/tests/$(basename "$name" .sh | sed 's/^test_//')"
 }
 
 # JOBS lanes take the tests in order, each claiming the next one not yet taken (mkdir is

@@ -6,7 +6,7 @@
 # (a 256 KiB tmpfs in a user and mount namespace, where unshare allows it): a message that
 # says so, a non-zero exit, no output file, and an existing output left as it was.
 b=${BUILD:-build}
-d=$b/tests/convert-full; rm -rf $d; mkdir -p $d
+d=$b/tests/convert_full; rm -rf $d; mkdir -p $d
 fail() { echo "$@"; exit 1; }
 wine=0; [ -e $b/convert.exe ] && wine=1
 

@@ -247,7 +247,7 @@ int main(void) {
     return 0;
 #endif
     if (getenv("BUILD")) ci_build_dir = getenv("BUILD");
-    snprintf(root, sizeof root, "%s/tests/convert-inputs", ci_build_dir);
+    snprintf(root, sizeof root, "%s/tests/convert_inputs", ci_build_dir);
     test_cases();
     test_many_added();
     return check_summary("converter inputs: all checks passed");

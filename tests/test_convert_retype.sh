@@ -5,7 +5,7 @@
 # a vocab-only file it is refused.
 set -e
 b=${BUILD:-build}
-out=$b/tests/retype; rm -rf $out; mkdir -p $out
+out=$b/tests/convert_retype; rm -rf $out; mkdir -p $out
 m=models/kjv-tiny
 $b/convert $m $out/kept.llm >/dev/null 2>&1
 $b/convert $m $out/f32.llm --dtype f32 >/dev/null 2>&1

@@ -10,9 +10,9 @@ for dir in tests/fuzz/corpus/*/ tests/fuzz/regress/*/; do
   files=$(ls "$dir" | sed "s|^|$dir|")
   [ -n "$files" ] || continue
   if [ ! -e "$b/tests/$name" ]; then echo "no replay program $b/tests/$name"; exit 1; fi
-  if [ "$name" = fuzz_json ]; then mkdir -p $b/tests/fuzz-json; LLM_FUZZ_TMPDIR=$b/tests/fuzz-json; export LLM_FUZZ_TMPDIR; fi
+  if [ "$name" = fuzz_json ]; then mkdir -p $b/tests/fuzz_replay/json; LLM_FUZZ_TMPDIR=$b/tests/fuzz_replay/json; export LLM_FUZZ_TMPDIR; fi
   if [ "$name" = fuzz_tokenizer ] && [ -z "$LLM_FUZZ_TOKENIZERS" ]; then
-    LLM_FUZZ_TOKENIZERS=$(sh tests/fuzz/tok_models.sh $b $b/tests/fuzz-tok); export LLM_FUZZ_TOKENIZERS
+    LLM_FUZZ_TOKENIZERS=$(sh tests/fuzz/tok_models.sh $b $b/tests/fuzz_replay/tok); export LLM_FUZZ_TOKENIZERS
   fi
   printf "%s: " "$dir"; "$b/tests/$name" $files
   n=$((n + 1))

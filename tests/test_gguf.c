@@ -5,7 +5,7 @@
                                   they are cut from must parse.
    test_gguf --seeds DIR          writes the seeds of tests/fuzz/fuzz_gguf.c into DIR.
    test_gguf FILE.gguf TENSORS.json  a file of ../shared/testdata/gguf against what llama.cpp
-                                  reads from it (tests/test_gguf.sh): header, every metadata
+                                  reads from it (tests/test_gguf_llamacpp.sh): header, every metadata
                                   entry, every tensor's name, type, shape, offset, raw sha256
                                   and dequantized sha256 (bit exact), and for Q8_0 / Q4_0 the
                                   same values read back from llm.h's own layout.
@@ -536,7 +536,7 @@ static int convert_cuts(void) {
     uint8_t *data;
     int bad = 0, cuts = 0;
     FILE *f;
-    snprintf(dir, sizeof dir, "%s/tests/gguf-cuts", build);
+    snprintf(dir, sizeof dir, "%s/tests/gguf", build);
 #if defined(_WIN32) /* (not "mkdir -p" through system(): cmd.exe's mkdir fails on a directory that is there) */
     if (_mkdir(dir) != 0 && errno != EEXIST) { check(0, "cannot make %s", dir); return 1; }
 #else

@@ -11,7 +11,7 @@ b=${BUILD:-build}
 data=../shared/testdata
 . tests/need.sh
 need_file test_gguf_families ../shared/testdata "$data/olmo2-mini-hf" "$data/qwen3moe-mini-hf" || exit $need_exit
-out=$b/tests/gguf-families; mkdir -p $out
+out=$b/tests/gguf_families; mkdir -p $out
 fail=0; n=0
 # Gemma 3 as llama.cpp runs it: a global layer every sixth (the mini has one every third), so
 # the checkpoint is compared with the same config.json saying so

@@ -3,7 +3,7 @@
 # installed header through pkg-config. llm.pc is written for the PREFIX of each install, so
 # installing for one prefix and then another gives each its own (the other order too).
 . tests/need.sh
-stage=$(pwd)/build/tests/stage; rm -rf "$stage"
+dir=build/tests/install; stage=$(pwd)/$dir/stage; rm -rf "$dir"; mkdir -p "$dir"
 fail=0
 # expect DESCRIPTION COMMAND...: COMMAND must succeed; otherwise say what was expected.
 expect() { d=$1; shift; if "$@"; then :; else echo "FAIL expected $d (command: $*)"; fail=1; fi; }
@@ -26,9 +26,9 @@ expect "the CMake package files installed" test -f "$stage/opt/llm/lib/cmake/llm
 if need "test_install (pkg-config)" pkgconf pkg-config; then
   flags=$(PKG_CONFIG_SYSROOT_DIR="$stage" PKG_CONFIG_LIBDIR="$stage/opt/llm/lib/pkgconfig" pkg-config --cflags --libs llm)
   expect "pkg-config to give -I$stage/opt/llm/include (got: $flags)" sh -c "echo ' $flags ' | grep -q -- ' -I$stage/opt/llm/include '"
-  printf '#define LLM_IMPLEMENTATION\n#include "llm.h"\nint main(void){return llm_result_string(LLM_OK)[0]!=0x6f;}\n' > build/tests/pc_main.c
-  expect "a program to build with pkg-config's flags ($flags)" ${CC:-cc} -std=c99 -o build/tests/pc_main build/tests/pc_main.c $flags
-  expect "that program to run" build/tests/pc_main
+  printf '#define LLM_IMPLEMENTATION\n#include "llm.h"\nint main(void){return llm_result_string(LLM_OK)[0]!=0x6f;}\n' > $dir/pc_main.c
+  expect "a program to build with pkg-config's flags ($flags)" ${CC:-cc} -std=c99 -o $dir/pc_main $dir/pc_main.c $flags
+  expect "that program to run" $dir/pc_main
 elif [ $need_exit = 1 ]; then fail=1; fi
 for prefix in /opt/llm /usr/local; do
   expect "make uninstall PREFIX=$prefix to succeed" make -s uninstall PREFIX=$prefix DESTDIR="$stage" >/dev/null

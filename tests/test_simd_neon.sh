@@ -5,7 +5,7 @@
 set -e
 . tests/need.sh
 need test_simd_neon "gcc-aarch64-linux-gnu qemu-user" aarch64-linux-gnu-gcc qemu-aarch64 || exit $need_exit
-out=build/tests/simd; mkdir -p $out
+out=build/tests/simd_neon; mkdir -p $out
 warn="-std=c99 -Wall -Wextra -Wpedantic -Werror -O2"
 for v in armv8-a armv8.2-a+dotprod; do
   aarch64-linux-gnu-gcc $warn -march=$v -static -o $out/neon-$v tests/test_kernels.c -lm -lpthread

@@ -6,7 +6,7 @@
 # tokenizer.json files that must be refused, each with a message that quotes what is not
 # supported.
 b=${BUILD:-build}
-out=$b/tests/tok; mkdir -p $out
+out=$b/tests/tokenizer_fixtures; mkdir -p $out
 cmp=$b/tests/tool_jsoncmp
 fail=0
 for dir in tests/data/tokenizers/*/; do

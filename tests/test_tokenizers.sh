@@ -29,7 +29,7 @@ hf() {
 # Each tokenizer from its tokenizer.json, then as a GGUF file: the tokenizer alone as
 # convert_hf_to_gguf.py --vocab-only writes it from that tokenizer.json (tests/tool_gguf_write
 # --tokenizer, with llama.cpp's pre-tokenizer name for it), converted back by build/convert
-# (not with LLM_TEST_QUICK=1, an emulated CPU or the sanitizers: there test_gguf.sh's two
+# (not with LLM_TEST_QUICK=1, an emulated CPU or the sanitizers: there test_gguf_llamacpp.sh's two
 # GGUF tokenizers, a SentencePiece and a byte-level one, stand for the GGUF path).
 for p in "mistral -" "llama3 llama-bpe" "qwen3 qwen2" "gemma3 -" "o200k gpt-4o"; do
   set -- $p; t=$1; d=$data/tokenizers/$t

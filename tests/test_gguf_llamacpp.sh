@@ -24,7 +24,7 @@ data=../shared/testdata
 g=$data/gguf
 . tests/need.sh
 need_file test_gguf ../shared/testdata "$g/README.md" "$data/kq-mini-hf" "$data/kjv-tiny-hf" "$data/qwen2-mini-hf" || exit $need_exit
-out=$b/tests/gguf; mkdir -p $out
+out=$b/tests/gguf_llamacpp; mkdir -p $out
 fail=0; files=0; logit_checks=0; read_back=0
 
 gap_of() { case $1 in kjv-tiny*) echo 0.17;; kq-mini*) echo 0.65;; qwen2-mini*) echo 0.33;; esac; }
@@ -102,5 +102,5 @@ for pair in kjv-tiny:kjv-tiny-Q8_0 qwen2-mini:qwen2-mini-Q4_0; do
   fi
 done
 
-[ $fail = 0 ] || { echo "FAIL test_gguf.sh"; exit 1; }
-echo "test_gguf.sh: $files GGUF files read bit for bit, $read_back converted files holding their values bit for bit, $logit_checks logit checks within their bounds, 2 tokenizers equal to HF's"
+[ $fail = 0 ] || { echo "FAIL test_gguf_llamacpp.sh"; exit 1; }
+echo "test_gguf_llamacpp.sh: $files GGUF files read bit for bit, $read_back converted files holding their values bit for bit, $logit_checks logit checks within their bounds, 2 tokenizers equal to HF's"
