@@ -834,6 +834,9 @@ enum { LLM_PRE_METASPACE = 1, LLM_PRE_DIGITS = 2, LLM_PRE_DIGIT_RUNS = 3, LLM_PR
 enum { LLM_SPLIT_ISOLATED = 0, LLM_SPLIT_REMOVED = 1, LLM_SPLIT_MERGED_PREVIOUS = 2, LLM_SPLIT_MERGED_NEXT = 3,
        LLM_SPLIT_CONTIGUOUS = 4, LLM_SPLIT_INVERT = 8 };
 enum { LLM_DEC_BYTE_LEVEL = 1, LLM_DEC_SENTENCEPIECE = 2, LLM_DEC_METASPACE = 3 };
+/* LLM_TF_BYTE_LEVEL_TEXT on an added token: its text is the byte-level spelling of its
+   bytes; on a vocabulary entry that is not added: its text has a character outside the
+   byte-level alphabet, so BPE never produces it (kept out of the lookup by bytes). */
 enum { LLM_TF_MODEL = 1, LLM_TF_ADDED = 2, LLM_TF_SPECIAL = 4, LLM_TF_LSTRIP = 8, LLM_TF_RSTRIP = 16,
        LLM_TF_SINGLE_WORD = 32, LLM_TF_NORMALIZED = 64, LLM_TF_BYTE_LEVEL_TEXT = 128 };
 enum { LLM_BPE_BYTE_FALLBACK = 1, LLM_BPE_FUSE_UNK = 2, LLM_BPE_IGNORE_MERGES = 4 };
@@ -7879,7 +7882,7 @@ static llm_result llm__tok_tables(llm_model *m, struct llm__tokenizer *t, char *
         size_t len, len2;
         const uint8_t *s;
         uint32_t h;
-        if (!(t->flags[i] & LLM_TF_MODEL)) continue;
+        if (!(t->flags[i] & LLM_TF_MODEL) || (t->flags[i] & (LLM_TF_ADDED | LLM_TF_BYTE_LEVEL_TEXT)) == LLM_TF_BYTE_LEVEL_TEXT) continue;
         s = llm__tok_str(t, i, &len);
         for (h = llm__hash_bytes(s, len) & t->vocab_mask; t->vocab[h] >= 0; h = (h + 1) & t->vocab_mask) {
             const uint8_t *s2 = llm__tok_str(t, t->vocab[h], &len2);

@@ -5,7 +5,8 @@
    safetensors tensors that share bytes or a name, tokenizer ids past config.json's
    vocab_size. A tokenizer with fewer ids than vocab_size converts, and a tokenizer.json
    with 40k added tokens converts in well under 5 s (the added-token check once compared
-   every pair). Runs $BUILD/convert (BUILD: build) on directories in $BUILD/tests. */
+   every pair); tokenizers with a vocabulary token U+0000 or one outside the byte-level
+   alphabet before its byte-level spelling convert and tokenize as HF does. Runs $BUILD/convert (BUILD: build) on directories in $BUILD/tests. */
 #define _POSIX_C_SOURCE 200809L
 #define LLM_IMPLEMENTATION
 #include "../llm.h"
@@ -241,6 +242,75 @@ static void test_many_added(void) {
     check(ok && dt < 5.0, "40000 added tokens: exit %d, %.2f s (under 5 s), %lu tokens", rc, dt, (unsigned long)n + 3);
 }
 
+/* Converts a tokenizer.json (text) alone into DIR/out.llm under root and opens it; NULL
+   (after a failed check) if either fails. */
+static llm_model *convert_tokenizer(const char *name, const char *json) {
+    char dir[300], args[700], log[320], msg[2048];
+    llm_model *m = NULL;
+    llm_model_desc d;
+    int rc;
+    snprintf(dir, sizeof dir, "%s/%s", root, name);
+    snprintf(args, sizeof args, "--vocab-only %s %s/out.llm", dir, dir);
+    snprintf(log, sizeof log, "%s/stderr.txt", dir);
+    snprintf(msg, sizeof msg, "rm -rf %s && mkdir -p %s", dir, dir);
+    if (system(msg) != 0) exit(2);
+    ci_write_text(dir, "tokenizer.json", json);
+    rc = run_convert(args, log, msg, sizeof msg);
+    memset(&d, 0, sizeof d);
+    d.vocab_only = 1;
+    snprintf(args, sizeof args, "%s/out.llm", dir);
+    if (rc == 0 && llm_model_open(&m, args, &d) == LLM_OK) return m;
+    check(0, "%s: the tokenizer converts and opens (exit %d: %s)", name, rc, rc ? msg : "");
+    return NULL;
+}
+
+/* Whether text tokenizes (no specials) to the n ids want. */
+static int tokenizes_to(const llm_model *m, const char *text, size_t len, const int32_t *want, size_t n) {
+    int32_t ids[16];
+    size_t got = 0;
+    return llm_tokenize(m, text, len, 0, ids, 16, &got) == LLM_OK && got == n && memcmp(ids, want, n * sizeof *ids) == 0;
+}
+
+/* U+0000 as a vocabulary token (InternLM2 has one): the key is kept with its length, so
+   "a\0b" is three tokens and decodes back to its three bytes. */
+static void test_nul_token(void) {
+    static const char tok[] =
+        "{\"added_tokens\": [], \"pre_tokenizer\": null, \"decoder\": {\"type\": \"Sequence\", \"decoders\": [{\"type\": \"Replace\", "
+        "\"pattern\": {\"String\": \"\\u2581\"}, \"content\": \" \"}, {\"type\": \"ByteFallback\"}, {\"type\": \"Fuse\"}]}, \"model\": {\"type\": \"BPE\", "
+        "\"vocab\": {\"a\": 0, \"\\u0000\": 1, \"b\": 2, \"a\\u0000\": 3}, \"merges\": []}}\n";
+    static const int32_t want[] = { 0, 1, 2 };
+    char out[8];
+    size_t n_out = 0;
+    int ok;
+    llm_model *m = convert_tokenizer("nul-token", tok);
+    if (!m) return;
+    check(tokenizes_to(m, "a\0b", 3, want, 3), "a vocabulary token U+0000: \"a\\0b\" is the tokens 0 1 2");
+    ok = llm_detokenize(m, want, 3, 0, out, sizeof out, &n_out) == LLM_OK && n_out == 3 && memcmp(out, "a\0b", 3) == 0;
+    check(ok, "and they decode to its three bytes (%lu)", (unsigned long)n_out);
+    llm_model_close(m);
+}
+
+/* A byte-level vocabulary entry with a character outside the byte-level alphabet (a raw
+   tab here; Command R has emoji beside their byte-level spellings): BPE never produces it,
+   so the entry spelled in the alphabet ("\u0109"), with the same byte and a higher id, is
+   the one found, and the raw one decodes to its text. */
+static void test_unmapped_token(void) {
+    static const char tok[] =
+        "{\"added_tokens\": [], \"decoder\": {\"type\": \"ByteLevel\"}, "
+        "\"pre_tokenizer\": {\"type\": \"ByteLevel\", \"add_prefix_space\": false}, \"model\": {\"type\": \"BPE\", "
+        "\"vocab\": {\"a\": 0, \"\\t\": 1, \"\\u0109\": 2}, \"merges\": []}}\n";
+    static const int32_t want[] = { 0, 2 }, raw = 1;
+    char out[8];
+    size_t n_out = 0;
+    int ok;
+    llm_model *m = convert_tokenizer("unmapped-token", tok);
+    if (!m) return;
+    check(tokenizes_to(m, "a\t", 2, want, 2), "a vocabulary entry outside the byte-level alphabet: \"a\\t\" is the tokens 0 2");
+    ok = llm_detokenize(m, &raw, 1, 0, out, sizeof out, &n_out) == LLM_OK && n_out == 1 && out[0] == '\t';
+    check(ok, "and the entry decodes to its text (%lu bytes)", (unsigned long)n_out);
+    llm_model_close(m);
+}
+
 int main(void) {
 #if defined(_WIN32)
     printf("SKIP: the converter cases need a POSIX shell\n");
@@ -250,5 +320,7 @@ int main(void) {
     snprintf(root, sizeof root, "%s/tests/convert_inputs", ci_build_dir);
     test_cases();
     test_many_added();
+    test_nul_token();
+    test_unmapped_token();
     return check_summary("converter inputs: all checks passed");
 }

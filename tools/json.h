@@ -2,9 +2,10 @@
 
    Parses a whole document into a tree whose strings are decoded to UTF-8 (with an
    explicit length, so "\u0000" survives in values; JSON_NO_NUL refuses it where the text
-   is used as a C string). Keys never hold U+0000, and a key twice in one object is refused:
-   RFC 8259 leaves it to the reader, and Python keeps the last value where a first-match
-   lookup would see the first. Objects keep their members in file order and answer lookups
+   is used as a C string). Keys hold U+0000 only under JSON_NUL_KEYS (tokenizer.json, whose
+   vocabulary's keys are token texts, read with their lengths). A key twice in one object
+   is refused: RFC 8259 leaves it to the reader, and Python keeps the last value where a
+   first-match lookup would see the first. Objects keep their members in file order and answer lookups
    by key with a linear scan: the documents the tools read are either small (config.json)
    or walked in order (tokenizer.json's vocabulary and merges).
 
@@ -37,8 +38,9 @@ void json_free(json_value *v);
 /* Reads and parses a file; NULL with a message (naming the path) on error. */
 json_value *json_parse_file(const char *path, char *err, size_t err_size);
 
-#define JSON_NO_NUL 1u /* refuse strings holding U+0000 */
-/* json_parse and json_parse_file with flags (JSON_NO_NUL). */
+#define JSON_NO_NUL 1u   /* refuse strings holding U+0000 */
+#define JSON_NUL_KEYS 2u /* accept keys holding U+0000 (json_get still finds only whole keys) */
+/* json_parse and json_parse_file with flags (JSON_NO_NUL, JSON_NUL_KEYS). */
 json_value *json_parse_ex(const char *text, size_t n, unsigned flags, char *err, size_t err_size);
 json_value *json_parse_file_ex(const char *path, unsigned flags, char *err, size_t err_size);
 /* A whole file (a regular file, a pipe; up to 1 GiB) in a malloc'd buffer with a NUL after
@@ -163,7 +165,7 @@ static char *json__string(json__parser *ps, size_t *len, int is_key) {
                 else ps->p = save;
             }
             if (cp >= 0xD800 && cp < 0xE000) cp = 0xFFFD; /* a lone surrogate has no UTF-8 form */
-            if (cp == 0 && (is_key || (ps->flags & JSON_NO_NUL))) {
+            if (cp == 0 && (is_key ? !(ps->flags & JSON_NUL_KEYS) : (ps->flags & JSON_NO_NUL) != 0)) {
                 char what[120];
                 *o = 0;
                 snprintf(what, sizeof what, "U+0000 (\\u0000) in a %s, after \"%.40s\"", is_key ? "key" : "string", out);

@@ -1172,10 +1172,11 @@ static int llm__cv_file_exists(const char *path) {
 }
 
 /* A JSON file the converter reads: an object whose strings hold no U+0000 (they are used
-   as C strings: a "model_type" of "llama\u0000evil" must not pass for "llama"). */
-static int llm__cv_read_json_object(llm__cv *cv, const char *path, json_value **out) {
+   as C strings: a "model_type" of "llama\u0000evil" must not pass for "llama"). flags adds
+   JSON_NUL_KEYS for tokenizer.json: InternLM2's vocabulary has a token "\u0000". */
+static int llm__cv_read_json_object(llm__cv *cv, const char *path, unsigned flags, json_value **out) {
     char err[1024];
-    if (!(*out = json_parse_file_ex(path, JSON_NO_NUL, err, sizeof err))) return llm__cv_json_failed(cv, err);
+    if (!(*out = json_parse_file_ex(path, JSON_NO_NUL | flags, err, sizeof err))) return llm__cv_json_failed(cv, err);
     if ((*out)->type == JSON_OBJECT) return 0;
     llm__cv_fail(cv, "%s: not a JSON object (found %s)", path, json_type_name((*out)->type));
     json_free(*out);
@@ -1319,21 +1320,23 @@ static size_t llm__cv_tok_byte_level_raw(const char *s, size_t n, uint8_t *out, 
 }
 
 /* llm.h looks a byte-level token up by its bytes and keeps the lowest id when two share
-   them. That must be the one BPE can produce, not one kept as text. */
+   them. That must be the one BPE can produce. Entries outside the alphabet are left out of
+   the lookup (LLM_TF_BYTE_LEVEL_TEXT), unless they are added tokens too, whose flag says
+   something else: those must not come first. */
 static int llm__cv_tok_check_duplicates(llm__cv *cv, const llm__cv_tok_data *td, char **text, const size_t *len, const uint8_t *unmapped) {
     llm__cv_tok_map seen;
     int32_t id;
     if (llm__cv_tok_map_init(cv, &seen, (size_t)td->n)) return -1;
     for (id = 0; id < td->n; id++) {
         size_t slot;
-        if (!(td->flags[id] & LLM_TF_MODEL)) continue;
+        if (!(td->flags[id] & LLM_TF_MODEL) || (td->flags[id] & (LLM_TF_ADDED | LLM_TF_BYTE_LEVEL_TEXT)) == LLM_TF_BYTE_LEVEL_TEXT) continue;
         slot = llm__cv_tok_map_slot(&seen, text[id] ? text[id] : "", len[id]);
         if (!seen.key[slot]) { seen.key[slot] = text[id] ? text[id] : ""; seen.len[slot] = len[id]; seen.id[slot] = id; continue; }
         if (unmapped[seen.id[slot]] && !unmapped[id]) {
             int32_t first = seen.id[slot];
             llm__cv_tok_map_free(&seen);
-            return llm__cv_fail(cv, "tokenizer.json: tokens %d and %d stand for the same bytes and the first is not in the byte-level "
-                        "alphabet; not supported", first, id);
+            return llm__cv_fail(cv, "tokenizer.json: tokens %d and %d stand for the same bytes and the first, an added token, is not in "
+                        "the byte-level alphabet; not supported", first, id);
         }
     }
     llm__cv_tok_map_free(&seen);
@@ -1733,7 +1736,7 @@ static int llm__cv_tok_read(llm__cv *cv, const char *dir, llm__cv_tok_data *td) 
         llm__cv_log(cv, "warning: %s is missing; the model file gets no tokenizer", path);
         return 1;
     }
-    if (llm__cv_read_json_object(cv, path, &j)) return -1;
+    if (llm__cv_read_json_object(cv, path, JSON_NUL_KEYS, &j)) return -1;
     model = json_get(j, "model");
     if (llm__cv_tok_read_model(cv, model, td) || llm__cv_tok_read_normalizer(cv, json_get(j, "normalizer"), td) ||
         llm__cv_tok_read_pre_tokenizer(cv, json_get(j, "pre_tokenizer"), td) || llm__cv_tok_read_decoder(cv, json_get(j, "decoder"), td) ||
@@ -1780,6 +1783,8 @@ static int llm__cv_tok_read(llm__cv *cv, const char *dir, llm__cv_tok_data *td) 
     }
     for (i = 0; i < (size_t)td->n_prefix; i++) if (td->prefix[i] >= td->n || !td->flags[td->prefix[i]]) { llm__cv_fail(cv, "tokenizer.json: template id %d has no token", td->prefix[i]); goto done; }
     for (i = 0; i < (size_t)td->n_suffix; i++) if (td->suffix[i] >= td->n || !td->flags[td->suffix[i]]) { llm__cv_fail(cv, "tokenizer.json: template id %d has no token", td->suffix[i]); goto done; }
+    for (i = 0; i < (size_t)td->n; i++) /* never produced by BPE: out of llm.h's lookup by bytes */
+        if (unmapped[i] && !(td->flags[i] & LLM_TF_ADDED)) td->flags[i] |= LLM_TF_BYTE_LEVEL_TEXT;
     if (td->byte_level && llm__cv_tok_check_duplicates(cv, td, text, len, unmapped)) goto done;
     td->offsets = (int32_t *)malloc(((size_t)td->n + 1) * sizeof(int32_t));
     for (i = 0, td->n_bytes = 0; i < (size_t)td->n; i++) td->n_bytes += len[i];
@@ -2567,7 +2572,7 @@ static int llm__cv_read_hparams(llm__cv *cv, const char *dir, llm__cv_hparams *h
     llm__cv_path_join(path, sizeof path, dir, "config.json");
     if (!(cfg = json_parse_file_ex(path, JSON_NO_NUL, err, sizeof err))) return llm__cv_json_failed(cv, err);
     llm__cv_path_join(path, sizeof path, dir, "generation_config.json");
-    if (llm__cv_file_exists(path) && llm__cv_read_json_object(cv, path, &gen)) { json_free(cfg); return -1; }
+    if (llm__cv_file_exists(path) && llm__cv_read_json_object(cv, path, 0, &gen)) { json_free(cfg); return -1; }
     rc = llm__cv_hparams_from_json(cv, cfg, gen, h);
     json_free(cfg);
     json_free(gen);
@@ -2758,7 +2763,7 @@ static int llm__cv_open_source(llm__cv *cv, const char *dir, llm__cv_source *src
     }
     llm__cv_path_join(path, sizeof path, dir, "model.safetensors.index.json");
     if (!llm__cv_file_exists(path)) return llm__cv_fail(cv, "%s: no model.safetensors or model.safetensors.index.json", dir);
-    if (llm__cv_read_json_object(cv, path, &idx)) return -1;
+    if (llm__cv_read_json_object(cv, path, 0, &idx)) return -1;
     if (!(src->index = llm__cv_strdup(path))) { json_free(idx); return llm__cv_oom(cv); }
     map = json_get(idx, "weight_map");
     if (!map || map->type != JSON_OBJECT) { json_free(idx); return llm__cv_fail(cv, "%s: no 'weight_map' object", path); }
@@ -3259,9 +3264,9 @@ static int llm__cv_set_vocab_only(llm__cv *cv, llm_builder *b, const char *dir, 
     memset(&h, 0, sizeof h);
     h.bos_id = -1;
     llm__cv_path_join(path, sizeof path, dir, "config.json");
-    if (llm__cv_file_exists(path) && llm__cv_read_json_object(cv, path, &cfg)) return -1;
+    if (llm__cv_file_exists(path) && llm__cv_read_json_object(cv, path, 0, &cfg)) return -1;
     llm__cv_path_join(path, sizeof path, dir, "generation_config.json");
-    if (llm__cv_file_exists(path) && llm__cv_read_json_object(cv, path, &gen)) { json_free(cfg); return -1; }
+    if (llm__cv_file_exists(path) && llm__cv_read_json_object(cv, path, 0, &gen)) { json_free(cfg); return -1; }
     r = llm__cv_read_token_ids(cv, gen, cfg, &h) || llm__cv_cfg_int(cv, cfg, "vocab_size", 0, 0, &vocab) || (td && vocab > 0 && llm__cv_tok_check_vocab_size(cv, td, vocab));
     json_free(cfg);
     json_free(gen);

@@ -1155,8 +1155,13 @@ static int llm__gguf_tok_entry(llm__cv_tok_data *td, int byte_level, int32_t typ
     case LLM__GGUF_TOK_USER: f = (uint8_t)((byte_level ? 0 : LLM_TF_MODEL) | LLM_TF_ADDED); break;
     default: f = LLM_TF_MODEL; break;
     }
-    if (byte_level && f == LLM_TF_MODEL) *out_n = llm__cv_tok_byte_level_raw(s, n, out, &mapped);
-    else { memcpy(out, s, n); *out_n = n; }
+    if (byte_level && f == LLM_TF_MODEL) {
+        *out_n = llm__cv_tok_byte_level_raw(s, n, out, &mapped);
+        if (!mapped) f |= LLM_TF_BYTE_LEVEL_TEXT; /* never produced by BPE (LLM_TF_BYTE_LEVEL_TEXT) */
+    } else {
+        memcpy(out, s, n);
+        *out_n = n;
+    }
     if (f & LLM_TF_ADDED) td->n_added++;
     if (f & LLM_TF_MODEL) td->n_model++;
     return f;
