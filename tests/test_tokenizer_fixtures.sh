@@ -50,15 +50,20 @@ same tiktoken bl_llama3 "Split regex"
 subst '"pre_tokenizer":null' '"pre_tokenizer":{"type":"Split","pattern":{"String":" "},"behavior":"MergedWithPrevious","invert":false}' \
   <tests/data/tokenizers/spm_legacy/tokenizer.json >$out/same/split_string/tokenizer.json
 same split_string spm_legacy "Split regex"
-# Granite 3's layout (StarCoder's): Digits, then ByteLevel with its GPT-2 regex and no prefix
-# space; HF's ids for it are not here, so only that it converts to those steps
-mkdir -p $out/same/granite3
-subst '"add_prefix_space":true,"trim_offsets":true,"use_regex":true}]' '"add_prefix_space":false,"trim_offsets":true,"use_regex":true}]' \
-  <tests/data/tokenizers/bl_digits/tokenizer.json >$out/same/granite3/tokenizer.json
-if ! $b/convert --vocab-only $out/same/granite3 $out/same/granite3.llm >$out/same/granite3.log 2>&1 ||
-   ! grep -qF "pre-tokenizer Digits + GPT-2 regex," $out/same/granite3.log; then
-  echo "FAIL: Granite 3's layout did not convert to Digits + GPT-2 regex:"; cat $out/same/granite3.log; fail=1
-fi
+# The byte-level fixtures whose added tokens are plain special ones as the GGUF files
+# convert_hf_to_gguf.py --vocab-only writes, with llama.cpp's name for their pre-tokenizer
+# (tests/tool_gguf_write --tokenizer), converted back: still HF's ids and text. (bl_qwen2's
+# added tokens are lstrip, rstrip, single_word and normalized, which GGUF has no place for.)
+mkdir -p $out/gguf
+for p in "bl_gpt2 gpt-2" "bl_llama3 llama-bpe" "bl_starcoder smollm" "bl_starcoder starcoder" "bl_starcoder refact"; do
+  set -- $p; g=$out/gguf/$1-$2; v=tests/data/tokenizers/$1/vectors.jsonl
+  if ! { $b/tests/tool_gguf_write --tokenizer $out/$1.llm $g.gguf $2 && $b/convert $g.gguf $g.llm; } >$g.log 2>&1; then
+    echo "FAIL: $1 as a GGUF file with tokenizer.ggml.pre $2:"; cat $g.log; fail=1; continue
+  fi
+  $b/tokenize -m $g.llm <$v >$g.a; $cmp $v ids $g.a ids "$1 as GGUF ($2) encode" || fail=1
+  $b/tokenize -m $g.llm --no-special <$v >$g.b; $cmp $v ids_nospecial $g.b ids "$1 as GGUF ($2) encode --no-special" || fail=1
+  $b/tokenize -m $g.llm --decode <$v >$g.c; $cmp $v decoded $g.c text "$1 as GGUF ($2) decode" || fail=1
+done
 
 # refuse DIR FROM TO EXPECTED: the fixture with FROM replaced by TO must not convert, and the
 # message must contain EXPECTED.

@@ -1108,25 +1108,39 @@ done:
 enum { LLM__GGUF_TOK_NORMAL = 1, LLM__GGUF_TOK_UNKNOWN = 2, LLM__GGUF_TOK_CONTROL = 3, LLM__GGUF_TOK_USER = 4,
        LLM__GGUF_TOK_UNUSED = 5, LLM__GGUF_TOK_BYTE = 6 };
 
-/* tokenizer.ggml.pre names of byte-level vocabularies and what HF's tokenizer.json of those
-   models does: the Split regex (Isolated), the normalizer, ignore_merges. */
+/* tokenizer.ggml.pre names of byte-level vocabularies (as convert_hf_to_gguf.py names them)
+   and what HF's tokenizer.json of those models does: Digits(individual_digits) first or not,
+   the Split regex (Isolated), the normalizer, ignore_merges. */
 static const char *const llm__gguf_regex_o200k =
     "[^\\r\\n\\p{L}\\p{N}]?[\\p{Lu}\\p{Lt}\\p{Lm}\\p{Lo}\\p{M}]*[\\p{Ll}\\p{Lm}\\p{Lo}\\p{M}]+(?i:'s|'t|'re|'ve|'m|'ll|'d)?|"
     "[^\\r\\n\\p{L}\\p{N}]?[\\p{Lu}\\p{Lt}\\p{Lm}\\p{Lo}\\p{M}]+[\\p{Ll}\\p{Lm}\\p{Lo}\\p{M}]*(?i:'s|'t|'re|'ve|'m|'ll|'d)?|"
     "\\p{N}{1,3}| ?[^\\s\\p{L}\\p{N}]+[\\r\\n/]*|\\s*[\\r\\n]+|\\s+(?!\\S)|\\s+";
+/* Mistral's Tekken (Mistral Nemo, Mistral Small 3): o200k's classes without the
+   contractions, digits one by one. */
+static const char *const llm__gguf_regex_tekken =
+    "[^\\r\\n\\p{L}\\p{N}]?[\\p{Lu}\\p{Lt}\\p{Lm}\\p{Lo}\\p{M}]*[\\p{Ll}\\p{Lm}\\p{Lo}\\p{M}]+|"
+    "[^\\r\\n\\p{L}\\p{N}]?[\\p{Lu}\\p{Lt}\\p{Lm}\\p{Lo}\\p{M}]+[\\p{Ll}\\p{Lm}\\p{Lo}\\p{M}]*|"
+    "\\p{N}| ?[^\\s\\p{L}\\p{N}]+[\\r\\n/]*|\\s*[\\r\\n]+|\\s+(?!\\S)|\\s+";
 
 typedef struct llm__gguf_pre {
     const char *name;
+    int32_t digits;
     const char *const *regex;
     int32_t normalizer, bpe_opts;
 } llm__gguf_pre;
 
 static const llm__gguf_pre llm__gguf_pres[] = {
-    { "gpt2", &llm__cv_tok_regex_gpt2, LLM_NORM_NONE, 0 },
-    { "qwen2", &llm__cv_tok_regex_qwen2, LLM_NORM_NFC, 0 },
-    { "llama3", &llm__cv_tok_regex_llama3, LLM_NORM_NONE, LLM_BPE_IGNORE_MERGES },
-    { "llama-bpe", &llm__cv_tok_regex_llama3, LLM_NORM_NONE, LLM_BPE_IGNORE_MERGES },
-    { "gpt-4o", &llm__gguf_regex_o200k, LLM_NORM_NONE, LLM_BPE_IGNORE_MERGES }, /* o200k: gpt-oss, Phi-4-mini */
+    { "gpt-2", 0, &llm__cv_tok_regex_gpt2, LLM_NORM_NONE, 0 },
+    { "gpt2", 0, &llm__cv_tok_regex_gpt2, LLM_NORM_NONE, 0 }, /* (an older spelling of this reader's) */
+    { "qwen2", 0, &llm__cv_tok_regex_qwen2, LLM_NORM_NFC, 0 },
+    { "llama3", 0, &llm__cv_tok_regex_llama3, LLM_NORM_NONE, LLM_BPE_IGNORE_MERGES },
+    { "llama-bpe", 0, &llm__cv_tok_regex_llama3, LLM_NORM_NONE, LLM_BPE_IGNORE_MERGES },
+    { "gpt-4o", 0, &llm__gguf_regex_o200k, LLM_NORM_NONE, LLM_BPE_IGNORE_MERGES }, /* o200k: gpt-oss, Phi-4-mini */
+    { "tekken", 0, &llm__gguf_regex_tekken, LLM_NORM_NONE, LLM_BPE_IGNORE_MERGES },
+    { "smollm", 1, &llm__cv_tok_regex_gpt2, LLM_NORM_NONE, 0 },    /* SmolLM, SmolLM2 */
+    { "starcoder", 1, &llm__cv_tok_regex_gpt2, LLM_NORM_NONE, 0 }, /* StarCoder 2 */
+    { "refact", 1, &llm__cv_tok_regex_gpt2, LLM_NORM_NONE, 0 },    /* Granite 3 */
+    { "command-r", 1, &llm__cv_tok_regex_gpt2, LLM_NORM_NFC, 0 },
 };
 
 /* An array entry of the expected element type and count (n < 2^24). */
@@ -1261,6 +1275,7 @@ static int llm__gguf_tok_pipeline(llm__cv *cv, const llm__gguf_file *gf, llm__cv
         if (strlen(llm__gguf_pres[i].name) == n && !memcmp(llm__gguf_pres[i].name, pre, n)) {
             char *re = llm__cv_strdup(*llm__gguf_pres[i].regex);
             if (!re) return llm__cv_oom(cv);
+            if (llm__gguf_pres[i].digits && llm__cv_tok_add_step(cv, td, LLM_PRE_DIGITS, NULL)) { free(re); return -1; }
             if (llm__cv_tok_add_split(cv, td, re, strlen(re), LLM_SPLIT_ISOLATED, NULL)) return -1;
             td->byte_level = 1;
             td->normalizer = llm__gguf_pres[i].normalizer;
@@ -1268,7 +1283,7 @@ static int llm__gguf_tok_pipeline(llm__cv *cv, const llm__gguf_file *gf, llm__cv
             td->decoder = LLM_DEC_BYTE_LEVEL;
             return 0;
         }
-    return llm__cv_fail_as(cv, LLM_ERR_UNSUPPORTED, "%s: tokenizer.ggml.pre '%.*s' is not supported (gpt2, qwen2, llama3, llama-bpe, gpt-4o)", gf->path, (int)(n > 64 ? 64 : n), pre);
+    return llm__cv_fail_as(cv, LLM_ERR_UNSUPPORTED, "%s: tokenizer.ggml.pre '%.*s' is not supported (gpt-2, qwen2, llama3, llama-bpe, gpt-4o, tekken, smollm, starcoder, refact, command-r)", gf->path, (int)(n > 64 ? 64 : n), pre);
 }
 
 /* The ids put around the text: add_bos_token (default: SentencePiece yes, gpt2 no) and
