@@ -264,51 +264,51 @@ static llm_model *convert_tokenizer(const char *name, const char *json) {
     return NULL;
 }
 
-/* Whether text tokenizes (no specials) to the n ids want. */
-static int tokenizes_to(const llm_model *m, const char *text, size_t len, const int32_t *want, size_t n) {
-    int32_t ids[16];
-    size_t got = 0;
-    return llm_tokenize(m, text, len, 0, ids, 16, &got) == LLM_OK && got == n && memcmp(ids, want, n * sizeof *ids) == 0;
-}
+/* A tokenizer.json alone that must convert and then give HF's ids for text and text for
+   the ids dec. */
+typedef struct tok_case {
+    const char *name, *why, *json, *text;
+    size_t text_len;
+    int32_t ids[4], dec[4];
+    size_t n_ids, n_dec;
+    const char *dec_text;
+    size_t dec_len;
+} tok_case;
 
-/* U+0000 as a vocabulary token (InternLM2 has one): the key is kept with its length, so
-   "a\0b" is three tokens and decodes back to its three bytes. */
-static void test_nul_token(void) {
-    static const char tok[] =
-        "{\"added_tokens\": [], \"pre_tokenizer\": null, \"decoder\": {\"type\": \"Sequence\", \"decoders\": [{\"type\": \"Replace\", "
-        "\"pattern\": {\"String\": \"\\u2581\"}, \"content\": \" \"}, {\"type\": \"ByteFallback\"}, {\"type\": \"Fuse\"}]}, \"model\": {\"type\": \"BPE\", "
-        "\"vocab\": {\"a\": 0, \"\\u0000\": 1, \"b\": 2, \"a\\u0000\": 3}, \"merges\": []}}\n";
-    static const int32_t want[] = { 0, 1, 2 };
-    char out[8];
-    size_t n_out = 0;
-    int ok;
-    llm_model *m = convert_tokenizer("nul-token", tok);
-    if (!m) return;
-    check(tokenizes_to(m, "a\0b", 3, want, 3), "a vocabulary token U+0000: \"a\\0b\" is the tokens 0 1 2");
-    ok = llm_detokenize(m, want, 3, 0, out, sizeof out, &n_out) == LLM_OK && n_out == 3 && memcmp(out, "a\0b", 3) == 0;
-    check(ok, "and they decode to its three bytes (%lu)", (unsigned long)n_out);
-    llm_model_close(m);
-}
+static const tok_case tok_cases[] = {
+    /* U+0000 as a vocabulary token (InternLM2 has one): the key is kept with its length */
+    { "nul-token", "a vocabulary token U+0000",
+      "{\"added_tokens\": [], \"pre_tokenizer\": null, \"decoder\": {\"type\": \"Sequence\", \"decoders\": [{\"type\": \"Replace\", "
+      "\"pattern\": {\"String\": \"\\u2581\"}, \"content\": \" \"}, {\"type\": \"ByteFallback\"}, {\"type\": \"Fuse\"}]}, \"model\": {\"type\": \"BPE\", "
+      "\"vocab\": {\"a\": 0, \"\\u0000\": 1, \"b\": 2, \"a\\u0000\": 3}, \"merges\": []}}\n",
+      "a\0b", 3, { 0, 1, 2 }, { 0, 1, 2 }, 3, 3, "a\0b", 3 },
+    /* A byte-level entry with a character outside the byte-level alphabet (a raw tab here;
+       Command R has emoji beside their byte-level spellings): BPE never produces it, so the
+       entry spelled in the alphabet ("\u0109"), with the same byte and a higher id, is the
+       one found, and the raw one decodes to its text. */
+    { "unmapped-token", "a vocabulary entry outside the byte-level alphabet",
+      "{\"added_tokens\": [], \"decoder\": {\"type\": \"ByteLevel\"}, "
+      "\"pre_tokenizer\": {\"type\": \"ByteLevel\", \"add_prefix_space\": false}, \"model\": {\"type\": \"BPE\", "
+      "\"vocab\": {\"a\": 0, \"\\t\": 1, \"\\u0109\": 2}, \"merges\": []}}\n",
+      "a\t", 2, { 0, 2 }, { 1 }, 2, 1, "\t", 1 },
+};
 
-/* A byte-level vocabulary entry with a character outside the byte-level alphabet (a raw
-   tab here; Command R has emoji beside their byte-level spellings): BPE never produces it,
-   so the entry spelled in the alphabet ("\u0109"), with the same byte and a higher id, is
-   the one found, and the raw one decodes to its text. */
-static void test_unmapped_token(void) {
-    static const char tok[] =
-        "{\"added_tokens\": [], \"decoder\": {\"type\": \"ByteLevel\"}, "
-        "\"pre_tokenizer\": {\"type\": \"ByteLevel\", \"add_prefix_space\": false}, \"model\": {\"type\": \"BPE\", "
-        "\"vocab\": {\"a\": 0, \"\\t\": 1, \"\\u0109\": 2}, \"merges\": []}}\n";
-    static const int32_t want[] = { 0, 2 }, raw = 1;
-    char out[8];
-    size_t n_out = 0;
-    int ok;
-    llm_model *m = convert_tokenizer("unmapped-token", tok);
-    if (!m) return;
-    check(tokenizes_to(m, "a\t", 2, want, 2), "a vocabulary entry outside the byte-level alphabet: \"a\\t\" is the tokens 0 2");
-    ok = llm_detokenize(m, &raw, 1, 0, out, sizeof out, &n_out) == LLM_OK && n_out == 1 && out[0] == '\t';
-    check(ok, "and the entry decodes to its text (%lu bytes)", (unsigned long)n_out);
-    llm_model_close(m);
+static void test_tok_cases(void) {
+    size_t i;
+    for (i = 0; i < sizeof tok_cases / sizeof tok_cases[0]; i++) {
+        const tok_case *c = &tok_cases[i];
+        int32_t ids[16];
+        char out[16];
+        size_t n = 0, n_out = 0;
+        int ok;
+        llm_model *m = convert_tokenizer(c->name, c->json);
+        if (!m) continue;
+        ok = llm_tokenize(m, c->text, c->text_len, 0, ids, 16, &n) == LLM_OK && n == c->n_ids && !memcmp(ids, c->ids, n * sizeof *ids);
+        check(ok, "%s: the text gives HF's %lu ids (%lu)", c->why, (unsigned long)c->n_ids, (unsigned long)n);
+        ok = llm_detokenize(m, c->dec, c->n_dec, 0, out, sizeof out, &n_out) == LLM_OK && n_out == c->dec_len && !memcmp(out, c->dec_text, n_out);
+        check(ok, "%s: and decodes to HF's %lu bytes (%lu)", c->why, (unsigned long)c->dec_len, (unsigned long)n_out);
+        llm_model_close(m);
+    }
 }
 
 int main(void) {
@@ -320,7 +320,6 @@ int main(void) {
     snprintf(root, sizeof root, "%s/tests/convert_inputs", ci_build_dir);
     test_cases();
     test_many_added();
-    test_nul_token();
-    test_unmapped_token();
+    test_tok_cases();
     return check_summary("converter inputs: all checks passed");
 }
