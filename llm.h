@@ -7882,7 +7882,8 @@ static llm_result llm__tok_tables(llm_model *m, struct llm__tokenizer *t, char *
         size_t len, len2;
         const uint8_t *s;
         uint32_t h;
-        if (!(t->flags[i] & LLM_TF_MODEL) || (t->flags[i] & (LLM_TF_ADDED | LLM_TF_BYTE_LEVEL_TEXT)) == LLM_TF_BYTE_LEVEL_TEXT) continue;
+        if (!(t->flags[i] & LLM_TF_MODEL)) continue;
+        if ((t->flags[i] & (LLM_TF_ADDED | LLM_TF_BYTE_LEVEL_TEXT)) == LLM_TF_BYTE_LEVEL_TEXT) continue; /* never made by BPE */
         s = llm__tok_str(t, i, &len);
         for (h = llm__hash_bytes(s, len) & t->vocab_mask; t->vocab[h] >= 0; h = (h + 1) & t->vocab_mask) {
             const uint8_t *s2 = llm__tok_str(t, t->vocab[h], &len2);

@@ -6,7 +6,8 @@
    vocab_size. A tokenizer with fewer ids than vocab_size converts, and a tokenizer.json
    with 40k added tokens converts in well under 5 s (the added-token check once compared
    every pair); tokenizers with a vocabulary token U+0000 or one outside the byte-level
-   alphabet before its byte-level spelling convert and tokenize as HF does. Runs $BUILD/convert (BUILD: build) on directories in $BUILD/tests. */
+   alphabet before its byte-level spelling convert and tokenize as HF does. Runs
+   $BUILD/convert (BUILD: build) on directories in $BUILD/tests. */
 #define _POSIX_C_SOURCE 200809L
 #define LLM_IMPLEMENTATION
 #include "../llm.h"
