@@ -5,9 +5,9 @@
    is used as a C string). Keys hold U+0000 only under JSON_NUL_KEYS (tokenizer.json, whose
    vocabulary's keys are token texts, read with their lengths). A key twice in one object
    is refused: RFC 8259 leaves it to the reader, and Python keeps the last value where a
-   first-match lookup would see the first. Objects keep their members in file order and answer lookups
-   by key with a linear scan: the documents the tools read are either small (config.json)
-   or walked in order (tokenizer.json's vocabulary and merges).
+   first-match lookup would see the first. Objects keep their members in file order and
+   answer lookups by key with a linear scan: the documents the tools read are either small
+   (config.json) or walked in order (tokenizer.json's vocabulary and merges).
 
    Do this in exactly one C file:  #define JSON_IMPLEMENTATION  before  #include "json.h"
    (tools/llm_convert.h's implementation does it for its file).
