@@ -23,7 +23,7 @@ b=${BUILD:-build}
 data=../shared/testdata
 g=$data/gguf
 . tests/need.sh
-need_file test_gguf ../shared/testdata "$g/README.md" "$data/kq-mini-hf" "$data/kjv-tiny-hf" "$data/qwen2-mini-hf" || exit $need_exit
+need_file test_gguf_llamacpp ../shared/testdata "$g/README.md" "$data/kq-mini-hf" "$data/kjv-tiny-hf" "$data/qwen2-mini-hf" || exit $need_exit
 out=$b/tests/gguf_llamacpp; mkdir -p $out
 fail=0; files=0; logit_checks=0; read_back=0
 
