@@ -7862,6 +7862,13 @@ static uint32_t llm__table_size(size_t n) {
     return size;
 }
 
+/* Whether the vocabulary's lookup by bytes holds a token: a model token, unless it is a
+   byte-level entry BPE never produces (LLM_TF_BYTE_LEVEL_TEXT without LLM_TF_ADDED). The
+   converter checks the same set for two ids sharing their bytes. */
+static int llm__tok_found_by_bytes(uint8_t f) {
+    return (f & LLM_TF_MODEL) && (f & (LLM_TF_ADDED | LLM_TF_BYTE_LEVEL_TEXT)) != LLM_TF_BYTE_LEVEL_TEXT;
+}
+
 static llm_result llm__tok_tables(llm_model *m, struct llm__tokenizer *t, char *err, size_t es) {
     const llm__meta *mg = llm__meta_find(m, LLM_KEY_TOK_MERGES);
     int32_t n = t->info.n_tokens, i, n_model = 0;
@@ -7882,8 +7889,7 @@ static llm_result llm__tok_tables(llm_model *m, struct llm__tokenizer *t, char *
         size_t len, len2;
         const uint8_t *s;
         uint32_t h;
-        if (!(t->flags[i] & LLM_TF_MODEL)) continue;
-        if ((t->flags[i] & (LLM_TF_ADDED | LLM_TF_BYTE_LEVEL_TEXT)) == LLM_TF_BYTE_LEVEL_TEXT) continue; /* never made by BPE */
+        if (!llm__tok_found_by_bytes(t->flags[i])) continue;
         s = llm__tok_str(t, i, &len);
         for (h = llm__hash_bytes(s, len) & t->vocab_mask; t->vocab[h] >= 0; h = (h + 1) & t->vocab_mask) {
             const uint8_t *s2 = llm__tok_str(t, t->vocab[h], &len2);

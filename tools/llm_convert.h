@@ -1329,7 +1329,7 @@ static int llm__cv_tok_check_duplicates(llm__cv *cv, const llm__cv_tok_data *td,
     if (llm__cv_tok_map_init(cv, &seen, (size_t)td->n)) return -1;
     for (id = 0; id < td->n; id++) {
         size_t slot;
-        if (!(td->flags[id] & LLM_TF_MODEL) || (td->flags[id] & (LLM_TF_ADDED | LLM_TF_BYTE_LEVEL_TEXT)) == LLM_TF_BYTE_LEVEL_TEXT) continue;
+        if (!llm__tok_found_by_bytes(td->flags[id])) continue;
         slot = llm__cv_tok_map_slot(&seen, text[id] ? text[id] : "", len[id]);
         if (!seen.key[slot]) { seen.key[slot] = text[id] ? text[id] : ""; seen.len[slot] = len[id]; seen.id[slot] = id; continue; }
         if (unmapped[seen.id[slot]] && !unmapped[id]) {
@@ -1783,9 +1783,11 @@ static int llm__cv_tok_read(llm__cv *cv, const char *dir, llm__cv_tok_data *td) 
     }
     for (i = 0; i < (size_t)td->n_prefix; i++) if (td->prefix[i] >= td->n || !td->flags[td->prefix[i]]) { llm__cv_fail(cv, "tokenizer.json: template id %d has no token", td->prefix[i]); goto done; }
     for (i = 0; i < (size_t)td->n_suffix; i++) if (td->suffix[i] >= td->n || !td->flags[td->suffix[i]]) { llm__cv_fail(cv, "tokenizer.json: template id %d has no token", td->suffix[i]); goto done; }
-    for (i = 0; i < (size_t)td->n; i++) /* never produced by BPE: out of llm.h's lookup by bytes */
-        if (unmapped[i] && !(td->flags[i] & LLM_TF_ADDED)) td->flags[i] |= LLM_TF_BYTE_LEVEL_TEXT;
-    if (td->byte_level && llm__cv_tok_check_duplicates(cv, td, text, len, unmapped)) goto done;
+    if (td->byte_level) {
+        for (i = 0; i < (size_t)td->n; i++) /* never produced by BPE: out of llm.h's lookup by bytes */
+            if (unmapped[i] && !(td->flags[i] & LLM_TF_ADDED)) td->flags[i] |= LLM_TF_BYTE_LEVEL_TEXT;
+        if (llm__cv_tok_check_duplicates(cv, td, text, len, unmapped)) goto done;
+    }
     td->offsets = (int32_t *)malloc(((size_t)td->n + 1) * sizeof(int32_t));
     for (i = 0, td->n_bytes = 0; i < (size_t)td->n; i++) td->n_bytes += len[i];
     td->bytes = (uint8_t *)malloc(td->n_bytes ? td->n_bytes : 1);

@@ -1131,7 +1131,6 @@ typedef struct llm__gguf_pre {
 
 static const llm__gguf_pre llm__gguf_pres[] = {
     { "gpt-2", 0, &llm__cv_tok_regex_gpt2, LLM_NORM_NONE, 0 },
-    { "gpt2", 0, &llm__cv_tok_regex_gpt2, LLM_NORM_NONE, 0 }, /* (an older spelling of this reader's) */
     { "qwen2", 0, &llm__cv_tok_regex_qwen2, LLM_NORM_NFC, 0 },
     { "llama3", 0, &llm__cv_tok_regex_llama3, LLM_NORM_NONE, LLM_BPE_IGNORE_MERGES },
     { "llama-bpe", 0, &llm__cv_tok_regex_llama3, LLM_NORM_NONE, LLM_BPE_IGNORE_MERGES },
