@@ -1459,21 +1459,25 @@ static llm__step_time llm__workers_run(llm__workers *w, int n_chunks, llm__chunk
 static int llm__threads_default(void) { return 1; }
 #endif
 
-/* The contention policy. When a parallel step took longer than the calling thread alone would
-   have (another thread was preempted by another process), the next steps run on the calling
-   thread alone, for a window that doubles while that keeps happening and shrinks by an eighth
-   per parallel step that is not slow (one lucky step does not undo it): on a busy machine more
-   threads must not mean slower. The workers are woken as a window ends, so that the next
-   parallel step is judged with them awake. */
+/* The contention policy. When two parallel steps in a row took longer than the calling thread
+   alone would have (another thread was preempted by another process), the next steps run on
+   the calling thread alone, for a window that doubles while that keeps happening and shrinks
+   by an eighth per parallel step that is not slow (one lucky step does not undo it): on a busy
+   machine more threads must not mean slower. One slow step alone is a hiccup (an interrupt, a
+   hypervisor taking the CPU for a moment): answering each with a window ran 2-5% of an idle
+   VM's two-thread generation on one thread. The workers are woken as a window ends, so that
+   the next parallel step is judged with them awake. */
 #define LLM__CONTENTION_MIN_WORK 262144.0 /* multiply-adds: a smaller step runs on the caller, as
                                              waking the others would cost more than it saves */
 #define LLM__CONTENTION_SLOW 0.9          /* slow: over 0.9 x the time the caller alone would take */
 #define LLM__CONTENTION_FIRST 16          /* steps of the first window */
 #define LLM__CONTENTION_LONGEST 4096      /* a window below this doubles, else becomes this */
 #define LLM__CONTENTION_SHRINK 8          /* a step that is not slow takes window / 8 off */
+#define LLM__CONTENTION_STRIKES 2         /* slow steps in a row that open a window */
 
 typedef struct llm__contention {
     int window, solo_left;    /* the current window; its steps still to run on one thread */
+    int strikes;              /* slow steps in a row since the last window or fast step */
 } llm__contention;
 
 /* The threads the next step, of `work` multiply-adds, runs on: 1 or n_threads. *wake is set
@@ -1492,8 +1496,11 @@ static int llm__contention_threads(llm__contention *k, int n_threads, double wor
 static void llm__contention_record(llm__contention *k, llm__step_time t, int n_chunks) {
     if (t.mine > 0 && t.total <= LLM__CONTENTION_SLOW * t.own * (double)n_chunks / (double)t.mine) {
         k->window -= k->window / LLM__CONTENTION_SHRINK;
+        k->strikes = 0;
         return;
     }
+    if (++k->strikes < LLM__CONTENTION_STRIKES) return;
+    k->strikes = 0;
     k->window = !k->window ? LLM__CONTENTION_FIRST : k->window < LLM__CONTENTION_LONGEST ? 2 * k->window : LLM__CONTENTION_LONGEST;
     k->solo_left = k->window;
 }

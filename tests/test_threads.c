@@ -145,7 +145,8 @@ static int test_workers(void) {
 }
 
 /* The window of one-thread steps with made-up timings: 5 of 10 chunks took the caller 10, so
-   alone it would take 20, and a step is slow when it took over 0.9 x 20. */
+   alone it would take 20, and a step is slow when it took over 0.9 x 20. A window opens at
+   the second slow step in a row. */
 static int test_contention(void) {
     llm__contention k;
     llm__step_time fast = { 18.0, 10.0, 5 }, slow = { 18.5, 10.0, 5 }, none = { 1.0, 1.0, 0 };
@@ -156,12 +157,19 @@ static int test_contention(void) {
     ok &= llm__contention_threads(&k, 1, 1e6, &wake) == 1 && !wake;
     llm__contention_record(&k, fast, 10);
     ok &= k.window == 0 && k.solo_left == 0;
+    llm__contention_record(&k, slow, 10); /* one slow step, then a fast one: no window */
+    ok &= k.window == 0 && k.solo_left == 0;
+    llm__contention_record(&k, fast, 10);
+    llm__contention_record(&k, slow, 10);
+    ok &= k.window == 0 && k.solo_left == 0;
     llm__contention_record(&k, slow, 10);
     ok &= k.window == LLM__CONTENTION_FIRST && k.solo_left == LLM__CONTENTION_FIRST;
     for (i = 1; i <= LLM__CONTENTION_FIRST; i++) /* the workers are woken at the window's last step */
         ok &= llm__contention_threads(&k, 2, 1e6, &wake) == 1 && wake == (i == LLM__CONTENTION_FIRST);
     ok &= llm__contention_threads(&k, 2, 1e6, &wake) == 2 && !wake;
-    llm__contention_record(&k, none, 10); /* the caller ran no chunk: slow, and the window doubles */
+    llm__contention_record(&k, none, 10); /* the caller ran no chunk: slow */
+    ok &= k.window == LLM__CONTENTION_FIRST && k.solo_left == 0;
+    llm__contention_record(&k, none, 10); /* twice: the window doubles */
     ok &= k.window == 2 * LLM__CONTENTION_FIRST && k.solo_left == k.window;
     k.solo_left = 0;
     llm__contention_record(&k, fast, 10); /* shrinks by an eighth */
@@ -169,9 +177,10 @@ static int test_contention(void) {
     for (i = 0; i < 20; i++) {
         k.solo_left = 0;
         llm__contention_record(&k, slow, 10);
+        llm__contention_record(&k, slow, 10);
     }
     ok &= k.window == LLM__CONTENTION_LONGEST && k.solo_left == LLM__CONTENTION_LONGEST;
-    printf("%s contention: one-thread windows open, double, shrink and end with a wake\n", ok ? "ok  " : "FAIL");
+    printf("%s contention: one-thread windows open at a second slow step in a row, double, shrink and end with a wake\n", ok ? "ok  " : "FAIL");
     return !ok;
 }
 
