@@ -120,6 +120,7 @@
        llm_ctx_tokens           the token ids it holds
        llm_ctx_rewind           forget the tokens after a position
        llm_ctx_kv_bytes         the size of its KV cache
+       llm_ctx_memory_bytes     all it allocated: KV cache, scratch for n_batch tokens, ...
        llm_kv_cache_bytes       the KV cache size formula, for planning
        llm_ctx_save             write the context's state (tokens, KV rows, logits) to a file
        llm_ctx_load             read one back into a context of the same model
@@ -434,6 +435,9 @@ LLMDEF int32_t llm_ctx_batch(const llm_ctx *ctx);           /* tokens per prompt
 LLMDEF const llm_model *llm_ctx_model(const llm_ctx *ctx);
 LLMDEF llm_result llm_ctx_rewind(llm_ctx *ctx, int32_t pos);
 LLMDEF size_t llm_ctx_kv_bytes(const llm_ctx *ctx);
+/* All the context allocated when it opened: the KV cache, the scratch of n_batch tokens'
+   activations, the token ids and the sampler's scratch (its threads' stacks aside). */
+LLMDEF size_t llm_ctx_memory_bytes(const llm_ctx *ctx);
 /* The ids the context holds, llm_ctx_pos of them (the penalty window and cache reuse read them). */
 LLMDEF const int32_t *llm_ctx_tokens(const llm_ctx *ctx);
 /* 2 (K and V) x layers x kv heads x head_dim x n_ctx x bytes per element. */
@@ -5009,6 +5013,7 @@ struct llm_ctx {
     llm__contention contention;
     void *k_cache, *v_cache;   /* [layer][kv_head][n_ctx][head_dim] */
     size_t kv_bytes;
+    size_t memory_bytes;       /* the caches, scratch, token ids and sampler scratch together */
     /* scratch, sized for n_batch tokens, carved from one block (llm__ctx_scratch) */
     void *scratch;
     float *x, *xb, *q, *k, *v, *att_out, *hb, *hb2, *scores, *logits, *rope;
@@ -5218,6 +5223,7 @@ LLMDEF llm_result llm_ctx_open(llm_ctx **out, const llm_model *model, const llm_
     if ((size_t)h->n_ff_shared > max_in) max_in = (size_t)h->n_ff_shared;
     c->xq_stride = llm__xq_stride((int)max_in);
     need = llm__ctx_sizes(c, max_in, &scratch, &filled);
+    c->memory_bytes = (size_t)need;
     phys = llm__physical_memory();
     if (need == 0 || (phys && need > phys)) {
         if (need == 0) llm__ctx_log(&d, "n_ctx %d: the context's size does not fit in this address space", d.n_ctx);
@@ -5265,6 +5271,7 @@ LLMDEF int32_t llm_ctx_size(const llm_ctx *ctx) { return ctx ? ctx->n_ctx : 0; }
 LLMDEF int32_t llm_ctx_batch(const llm_ctx *ctx) { return ctx ? ctx->n_batch : 0; }
 LLMDEF const llm_model *llm_ctx_model(const llm_ctx *ctx) { return ctx ? ctx->model : NULL; }
 LLMDEF size_t llm_ctx_kv_bytes(const llm_ctx *ctx) { return ctx ? ctx->kv_bytes : 0; }
+LLMDEF size_t llm_ctx_memory_bytes(const llm_ctx *ctx) { return ctx ? ctx->memory_bytes : 0; }
 LLMDEF const int32_t *llm_ctx_tokens(const llm_ctx *ctx) { return ctx ? ctx->tokens : NULL; }
 
 LLMDEF llm_result llm_ctx_rewind(llm_ctx *ctx, int32_t pos) {

@@ -664,12 +664,13 @@ int main(int argc, char **argv) {
                100.0 * median(share, reps), reps, median(bw, reps), bw_lo, bw_hi);
     }
     /* The weights count once they are paged in (rows of the embedding table that no token
-       used never are), so the peak is compared with weights + KV cache + 64 MiB. */
+       used never are), so the peak is compared with weights + the context's allocations (KV
+       cache, scratch for n_batch = the prompt's tokens) + 64 MiB. */
     {
-        double peak = rss_kb("VmHWM:") / 1024.0, wmib = h->weight_bytes / 1048576.0, kv = llm_ctx_kv_bytes(c) / 1048576.0;
-        printf("\nopen %.1f ms (%s); resident %.0f MiB (peak %.0f MiB, %s weights %.0f MiB + KV cache %.0f MiB + 64 MiB)%s\n",
-               t_open * 1e3, h->weights_mapped ? "mapped" : "read into memory", rss_kb("VmRSS:") / 1024.0, peak, peak <= wmib + kv + 64.0 ? "within" : "OVER", wmib, kv,
-               busy ? " (with CPU-bound processes running)" : "");
+        double peak = rss_kb("VmHWM:") / 1024.0, wmib = h->weight_bytes / 1048576.0, cmib = llm_ctx_memory_bytes(c) / 1048576.0;
+        printf("\nopen %.1f ms (%s); resident %.0f MiB (peak %.0f MiB, %s weights %.0f MiB + context %.0f MiB (KV cache %.0f MiB) + 64 MiB)%s\n",
+               t_open * 1e3, h->weights_mapped ? "mapped" : "read into memory", rss_kb("VmRSS:") / 1024.0, peak, peak <= wmib + cmib + 64.0 ? "within" : "OVER", wmib,
+               cmib, llm_ctx_kv_bytes(c) / 1048576.0, busy ? " (with CPU-bound processes running)" : "");
     }
     llm_ctx_close(c);
     llm_model_close(m);

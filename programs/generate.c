@@ -269,9 +269,9 @@ int main(int argc, char **argv) {
     end_text(&out);
     if (st.stop == LLM_STOP_CONTEXT_FULL && st.n_generated < o.n_gen)
         fprintf(stderr, "generate: stopped after %d tokens: the context (%d) is full\n", st.n_generated, llm_ctx_size(ctx));
-    fprintf(stderr, "generate: prompt %d tokens (%d evaluated, %.1f tok/s), generated %d tokens (%.1f tok/s), KV cache %llu bytes\n",
+    fprintf(stderr, "generate: prompt %d tokens (%d evaluated, %.1f tok/s), generated %d tokens (%.1f tok/s), KV cache %llu bytes (context %llu in all)\n",
             st.n_prompt, st.n_evaluated, st.prompt_tokens_per_s, st.n_generated, st.gen_tokens_per_s,
-            (unsigned long long)llm_ctx_kv_bytes(ctx));
+            (unsigned long long)llm_ctx_kv_bytes(ctx), (unsigned long long)llm_ctx_memory_bytes(ctx));
     rc = 0;
 done:
     llm_ctx_close(ctx);

@@ -187,6 +187,30 @@ static void test_read_or_mapped(void) {
     else check(kb >= 2048, "the weights read into memory are in huge pages (%ld kB more)", kb);
 }
 
+/* llm_ctx_memory_bytes counts the KV cache, the token ids and a scratch that grows with
+   n_batch: each token of a batch has at least its residual and normed rows (n_embd each) and
+   the two feed-forward rows (n_ff each) in f32. */
+static void test_memory_bytes(const llm_model *m) {
+    const llm_model_info *h = llm_model_info_get(m);
+    llm_ctx_desc d;
+    llm_ctx *one = NULL, *many = NULL;
+    size_t a, b, token = (size_t)(2 * h->n_embd + 2 * h->n_ff) * 4;
+    memset(&d, 0, sizeof d);
+    d.n_ctx = 64;
+    d.n_batch = 1;
+    CHECK(llm_ctx_open(&one, m, &d) == LLM_OK, "a context of n_batch 1 opens");
+    d.n_batch = 64;
+    CHECK(llm_ctx_open(&many, m, &d) == LLM_OK, "a context of n_batch 64 opens");
+    a = llm_ctx_memory_bytes(one);
+    b = llm_ctx_memory_bytes(many);
+    CHECK(a >= llm_ctx_kv_bytes(one) + 64 * 4 && b >= a + 63 * token,
+          "llm_ctx_memory_bytes: %zu with n_batch 1, %zu with 64 (KV cache %zu, at least %zu bytes a token more)", a, b,
+          llm_ctx_kv_bytes(one), token);
+    CHECK(llm_ctx_memory_bytes(NULL) == 0, "llm_ctx_memory_bytes(NULL) is 0");
+    llm_ctx_close(one);
+    llm_ctx_close(many);
+}
+
 int main(void) {
     tiny_desc d = tiny_default();
     size_t size;
@@ -198,6 +222,7 @@ int main(void) {
         return 1;
     }
     test_sizes(m);
+    test_memory_bytes(m);
     test_trained_context(m);
     test_read_or_mapped();
     llm_model_close(m);
