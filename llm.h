@@ -1749,10 +1749,13 @@ typedef void (*llm__mm_fn)(const llm__mm *m, int r0, int r1);
 
 typedef struct llm__kernels {
     llm__mm_fn mm[LLM_DTYPE_COUNT];
-    float (*dot_f32)(const float *a, const float *b, int n);
-    float (*dot_f16)(const uint16_t *a, const float *b, int n);
-    void (*axpy_f32)(float *y, float a, const float *x, int n);
-    void (*axpy_f16)(float *y, float a, const uint16_t *x, int n);
+    /* attention over n cached rows of hd (f32 or f16): s[t] = (k_t . q) x scale, and out =
+       the sum of p[t] v_t from zero, in order of t (LLM__ATTENTION_ROWS) */
+    void (*scores_f32)(const float *k, const float *q, int hd, int n, float scale, float *s);
+    void (*scores_f16)(const uint16_t *k, const float *q, int hd, int n, float scale, float *s);
+    void (*values_f32)(float *out, const float *p, const float *v, int hd, int n);
+    void (*values_f16)(float *out, const float *p, const uint16_t *v, int hd, int n);
+    void (*softmax)(float *x, int n); /* the attention's, in place */
     void (*quantize_x)(const float *x, int n, uint8_t *out);
     void (*swiglu)(float *gate, const float *up, int n);
     void (*geglu)(float *gate, const float *up, int n);
@@ -2021,6 +2024,33 @@ static void llm__get_row(const llm_tensor *w, int64_t row, float *out, int n) {
     }
 }
 
+/* A set's attention loops over the cached rows, from its dot and axpy (inlined into them, so
+   that the loops pay no call per row). The scores are the dot products; the values go through
+   axpy into out, unless the set keeps the sums in registers (LLM__ATTENTION_SCORES alone):
+   either way each element is the same chain of operations, so the logits do not depend on
+   which. */
+#define LLM__ATTENTION_SCORES(sfx)                                                                                   \
+    static void llm__scores_f32_##sfx(const float *k, const float *q, int hd, int n, float scale, float *s) {       \
+        int t;                                                                                                       \
+        for (t = 0; t < n; t++) s[t] = llm__dot_f32_##sfx(k + (size_t)t * (size_t)hd, q, hd) * scale;               \
+    }                                                                                                                \
+    static void llm__scores_f16_##sfx(const uint16_t *k, const float *q, int hd, int n, float scale, float *s) {    \
+        int t;                                                                                                       \
+        for (t = 0; t < n; t++) s[t] = llm__dot_f16_##sfx(k + (size_t)t * (size_t)hd, q, hd) * scale;               \
+    }
+#define LLM__ATTENTION_ROWS(sfx)                                                                                     \
+    LLM__ATTENTION_SCORES(sfx)                                                                                       \
+    static void llm__values_f32_##sfx(float *out, const float *p, const float *v, int hd, int n) {                  \
+        int t;                                                                                                       \
+        memset(out, 0, (size_t)hd * sizeof(float));                                                                 \
+        for (t = 0; t < n; t++) llm__axpy_f32_##sfx(out, p[t], v + (size_t)t * (size_t)hd, hd);                      \
+    }                                                                                                                \
+    static void llm__values_f16_##sfx(float *out, const float *p, const uint16_t *v, int hd, int n) {               \
+        int t;                                                                                                       \
+        memset(out, 0, (size_t)hd * sizeof(float));                                                                 \
+        for (t = 0; t < n; t++) llm__axpy_f16_##sfx(out, p[t], v + (size_t)t * (size_t)hd, hd);                      \
+    }
+
 /* -- scalar reference ------------------------------------------------------------------- */
 static float llm__dot_f32_ref(const float *a, const float *b, int n) {
     float s = 0.0f;
@@ -2044,6 +2074,16 @@ static void llm__axpy_f32_ref(float *y, float a, const float *x, int n) {
 static void llm__axpy_f16_ref(float *y, float a, const uint16_t *x, int n) {
     int i;
     for (i = 0; i < n; i++) y[i] += a * llm_f16_to_f32(x[i]);
+}
+
+LLM__ATTENTION_ROWS(ref)
+
+static void llm__softmax(float *x, int n) {
+    float mx = x[0], sum = 0.0f;
+    int i;
+    for (i = 1; i < n; i++) if (x[i] > mx) mx = x[i];
+    for (i = 0; i < n; i++) { x[i] = expf(x[i] - mx); sum += x[i]; }
+    for (i = 0; i < n; i++) x[i] /= sum;
 }
 
 static void llm__mm_float_ref(const llm__mm *m, int r0, int r1) {
@@ -2177,7 +2217,7 @@ static void llm__geglu_ref(float *gate, const float *up, int n) {
 static const llm__kernels llm__kernels_ref = {
     { llm__mm_float_ref, llm__mm_float_ref, llm__mm_float_ref, llm__mm_quant_ref, llm__mm_quant_ref, llm__mm_kquant_ref,
       llm__mm_kquant_ref, llm__mm_kquant_ref },
-    llm__dot_f32_ref, llm__dot_f16_ref, llm__axpy_f32_ref, llm__axpy_f16_ref, llm__quantize_x_ref, llm__swiglu_ref, llm__geglu_ref, 0, "scalar", NULL, 0
+    llm__scores_f32_ref, llm__scores_f16_ref, llm__values_f32_ref, llm__values_f16_ref, llm__softmax, llm__quantize_x_ref, llm__swiglu_ref, llm__geglu_ref, 0, "scalar", NULL, 0
 };
 
 #if defined(LLM__AVX512)
@@ -2226,6 +2266,86 @@ static void llm__axpy_f16_avx512(float *y, float a, const uint16_t *x, int n) {
         _mm512_mask_storeu_ps(y + i, k, _mm512_fmadd_ps(av, _mm512_cvtph_ps(_mm256_maskz_loadu_epi16(k, x + i)), _mm512_maskz_loadu_ps(k, y + i)));
     }
 }
+
+/* The sums of 16 registers' lanes, in one register (lane i: v[i]'s): halves, quarters, then
+   pairs of lanes and single lanes added across registers instead of within each. */
+LLM__INLINE __m512 llm__hsum16_avx512(const __m512 *v) {
+    const __m512i order = _mm512_setr_epi32(0, 4, 8, 12, 2, 6, 10, 14, 1, 5, 9, 13, 3, 7, 11, 15);
+    __m512 a[8], b[4], c[2];
+    int i;
+    LLM__UNROLL for (i = 0; i < 8; i++) /* rows 2i, 2i + 1: eight partial sums each */
+        a[i] = _mm512_add_ps(_mm512_shuffle_f32x4(v[2 * i], v[2 * i + 1], 0x44), _mm512_shuffle_f32x4(v[2 * i], v[2 * i + 1], 0xEE));
+    LLM__UNROLL for (i = 0; i < 4; i++) /* rows 4i .. 4i + 3: four each, a 128-bit lane per row */
+        b[i] = _mm512_add_ps(_mm512_shuffle_f32x4(a[2 * i], a[2 * i + 1], 0x88), _mm512_shuffle_f32x4(a[2 * i], a[2 * i + 1], 0xDD));
+    LLM__UNROLL for (i = 0; i < 2; i++) /* lane L: rows 8i + L and 8i + 4 + L, two each */
+        c[i] = _mm512_add_ps(_mm512_unpacklo_ps(b[2 * i], b[2 * i + 1]), _mm512_unpackhi_ps(b[2 * i], b[2 * i + 1]));
+    /* lane L: rows L, 8 + L, 4 + L, 12 + L */
+    return _mm512_permutexvar_ps(order, _mm512_add_ps(_mm512_unpacklo_ps(c[0], c[1]), _mm512_unpackhi_ps(c[0], c[1])));
+}
+
+/* Scores 16 rows at a time, one sum per row as in a dot product, and the 16 reduced together;
+   the rows past the last 16 one by one. */
+LLM__INLINE void llm__scores_avx512(const void *k, const float *q, int hd, int n, float scale, float *s, const int f16) {
+    const __mmask16 tail = (__mmask16)((1u << (hd % 16)) - 1);
+    int t = 0, i, r;
+    for (; t + 16 <= n; t += 16) {
+        __m512 acc[16];
+        LLM__UNROLL for (r = 0; r < 16; r++) acc[r] = _mm512_setzero_ps();
+        for (i = 0; i + 16 <= hd; i += 16) {
+            __m512 qv = _mm512_loadu_ps(q + i);
+            LLM__UNROLL for (r = 0; r < 16; r++) {
+                size_t at = (size_t)(t + r) * (size_t)hd + (size_t)i;
+                __m512 x = f16 ? _mm512_cvtph_ps(_mm256_loadu_si256((const __m256i *)((const uint16_t *)k + at))) : _mm512_loadu_ps((const float *)k + at);
+                acc[r] = _mm512_fmadd_ps(x, qv, acc[r]);
+            }
+        }
+        if (tail) {
+            __m512 qv = _mm512_maskz_loadu_ps(tail, q + i);
+            LLM__UNROLL for (r = 0; r < 16; r++) {
+                size_t at = (size_t)(t + r) * (size_t)hd + (size_t)i;
+                __m512 x = f16 ? _mm512_cvtph_ps(_mm256_maskz_loadu_epi16(tail, (const uint16_t *)k + at)) : _mm512_maskz_loadu_ps(tail, (const float *)k + at);
+                acc[r] = _mm512_fmadd_ps(x, qv, acc[r]);
+            }
+        }
+        _mm512_storeu_ps(s + t, _mm512_mul_ps(llm__hsum16_avx512(acc), _mm512_set1_ps(scale)));
+    }
+    for (; t < n; t++)
+        s[t] = (f16 ? llm__dot_f16_avx512((const uint16_t *)k + (size_t)t * (size_t)hd, q, hd) : llm__dot_f32_avx512((const float *)k + (size_t)t * (size_t)hd, q, hd)) * scale;
+}
+
+static void llm__scores_f32_avx512(const float *k, const float *q, int hd, int n, float scale, float *s) { llm__scores_avx512(k, q, hd, n, scale, s, 0); }
+static void llm__scores_f16_avx512(const uint16_t *k, const float *q, int hd, int n, float scale, float *s) { llm__scores_avx512(k, q, hd, n, scale, s, 1); }
+
+
+/* The values 64 columns at a time in four registers over all the rows (axpy would store and
+   reload its sums for every row), the columns past the last 64 by axpy. */
+LLM__INLINE void llm__values_avx512(float *out, const float *p, const void *v, int hd, int n, const int f16) {
+    int d = 0, t, j;
+    for (; d + 64 <= hd; d += 64) {
+        __m512 acc[4];
+        LLM__UNROLL for (j = 0; j < 4; j++) acc[j] = _mm512_setzero_ps();
+        for (t = 0; t < n; t++) {
+            __m512 pt = _mm512_set1_ps(p[t]);
+            size_t at = (size_t)t * (size_t)hd + (size_t)d;
+            LLM__UNROLL for (j = 0; j < 4; j++) {
+                __m512 x = f16 ? _mm512_cvtph_ps(_mm256_loadu_si256((const __m256i *)((const uint16_t *)v + at + 16 * j)))
+                               : _mm512_loadu_ps((const float *)v + at + 16 * j);
+                acc[j] = _mm512_fmadd_ps(pt, x, acc[j]);
+            }
+        }
+        LLM__UNROLL for (j = 0; j < 4; j++) _mm512_storeu_ps(out + d + 16 * j, acc[j]);
+    }
+    if (d == hd) return;
+    memset(out + d, 0, (size_t)(hd - d) * sizeof(float));
+    for (t = 0; t < n; t++) {
+        size_t at = (size_t)t * (size_t)hd + (size_t)d;
+        if (f16) llm__axpy_f16_avx512(out + d, p[t], (const uint16_t *)v + at, hd - d);
+        else llm__axpy_f32_avx512(out + d, p[t], (const float *)v + at, hd - d);
+    }
+}
+
+static void llm__values_f32_avx512(float *out, const float *p, const float *v, int hd, int n) { llm__values_avx512(out, p, v, hd, n, 0); }
+static void llm__values_f16_avx512(float *out, const float *p, const uint16_t *v, int hd, int n) { llm__values_avx512(out, p, v, hd, n, 1); }
 
 /* nr rows x nt tokens of dot products; one accumulator per pair, reduced in a fixed order,
    the columns past the last multiple of 16 added one by one. */
@@ -2673,6 +2793,30 @@ LLM__INLINE __m512 llm__exp_avx512(__m512 x) {
     return _mm512_scalef_ps(p, n);
 }
 
+/* The softmax 16 scores at a time: the largest, e^(x - largest) and their sum, then the
+   division by it (as HF's float32 softmax, which is vectorized too, the sum is not taken in
+   order of position). */
+static void llm__softmax_avx512(float *x, int n) {
+    __m512 mx = _mm512_set1_ps(x[0]), sum = _mm512_setzero_ps(), total;
+    int i;
+    for (i = 0; i < n; i += 16) {
+        __mmask16 k = n - i >= 16 ? (__mmask16)0xFFFF : (__mmask16)((1u << (n - i)) - 1);
+        mx = _mm512_mask_max_ps(mx, k, mx, _mm512_maskz_loadu_ps(k, x + i));
+    }
+    mx = _mm512_set1_ps(_mm512_reduce_max_ps(mx));
+    for (i = 0; i < n; i += 16) {
+        __mmask16 k = n - i >= 16 ? (__mmask16)0xFFFF : (__mmask16)((1u << (n - i)) - 1);
+        __m512 e = _mm512_maskz_mov_ps(k, llm__exp_avx512(_mm512_sub_ps(_mm512_maskz_loadu_ps(k, x + i), mx)));
+        _mm512_mask_storeu_ps(x + i, k, e);
+        sum = _mm512_add_ps(sum, e);
+    }
+    total = _mm512_set1_ps(_mm512_reduce_add_ps(sum));
+    for (i = 0; i < n; i += 16) {
+        __mmask16 k = n - i >= 16 ? (__mmask16)0xFFFF : (__mmask16)((1u << (n - i)) - 1);
+        _mm512_mask_storeu_ps(x + i, k, _mm512_div_ps(_mm512_maskz_loadu_ps(k, x + i), total));
+    }
+}
+
 /* Every element goes through the same vector code (the tail masked), so a result does not
    depend on where a thread's rows begin. */
 static void llm__swiglu_avx512(float *gate, const float *up, int n) {
@@ -2784,7 +2928,7 @@ LLM__TARGET_END
 static const llm__kernels llm__kernels_avx512 = {
     { llm__mm_f32_avx512, llm__mm_f16_avx512, llm__mm_bf16_avx512, llm__mm_q8_0_avx512, llm__mm_q4_0_avx512, llm__mm_q4_k_avx512,
       llm__mm_q5_k_avx512, llm__mm_q6_k_avx512 },
-    llm__dot_f32_avx512, llm__dot_f16_avx512, llm__axpy_f32_avx512, llm__axpy_f16_avx512, llm__quantize_x_avx512, llm__swiglu_avx512, llm__geglu_avx512, LLM__XT, "avx512", LLM__MM_BF16_DOT, 0
+    llm__scores_f32_avx512, llm__scores_f16_avx512, llm__values_f32_avx512, llm__values_f16_avx512, llm__softmax_avx512, llm__quantize_x_avx512, llm__swiglu_avx512, llm__geglu_avx512, LLM__XT, "avx512", LLM__MM_BF16_DOT, 0
 };
 
 #if defined(LLM__AMX)
@@ -3016,7 +3160,7 @@ LLM__TARGET_END
 static const llm__kernels llm__kernels_amx = {
     { llm__mm_f32_avx512, llm__mm_f16_avx512, llm__mm_bf16_avx512, llm__mm_q8_0_amx, llm__mm_q4_0_amx, llm__mm_q4_k_amx,
       llm__mm_q5_k_amx, llm__mm_q6_k_amx },
-    llm__dot_f32_avx512, llm__dot_f16_avx512, llm__axpy_f32_avx512, llm__axpy_f16_avx512, llm__quantize_x_avx512, llm__swiglu_avx512, llm__geglu_avx512, LLM__XT, "avx512-amx", LLM__AMX_BF16_DOT
+    llm__scores_f32_avx512, llm__scores_f16_avx512, llm__values_f32_avx512, llm__values_f16_avx512, llm__softmax_avx512, llm__quantize_x_avx512, llm__swiglu_avx512, llm__geglu_avx512, LLM__XT, "avx512-amx", LLM__AMX_BF16_DOT
 };
 #endif
 #endif
@@ -3066,6 +3210,37 @@ static void llm__axpy_f16_avx2(float *y, float a, const uint16_t *x, int n) {
         _mm256_storeu_ps(y + i, _mm256_fmadd_ps(av, _mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)(x + i))), _mm256_loadu_ps(y + i)));
     for (; i < n; i++) y[i] += a * llm_f16_to_f32(x[i]);
 }
+
+LLM__ATTENTION_SCORES(avx2)
+
+/* llm__values_avx512's scheme, 32 columns in four registers. */
+LLM__INLINE void llm__values_avx2(float *out, const float *p, const void *v, int hd, int n, const int f16) {
+    int d = 0, t, j;
+    for (; d + 32 <= hd; d += 32) {
+        __m256 acc[4];
+        LLM__UNROLL for (j = 0; j < 4; j++) acc[j] = _mm256_setzero_ps();
+        for (t = 0; t < n; t++) {
+            __m256 pt = _mm256_set1_ps(p[t]);
+            size_t at = (size_t)t * (size_t)hd + (size_t)d;
+            LLM__UNROLL for (j = 0; j < 4; j++) {
+                __m256 x = f16 ? _mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)((const uint16_t *)v + at + 8 * j)))
+                               : _mm256_loadu_ps((const float *)v + at + 8 * j);
+                acc[j] = _mm256_fmadd_ps(pt, x, acc[j]);
+            }
+        }
+        LLM__UNROLL for (j = 0; j < 4; j++) _mm256_storeu_ps(out + d + 8 * j, acc[j]);
+    }
+    if (d == hd) return;
+    memset(out + d, 0, (size_t)(hd - d) * sizeof(float));
+    for (t = 0; t < n; t++) {
+        size_t at = (size_t)t * (size_t)hd + (size_t)d;
+        if (f16) llm__axpy_f16_avx2(out + d, p[t], (const uint16_t *)v + at, hd - d);
+        else llm__axpy_f32_avx2(out + d, p[t], (const float *)v + at, hd - d);
+    }
+}
+
+static void llm__values_f32_avx2(float *out, const float *p, const float *v, int hd, int n) { llm__values_avx2(out, p, v, hd, n, 0); }
+static void llm__values_f16_avx2(float *out, const float *p, const uint16_t *v, int hd, int n) { llm__values_avx2(out, p, v, hd, n, 1); }
 
 LLM__INLINE void llm__ftile_avx2(const llm__mm *m, int r, int t0, const int nr, const int nt) {
     const float *W = (const float *)m->w->data;
@@ -3418,7 +3593,7 @@ LLM__TARGET_END
 static const llm__kernels llm__kernels_avx2 = {
     { llm__mm_f32_avx2, llm__mm_f16_avx2, llm__mm_bf16_avx2, llm__mm_q8_0_avx2, llm__mm_q4_0_avx2, llm__mm_q4_k_avx2, llm__mm_q5_k_avx2,
       llm__mm_q6_k_avx2 },
-    llm__dot_f32_avx2, llm__dot_f16_avx2, llm__axpy_f32_avx2, llm__axpy_f16_avx2, llm__quantize_x_avx2, llm__swiglu_ref, llm__geglu_ref, 0, "avx2", NULL, 0
+    llm__scores_f32_avx2, llm__scores_f16_avx2, llm__values_f32_avx2, llm__values_f16_avx2, llm__softmax, llm__quantize_x_avx2, llm__swiglu_ref, llm__geglu_ref, 0, "avx2", NULL, 0
 };
 #endif
 
@@ -3603,7 +3778,7 @@ LLM__TARGET_END
 static const llm__kernels llm__kernels_avx2_vnni = {
     { llm__mm_f32_avx2, llm__mm_f16_avx2, llm__mm_bf16_avx2, llm__mm_q8_0_avxvnni, llm__mm_q4_0_avxvnni, llm__mm_q4_k_avxvnni,
       llm__mm_q5_k_avxvnni, llm__mm_q6_k_avxvnni },
-    llm__dot_f32_avx2, llm__dot_f16_avx2, llm__axpy_f32_avx2, llm__axpy_f16_avx2, llm__quantize_x_avx2, llm__swiglu_ref, llm__geglu_ref, 0, "avx2-vnni", NULL, 0
+    llm__scores_f32_avx2, llm__scores_f16_avx2, llm__values_f32_avx2, llm__values_f16_avx2, llm__softmax, llm__quantize_x_avx2, llm__swiglu_ref, llm__geglu_ref, 0, "avx2-vnni", NULL, 0
 };
 #endif
 
@@ -3642,6 +3817,8 @@ static void llm__axpy_f16_neon(float *y, float a, const uint16_t *x, int n) {
     for (; i + 4 <= n; i += 4) vst1q_f32(y + i, vfmaq_n_f32(vld1q_f32(y + i), llm__f16x4_neon(x + i), a));
     for (; i < n; i++) y[i] += a * llm_f16_to_f32(x[i]);
 }
+
+LLM__ATTENTION_ROWS(neon)
 
 LLM__INLINE void llm__ftile_neon(const llm__mm *m, int r, int t0, const int nr, const int nt) {
     const float *W = (const float *)m->w->data;
@@ -3882,7 +4059,7 @@ static void llm__mm_q6_k_neon(const llm__mm *m, int r0, int r1) { llm__mm_kquant
 static const llm__kernels llm__kernels_neon = {
     { llm__mm_f32_neon, llm__mm_f16_neon, llm__mm_bf16_neon, llm__mm_q8_0_neon, llm__mm_q4_0_neon, llm__mm_q4_k_neon, llm__mm_q5_k_neon,
       llm__mm_q6_k_neon },
-    llm__dot_f32_neon, llm__dot_f16_neon, llm__axpy_f32_neon, llm__axpy_f16_neon, llm__quantize_x_ref, llm__swiglu_ref, llm__geglu_ref, 0,
+    llm__scores_f32_neon, llm__scores_f16_neon, llm__values_f32_neon, llm__values_f16_neon, llm__softmax, llm__quantize_x_ref, llm__swiglu_ref, llm__geglu_ref, 0,
 #if defined(LLM__NEON_DOTPROD)
     "neon-dotprod"
 #else
@@ -4152,14 +4329,6 @@ static void llm__rope_rotate_half(float *v, int rope_dim, const float *cs) {
         v[i] = a * c - b * s;
         v[i + half] = b * c + a * s;
     }
-}
-
-static void llm__softmax(float *x, int n) {
-    float mx = x[0], sum = 0.0f;
-    int i;
-    for (i = 1; i < n; i++) if (x[i] > mx) mx = x[i];
-    for (i = 0; i < n; i++) { x[i] = expf(x[i] - mx); sum += x[i]; }
-    for (i = 0; i < n; i++) x[i] /= sum;
 }
 
 /* ---- llm: model file ---------------------------------------------------------------------
@@ -5346,19 +5515,15 @@ static void llm__attention_head(llm_ctx *c, int layer, int head, const float *q,
                                 float *out) {
     const llm_model_info *h = &c->model->info;
     const llm__kernels *K = c->kern;
-    int kvh = head / (h->n_head / h->n_head_kv), t, n = last - first + 1, hd = h->head_dim;
+    int kvh = head / (h->n_head / h->n_head_kv), n = last - first + 1, hd = h->head_dim;
     float scale = h->attn_scale > 0.0f ? h->attn_scale : 1.0f / sqrtf((float)hd);
     size_t i0 = llm__kv_index(c, layer, kvh, first);
-    for (t = 0; t < n; t++)
-        scores[t] = (c->kv_type == LLM_KV_F16 ? K->dot_f16((const uint16_t *)c->k_cache + i0 + (size_t)t * hd, q, hd)
-                                               : K->dot_f32((const float *)c->k_cache + i0 + (size_t)t * hd, q, hd)) * scale;
+    if (c->kv_type == LLM_KV_F16) K->scores_f16((const uint16_t *)c->k_cache + i0, q, hd, n, scale, scores);
+    else K->scores_f32((const float *)c->k_cache + i0, q, hd, n, scale, scores);
     if (h->attn_softcap > 0.0f) llm__softcap(scores, (size_t)n, h->attn_softcap);
-    llm__softmax(scores, n);
-    memset(out, 0, (size_t)hd * 4);
-    for (t = 0; t < n; t++) {
-        if (c->kv_type == LLM_KV_F16) K->axpy_f16(out, scores[t], (const uint16_t *)c->v_cache + i0 + (size_t)t * hd, hd);
-        else K->axpy_f32(out, scores[t], (const float *)c->v_cache + i0 + (size_t)t * hd, hd);
-    }
+    K->softmax(scores, n);
+    if (c->kv_type == LLM_KV_F16) K->values_f16(out, scores, (const uint16_t *)c->v_cache + i0, hd, n);
+    else K->values_f32(out, scores, (const float *)c->v_cache + i0, hd, n);
 }
 
 /* The RoPE angles of the chunk's positions for one set of frequencies: per token (a row of

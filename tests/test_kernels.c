@@ -160,6 +160,44 @@ static void test_bf16_dot(void) {
     if (!any) printf("bf16 dot products SKIP: not in this build\n");
 }
 
+/* The attention's loops over n cached rows of hd (f32 and f16 caches): scores, softmax and the
+   weighted sum of the value rows, against the scalar set. A score is a dot product of hd
+   terms, so it may differ by rounding in the order of the sum: the bound is 1e-6 of the sum
+   of the terms' magnitudes. The softmax's e^x is within about an ulp of expf and its sum may
+   be taken in another order: 1e-6 relative. hd and n cover the sets' blocks (16 rows, 16, 32
+   and 64 columns) and what is left past them. */
+static void test_attention_kernels(const llm__kernels *ref) {
+    static const int hds[] = { 1, 8, 16, 24, 40, 64, 80, 128, 136 }, ns[] = { 1, 15, 16, 17, 40, 100 };
+    size_t a, b;
+    for (a = 0; a < sizeof hds / sizeof *hds; a++)
+        for (b = 0; b < sizeof ns / sizeof *ns; b++) {
+            int hd = hds[a], n = ns[b], t, i, f16;
+            float *k = rand_vec((size_t)n * (size_t)hd, 1.0f), *v = rand_vec((size_t)n * (size_t)hd, 1.0f), *q = rand_vec((size_t)hd, 1.0f);
+            float *s1 = (float *)malloc((size_t)n * 4), *s2 = (float *)malloc((size_t)n * 4);
+            float *o1 = (float *)malloc((size_t)hd * 4), *o2 = (float *)malloc((size_t)hd * 4), *p = rand_vec((size_t)n, 1.0f);
+            uint16_t *kh = (uint16_t *)malloc((size_t)n * (size_t)hd * 2), *vh = (uint16_t *)malloc((size_t)n * (size_t)hd * 2);
+            for (i = 0; i < n * hd; i++) { kh[i] = llm_f32_to_f16(k[i]); vh[i] = llm_f32_to_f16(v[i]); }
+            for (f16 = 0; f16 < 2; f16++) {
+                if (f16) { ref->scores_f16(kh, q, hd, n, 0.125f, s1); simd->scores_f16(kh, q, hd, n, 0.125f, s2); }
+                else { ref->scores_f32(k, q, hd, n, 0.125f, s1); simd->scores_f32(k, q, hd, n, 0.125f, s2); }
+                for (t = 0; t < n; t++) {
+                    double mag = 0.0;
+                    for (i = 0; i < hd; i++) mag += fabs((double)(f16 ? llm_f16_to_f32(kh[t * hd + i]) : k[t * hd + i]) * q[i]);
+                    CHECK(fabs((double)s1[t] - s2[t]) <= 1e-6 * 0.125 * mag + 1e-30, "scores_f%d hd=%d n=%d row %d: %g vs %g", f16 ? 16 : 32, hd, n, t, s1[t], s2[t]);
+                }
+                for (t = 0; t < n; t++) p[t] = (float)(t % 3) / (float)n;
+                if (f16) { ref->values_f16(o1, p, vh, hd, n); simd->values_f16(o2, p, vh, hd, n); }
+                else { ref->values_f32(o1, p, v, hd, n); simd->values_f32(o2, p, v, hd, n); }
+                for (i = 0; i < hd; i++) CHECK(fabsf(o1[i] - o2[i]) <= 1e-6f, "values_f%d hd=%d n=%d column %d: %g vs %g", f16 ? 16 : 32, hd, n, i, o1[i], o2[i]);
+            }
+            /* scores far apart (e^-100 is subnormal, e^-200 is 0) */
+            for (t = 0; t < n; t++) s1[t] = s2[t] = (float)(t % 7) * (t % 2 ? -33.0f : 0.7f);
+            ref->softmax(s1, n); simd->softmax(s2, n);
+            for (t = 0; t < n; t++) CHECK(fabsf(s1[t] - s2[t]) <= 1e-6f * s1[t] + 1e-37f, "softmax n=%d %d: %g vs %g", n, t, s1[t], s2[t]);
+            free(k); free(v); free(q); free(s1); free(s2); free(o1); free(o2); free(p); free(kh); free(vh);
+        }
+}
+
 static void test_vector_kernels(void) {
     const llm__kernels *ref = llm__kernels_get(LLM_KERNELS_SCALAR);
     int n;
@@ -172,21 +210,7 @@ static void test_vector_kernels(void) {
         CHECK(memcmp(qa, qb, (size_t)n + (size_t)n / 4) == 0, "quantize_x differs from the reference, n=%d", n);
         free(x); free(qa); free(qb);
     }
-    for (n = 1; n <= 80; n += 7) {
-        float *a = rand_vec((size_t)n, 1.0f), *b = rand_vec((size_t)n, 1.0f), *y1 = rand_vec((size_t)n, 1.0f);
-        float *y2 = (float *)malloc((size_t)n * 4);
-        uint16_t *h = (uint16_t *)malloc((size_t)n * 2);
-        int i;
-        for (i = 0; i < n; i++) h[i] = llm_f32_to_f16(a[i]);
-        CHECK(fabsf(ref->dot_f32(a, b, n) - simd->dot_f32(a, b, n)) < 1e-4f, "dot_f32 n=%d", n);
-        CHECK(fabsf(ref->dot_f16(h, b, n) - simd->dot_f16(h, b, n)) < 1e-4f, "dot_f16 n=%d", n);
-        memcpy(y2, y1, (size_t)n * 4);
-        ref->axpy_f32(y1, 0.3f, a, n); simd->axpy_f32(y2, 0.3f, a, n);
-        for (i = 0; i < n; i++) CHECK(fabsf(y1[i] - y2[i]) < 1e-6f, "axpy_f32 n=%d i=%d", n, i);
-        ref->axpy_f16(y1, -0.7f, h, n); simd->axpy_f16(y2, -0.7f, h, n);
-        for (i = 0; i < n; i++) CHECK(fabsf(y1[i] - y2[i]) < 1e-6f, "axpy_f16 n=%d i=%d", n, i);
-        free(a); free(b); free(y1); free(y2); free(h);
-    }
+    test_attention_kernels(ref);
 }
 
 /* Activations holding NaN or an infinity: the quantized activations are the same bytes in
