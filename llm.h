@@ -2024,12 +2024,10 @@ static void llm__get_row(const llm_tensor *w, int64_t row, float *out, int n) {
     }
 }
 
-/* A set's attention loops over the cached rows, from its dot and axpy (inlined into them, so
-   that the loops pay no call per row). The scores are the dot products; the values go through
-   axpy into out, unless the set keeps the sums in registers (LLM__ATTENTION_SCORES alone):
-   either way each element is the same chain of operations, so the logits do not depend on
-   which. */
-#define LLM__ATTENTION_SCORES(sfx)                                                                                   \
+/* The attention loops over the cached rows of a set that has no others (the scalar set,
+   NEON): scores by its dot product, value sums by its axpy into out, both inlined into the
+   loop so that a row costs no call. The AVX-512 and AVX2 sets take 16 or 8 rows at once. */
+#define LLM__ATTENTION_ROWS(sfx)                                                                                     \
     static void llm__scores_f32_##sfx(const float *k, const float *q, int hd, int n, float scale, float *s) {       \
         int t;                                                                                                       \
         for (t = 0; t < n; t++) s[t] = llm__dot_f32_##sfx(k + (size_t)t * (size_t)hd, q, hd) * scale;               \
@@ -2037,9 +2035,7 @@ static void llm__get_row(const llm_tensor *w, int64_t row, float *out, int n) {
     static void llm__scores_f16_##sfx(const uint16_t *k, const float *q, int hd, int n, float scale, float *s) {    \
         int t;                                                                                                       \
         for (t = 0; t < n; t++) s[t] = llm__dot_f16_##sfx(k + (size_t)t * (size_t)hd, q, hd) * scale;               \
-    }
-#define LLM__ATTENTION_ROWS(sfx)                                                                                     \
-    LLM__ATTENTION_SCORES(sfx)                                                                                       \
+    }                                                                                                                \
     static void llm__values_f32_##sfx(float *out, const float *p, const float *v, int hd, int n) {                  \
         int t;                                                                                                       \
         memset(out, 0, (size_t)hd * sizeof(float));                                                                 \
@@ -3211,7 +3207,83 @@ static void llm__axpy_f16_avx2(float *y, float a, const uint16_t *x, int n) {
     for (; i < n; i++) y[i] += a * llm_f16_to_f32(x[i]);
 }
 
-LLM__ATTENTION_SCORES(avx2)
+/* llm__hsum16_avx512 for 8 registers: lane i, v[i]'s sum. */
+LLM__INLINE __m256 llm__hsum8_avx2(const __m256 *v) {
+    __m256 u0 = _mm256_hadd_ps(_mm256_hadd_ps(v[0], v[1]), _mm256_hadd_ps(v[2], v[3])); /* rows 0-3: low, then high halves */
+    __m256 u1 = _mm256_hadd_ps(_mm256_hadd_ps(v[4], v[5]), _mm256_hadd_ps(v[6], v[7]));
+    return _mm256_add_ps(_mm256_permute2f128_ps(u0, u1, 0x20), _mm256_permute2f128_ps(u0, u1, 0x31));
+}
+
+/* llm__scores_avx512's scheme, 8 rows at a time; the columns past the last 8 are added to
+   each row's sum one by one, as in the dot product. */
+LLM__INLINE void llm__scores_avx2(const void *k, const float *q, int hd, int n, float scale, float *s, const int f16) {
+    int t = 0, i, r, hd8 = hd / 8 * 8;
+    for (; t + 8 <= n; t += 8) {
+        __m256 acc[8];
+        float sum[8];
+        LLM__UNROLL for (r = 0; r < 8; r++) acc[r] = _mm256_setzero_ps();
+        for (i = 0; i < hd8; i += 8) {
+            __m256 qv = _mm256_loadu_ps(q + i);
+            LLM__UNROLL for (r = 0; r < 8; r++) {
+                size_t at = (size_t)(t + r) * (size_t)hd + (size_t)i;
+                __m256 x = f16 ? _mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)((const uint16_t *)k + at))) : _mm256_loadu_ps((const float *)k + at);
+                acc[r] = _mm256_fmadd_ps(x, qv, acc[r]);
+            }
+        }
+        _mm256_storeu_ps(sum, llm__hsum8_avx2(acc));
+        for (r = 0; r < 8; r++) {
+            size_t row = (size_t)(t + r) * (size_t)hd;
+            for (i = hd8; i < hd; i++) sum[r] += (f16 ? llm_f16_to_f32(((const uint16_t *)k)[row + (size_t)i]) : ((const float *)k)[row + (size_t)i]) * q[i];
+            s[t + r] = sum[r] * scale;
+        }
+    }
+    for (; t < n; t++)
+        s[t] = (f16 ? llm__dot_f16_avx2((const uint16_t *)k + (size_t)t * (size_t)hd, q, hd) : llm__dot_f32_avx2((const float *)k + (size_t)t * (size_t)hd, q, hd)) * scale;
+}
+
+static void llm__scores_f32_avx2(const float *k, const float *q, int hd, int n, float scale, float *s) { llm__scores_avx2(k, q, hd, n, scale, s, 0); }
+static void llm__scores_f16_avx2(const uint16_t *k, const float *q, int hd, int n, float scale, float *s) { llm__scores_avx2(k, q, hd, n, scale, s, 1); }
+
+/* e^x for x <= 0, as llm__exp_avx512; without vscalefps, 2^n is applied as 2^(n + 64) (a
+   normal number) and then 2^-64, whose one rounding gives the subnormals. */
+LLM__INLINE __m256 llm__exp_nonpositive_avx2(__m256 x) {
+    __m256 n, r, p;
+    __m256i e;
+    x = _mm256_max_ps(x, _mm256_set1_ps(-104.0f));
+    n = _mm256_round_ps(_mm256_mul_ps(x, _mm256_set1_ps(1.44269504f)), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+    r = _mm256_fnmadd_ps(n, _mm256_set1_ps(0.693359375f), x);
+    r = _mm256_fnmadd_ps(n, _mm256_set1_ps(-2.12194440e-4f), r);
+    p = _mm256_fmadd_ps(_mm256_set1_ps(1.0f / 5040), r, _mm256_set1_ps(1.0f / 720));
+    p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(1.0f / 120));
+    p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(1.0f / 24));
+    p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(1.0f / 6));
+    p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(0.5f));
+    p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(1.0f));
+    p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(1.0f));
+    e = _mm256_slli_epi32(_mm256_add_epi32(_mm256_cvtps_epi32(n), _mm256_set1_epi32(127 + 64)), 23);
+    return _mm256_mul_ps(_mm256_mul_ps(p, _mm256_castsi256_ps(e)), _mm256_set1_ps(5.42101086e-20f)); /* 2^-64 */
+}
+
+/* llm__softmax_avx512's, 8 scores at a time; the last n % 8 as the scalar set takes them. */
+static void llm__softmax_avx2(float *x, int n) {
+    __m256 mv = _mm256_set1_ps(x[0]), sv = _mm256_setzero_ps(), total;
+    float mx, sum, lanes[8];
+    int i, n8 = n / 8 * 8;
+    for (i = 0; i < n8; i += 8) mv = _mm256_max_ps(mv, _mm256_loadu_ps(x + i));
+    _mm256_storeu_ps(lanes, mv);
+    for (mx = lanes[0], i = 1; i < 8; i++) mx = lanes[i] > mx ? lanes[i] : mx;
+    for (i = n8; i < n; i++) mx = x[i] > mx ? x[i] : mx;
+    for (i = 0; i < n8; i += 8) {
+        __m256 e = llm__exp_nonpositive_avx2(_mm256_sub_ps(_mm256_loadu_ps(x + i), _mm256_set1_ps(mx)));
+        _mm256_storeu_ps(x + i, e);
+        sv = _mm256_add_ps(sv, e);
+    }
+    sum = llm__hsum_avx2(sv);
+    for (i = n8; i < n; i++) { x[i] = expf(x[i] - mx); sum += x[i]; }
+    total = _mm256_set1_ps(sum);
+    for (i = 0; i < n8; i += 8) _mm256_storeu_ps(x + i, _mm256_div_ps(_mm256_loadu_ps(x + i), total));
+    for (i = n8; i < n; i++) x[i] /= sum;
+}
 
 /* llm__values_avx512's scheme, 32 columns in four registers. */
 LLM__INLINE void llm__values_avx2(float *out, const float *p, const void *v, int hd, int n, const int f16) {
@@ -3593,7 +3665,7 @@ LLM__TARGET_END
 static const llm__kernels llm__kernels_avx2 = {
     { llm__mm_f32_avx2, llm__mm_f16_avx2, llm__mm_bf16_avx2, llm__mm_q8_0_avx2, llm__mm_q4_0_avx2, llm__mm_q4_k_avx2, llm__mm_q5_k_avx2,
       llm__mm_q6_k_avx2 },
-    llm__scores_f32_avx2, llm__scores_f16_avx2, llm__values_f32_avx2, llm__values_f16_avx2, llm__softmax, llm__quantize_x_avx2, llm__swiglu_ref, llm__geglu_ref, 0, "avx2", NULL, 0
+    llm__scores_f32_avx2, llm__scores_f16_avx2, llm__values_f32_avx2, llm__values_f16_avx2, llm__softmax_avx2, llm__quantize_x_avx2, llm__swiglu_ref, llm__geglu_ref, 0, "avx2", NULL, 0
 };
 #endif
 
@@ -3778,7 +3850,7 @@ LLM__TARGET_END
 static const llm__kernels llm__kernels_avx2_vnni = {
     { llm__mm_f32_avx2, llm__mm_f16_avx2, llm__mm_bf16_avx2, llm__mm_q8_0_avxvnni, llm__mm_q4_0_avxvnni, llm__mm_q4_k_avxvnni,
       llm__mm_q5_k_avxvnni, llm__mm_q6_k_avxvnni },
-    llm__scores_f32_avx2, llm__scores_f16_avx2, llm__values_f32_avx2, llm__values_f16_avx2, llm__softmax, llm__quantize_x_avx2, llm__swiglu_ref, llm__geglu_ref, 0, "avx2-vnni", NULL, 0
+    llm__scores_f32_avx2, llm__scores_f16_avx2, llm__values_f32_avx2, llm__values_f16_avx2, llm__softmax_avx2, llm__quantize_x_avx2, llm__swiglu_ref, llm__geglu_ref, 0, "avx2-vnni", NULL, 0
 };
 #endif
 
