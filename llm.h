@@ -1468,7 +1468,7 @@ static int llm__threads_default(void) { return 1; }
    the calling thread alone, for a window that doubles while that keeps happening and shrinks
    by an eighth per parallel step that is not slow (one lucky step does not undo it): on a busy
    machine more threads must not mean slower. One slow step alone is a hiccup (an interrupt, a
-   hypervisor taking the CPU for a moment): answering each with a window ran 2-5% of an idle
+   hypervisor taking the CPU for a moment): answering each with a window ran 1-6% of an idle
    VM's two-thread generation on one thread. The workers are woken as a window ends, so that
    the next parallel step is judged with them awake. */
 #define LLM__CONTENTION_MIN_WORK 262144.0 /* multiply-adds: a smaller step runs on the caller, as
@@ -2311,7 +2311,6 @@ LLM__INLINE void llm__scores_avx512(const void *k, const float *q, int hd, int n
 
 static void llm__scores_f32_avx512(const float *k, const float *q, int hd, int n, float scale, float *s) { llm__scores_avx512(k, q, hd, n, scale, s, 0); }
 static void llm__scores_f16_avx512(const uint16_t *k, const float *q, int hd, int n, float scale, float *s) { llm__scores_avx512(k, q, hd, n, scale, s, 1); }
-
 
 /* The values 64 columns at a time in four registers over all the rows (axpy would store and
    reload its sums for every row), the columns past the last 64 by axpy. */
