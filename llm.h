@@ -5728,9 +5728,23 @@ typedef struct llm__matmul_job {
     int chunk_rows, first_chunk[LLM__MAX_MATMULS + 1];
 } llm__matmul_job;
 
+/* dst[i] += src[i]: the residual and bias adds. Eight sources are read before any sum is
+   stored, so that the compiler may add them as vectors without knowing that the two do not
+   overlap (one element at a time, a prompt's residual adds took 5% of a one-thread q8_0
+   prompt). */
+static void llm__add_rows(float *dst, const float *src, int n) {
+    int i = 0, k;
+    for (; i + 8 <= n; i += 8) {
+        float s[8];
+        for (k = 0; k < 8; k++) s[k] = src[i + k];
+        for (k = 0; k < 8; k++) dst[i + k] += s[k];
+    }
+    for (; i < n; i++) dst[i] += src[i];
+}
+
 static void llm__matmul_chunk(void *arg, int chunk) {
     const llm__matmul_job *job = (const llm__matmul_job *)arg;
-    int j = 0, r0, r1, t, r;
+    int j = 0, r0, r1, t;
     const llm__mm *m;
     while (chunk >= job->first_chunk[j + 1]) j++;
     m = &job->mm[j];
@@ -5739,8 +5753,8 @@ static void llm__matmul_chunk(void *arg, int chunk) {
     llm__mm_run(job->kern, m, r0, r1);
     for (t = 0; t < m->n_tok; t++) {
         float *o = m->out + (size_t)t * (size_t)m->n_out;
-        if (job->bias[j]) for (r = r0; r < r1; r++) o[r] += ((const float *)job->bias[j]->data)[r];
-        if (job->residual) for (r = r0; r < r1; r++) job->residual[(size_t)t * (size_t)m->n_out + (size_t)r] += o[r];
+        if (job->bias[j]) llm__add_rows(o + r0, (const float *)job->bias[j]->data + r0, r1 - r0);
+        if (job->residual) llm__add_rows(job->residual + (size_t)t * (size_t)m->n_out + (size_t)r0, o + r0, r1 - r0);
     }
 }
 
@@ -5967,7 +5981,7 @@ static void llm__moe_combine(llm_ctx *c, const llm__layer *L, int n_tok, float *
             float g = 1.0f / (1.0f + expf(-M->sg[t]));
             for (d = 0; d < D; d++) acc[d] += g * M->sy[(size_t)t * D + d];
         }
-        if (residual) for (d = 0; d < D; d++) o[d] += acc[d];
+        if (residual) llm__add_rows(o, acc, D);
         else memcpy(o, acc, D * sizeof(float));
     }
 }
@@ -6026,7 +6040,7 @@ static void llm__output_slice(void *arg, int t0, int t1) {
         if (j->norm) llm__norm(h, o, out, j->norm, D);
         else if (o != out) memcpy(o, out, (size_t)D * 4);
         if (h->residual_scale != 1.0f) for (i = 0; i < D; i++) x[i] += o[i] * h->residual_scale;
-        else for (i = 0; i < D; i++) x[i] += o[i];
+        else llm__add_rows(x, o, D);
     }
 }
 

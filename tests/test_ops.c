@@ -110,6 +110,20 @@ static void test_swiglu(void) {
     check(within(out, exact, 1e-6), "swiglu scalar example is 1.2 * silu(1.5) * 0.8 within 1e-6");
 }
 
+/* llm__add_rows (a prompt's residual and bias adds) on every length from 0 to 40 (the blocks
+   of eight and what is left), against the sum of each element, with the elements past n
+   untouched. */
+static void test_add_rows(void) {
+    float dst[48], src[48];
+    int n, i, bad = 0;
+    for (n = 0; n <= 40; n++) {
+        for (i = 0; i < 48; i++) { dst[i] = (float)i * 0.25f; src[i] = 100.0f + (float)i; }
+        llm__add_rows(dst, src, n);
+        for (i = 0; i < 48; i++) bad += dst[i] != (i < n ? (float)i * 0.25f + (100.0f + (float)i) : (float)i * 0.25f);
+    }
+    check(bad == 0, "llm__add_rows adds each of n elements and no other, for n = 0..40");
+}
+
 static void test_kv_bytes(void) {
     uint64_t mha = llm_kv_cache_bytes(32, 32, 128, 4096, 2), gqa = llm_kv_cache_bytes(32, 8, 128, 4096, 2);
     printf("     LLaMA-2-7B KV cache at 4096 tokens, fp16: %llu bytes (%.2f GB); 8 kv heads: %llu\n",
@@ -240,6 +254,7 @@ int main(void) {
     test_rmsnorm();
     test_rope();
     test_swiglu();
+    test_add_rows();
     test_kv_bytes();
     test_format("f16", REF_F16, llm_f16_to_f32, llm_f32_to_f16);
     test_format("bf16", REF_BF16, llm_bf16_to_f32, llm_f32_to_bf16);
