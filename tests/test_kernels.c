@@ -49,9 +49,9 @@ static void run_mm(const llm__kernels *K, const llm_tensor *w, const float *x, i
     free(xq); free(xp);
 }
 
-static void test_matmul(llm_dtype dt, int n_tok, int n_in, int n_out, int r0, int r1) {
+/* Set simd against the reference for weights wf [n_out][n_in] and activations x [n_tok][n_in]. */
+static void check_matmul(llm_dtype dt, int n_tok, int n_in, int n_out, int r0, int r1, const float *wf, const float *x) {
     const llm__kernels *ref = llm__kernels_get(LLM_KERNELS_SCALAR);
-    float *wf = rand_vec((size_t)n_out * n_in, 1.0f), *x = rand_vec((size_t)n_tok * n_in, 2.0f);
     float *a = (float *)malloc((size_t)n_tok * n_out * 4), *b = (float *)malloc((size_t)n_tok * n_out * 4);
     void *wq = malloc(llm_dtype_row_bytes(dt, n_in) * (size_t)n_out);
     llm_tensor w;
@@ -85,7 +85,27 @@ static void test_matmul(llm_dtype dt, int n_tok, int n_in, int n_out, int r0, in
     mm_prefetch = 0;
     CHECK(worst < 1e-6, "%s %s vs scalar, %d tokens, %dx%d: relative difference %.3g", simd->name, llm_dtype_name(dt),
           n_tok, n_out, n_in, worst);
-    free(wf); free(x); free(a); free(b); free(wq); free(row);
+    free(a); free(b); free(wq); free(row);
+}
+
+static void test_matmul(llm_dtype dt, int n_tok, int n_in, int n_out, int r0, int r1) {
+    float *wf = rand_vec((size_t)n_out * n_in, 1.0f), *x = rand_vec((size_t)n_tok * n_in, 2.0f);
+    check_matmul(dt, n_tok, n_in, n_out, r0, r1, wf, x);
+    free(wf); free(x);
+}
+
+/* The largest integer sums the kernels meet, where a 16-bit partial sum would saturate if it
+   took more products than it has room for: activation codes of +-127 against weight codes of
+   the largest magnitude (a block of one -8 and 31 sevens: q4_0 nibbles 0 and 15, the
+   k-quants' codes at their top; rows of ones: q8_0's 127), one token (the rows kernels) and
+   five (the tiles and a row). */
+static void test_matmul_extremes(llm_dtype dt) {
+    enum { N_IN = 256, N_OUT = 32, N_TOK = 5 };
+    static float wf[N_OUT * N_IN], x[N_TOK * N_IN];
+    int i, n_tok;
+    for (i = 0; i < N_OUT * N_IN; i++) wf[i] = (i / N_IN) % 2 ? 1.0f : i % 32 ? 7.0f : -8.0f;
+    for (i = 0; i < N_TOK * N_IN; i++) x[i] = (i / N_IN) % 2 ? -1.0f : 1.0f;
+    for (n_tok = 1; n_tok <= N_TOK; n_tok += N_TOK - 1) check_matmul(dt, n_tok, N_IN, N_OUT, 0, N_OUT, wf, x);
 }
 
 /* bf16 dot products (llm_ctx_desc.bf16_dot) of set K: W [n_out][n_in] bf16 x n_tok tokens,
@@ -149,8 +169,8 @@ static void test_bf16_dot(void) {
         if (!K || !K->mm_bf16_dot) continue;
         any = 1;
         if (!llm_kernels_supported((llm_kernels)k) || !llm__cpu_bf16(K->xb_rows)) { /* (not at the line's start: the test runs) */
-            printf("%s bf16 dot products SKIP: %s\n", K->name,
-                   !llm_kernels_supported((llm_kernels)k) ? "the CPU does not run the set" : K->xb_rows ? "the CPU lacks amx_bf16" : "the CPU lacks avx512_bf16");
+            printf("%s bf16 dot products SKIP: the CPU lacks %s\n", K->name,
+                   !llm_kernels_supported((llm_kernels)k) ? (K->xb_rows ? "amx_int8" : "avx512_vnni") : K->xb_rows ? "amx_bf16" : "avx512_bf16");
             continue;
         }
         for (i = 0; i < (int)(sizeof toks / sizeof *toks); i++)
@@ -682,6 +702,8 @@ static void test_set(llm_kernels k) {
         if (llm__is_w16(types[i])) test_matmul(types[i], 301, 200, 48, 0, 48);
         test_forward(types[i]);
     }
+    for (i = 0; i < sizeof types / sizeof types[0]; i++)
+        if (llm__is_quant(types[i])) test_matmul_extremes(types[i]);
     test_nonfinite_activations();
     test_nan_weights(LLM_DTYPE_Q8_0);
     test_nan_weights(LLM_DTYPE_Q4_0);
