@@ -408,8 +408,9 @@ typedef struct llm_ctx_desc {
                                 arithmetic (docs/SPEED.md); llm_ctx_bf16_dot tells. 0: exact */
     int32_t prefetch;        /* q8_0/q4_0 weights, one token at a time: 1 the kernels prefetch the
                                 weights ahead of use, -1 they leave it to the CPU's prefetchers;
-                                0: what is faster on this CPU's vendor (off on AMD, on elsewhere;
-                                docs/SPEED.md); llm_ctx_prefetch tells. The logits are the same */
+                                0: what is faster on this CPU (off for the AVX-512 sets on AMD,
+                                on elsewhere; docs/SPEED.md); llm_ctx_prefetch tells. The logits
+                                are the same */
 } llm_ctx_desc;
 
 /* Sizes are checked before anything is allocated: a context that needs more bytes than the
@@ -1777,7 +1778,8 @@ static int32_t llm__rd_i32(const void *p) { int32_t v; memcpy(&v, p, 4); return 
    so the quantized kernels ask for the codes and scales 16 blocks ahead themselves. For q8_0
    and q4_0 that depends on the CPU (llm__mm.prefetch, llm__cpu_prefetch): it made one token
    20-27% faster on a Xeon (Ice Lake), and 15-30% slower on an AMD EPYC (Zen 4 class), whose
-   own prefetchers keep up with the four groups llm__qrow_avx512 reads. */
+   own prefetchers keep up with the four groups llm__qrow_avx512 reads, though not with the
+   two of llm__qrow_avx2 on a Zen 3 one. */
 #define LLM__PREFETCH_BLOCKS 16
 #if defined(LLM__AVX512) || defined(LLM__AVX2)
 #define LLM__PREFETCH(p) _mm_prefetch((const char *)(p), _MM_HINT_T0)
@@ -4193,17 +4195,20 @@ static void llm__cpuid(unsigned leaf, unsigned sub, uint32_t r[4]) {
 #endif
 }
 
-/* Whether the one-token q8_0/q4_0 kernels prefetch (llm__prefetch_blocks): not on AMD's CPUs
-   (cpuid vendor AuthenticAMD, or Hygon's of the same design), where it was slower. */
-static int llm__cpu_prefetch(void) {
+/* Whether set k's one-token q8_0/q4_0 kernels prefetch (llm__prefetch_blocks): not the
+   AVX-512 sets' on AMD's CPUs (cpuid vendor AuthenticAMD, or Hygon's of the same design),
+   where it was slower with their four groups at a time; the AVX2 sets' two groups gained
+   from it on an AVX2-only EPYC (Zen 3). */
+static int llm__cpu_prefetch(llm_kernels k) {
     uint32_t l0[4];
     char vendor[12];
+    if (k != LLM_KERNELS_AVX512 && k != LLM_KERNELS_AMX) return 1;
     llm__cpuid(0, 0, l0);
     memcpy(vendor, &l0[1], 4); memcpy(vendor + 4, &l0[3], 4); memcpy(vendor + 8, &l0[2], 4); /* EBX EDX ECX */
     return memcmp(vendor, "AuthenticAMD", 12) != 0 && memcmp(vendor, "HygonGenuine", 12) != 0;
 }
 #else
-static int llm__cpu_prefetch(void) { return 1; }
+static int llm__cpu_prefetch(llm_kernels k) { (void)k; return 1; }
 #endif
 
 #if defined(LLM__X86_DISPATCH)
@@ -5478,7 +5483,7 @@ LLMDEF llm_result llm_ctx_open(llm_ctx **out, const llm_model *model, const llm_
     c->kernels = d.kernels;
     c->kern = llm__kernels_get(d.kernels);
     c->bf16_dot = d.bf16_dot && c->kern->mm_bf16_dot && llm__cpu_bf16(c->kern->xb_rows);
-    c->prefetch = d.prefetch ? d.prefetch > 0 : llm__cpu_prefetch();
+    c->prefetch = d.prefetch ? d.prefetch > 0 : llm__cpu_prefetch(d.kernels);
     max_in = (size_t)(h->n_ff > h->n_embd ? h->n_ff : h->n_embd);
     if ((size_t)h->n_head * (size_t)h->head_dim > max_in) max_in = (size_t)h->n_head * (size_t)h->head_dim;
     if ((size_t)h->n_ff_expert > max_in) max_in = (size_t)h->n_ff_expert;

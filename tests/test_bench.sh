@@ -63,13 +63,17 @@ for pf in on off; do
 done
 $b/bench -m $out/kjv-q8_0.llm -p 8 -n 4 -r 1 -t 1 2> $out/prefetch.err | tr -d '\r' > $out/prefetch.txt || fail "bench -m q8_0 failed"
 grep -Eq "^prefetch: (on|off) \(this CPU's default\)$" $out/prefetch.txt || fail "bench does not give the default prefetch: $(grep prefetch $out/prefetch.txt)"
-# x86 kernels decide by the CPU's vendor, which /proc/cpuinfo names where there is one (off on
-# AMD's and Hygon's, on elsewhere); the NEON kernels always prefetch
+# The AVX-512 sets decide by the CPU's vendor, which /proc/cpuinfo names where there is one
+# (off on AMD's and Hygon's, on elsewhere); the AVX2 and NEON sets always prefetch
 want=
-if grep -Eq '^llm.h .*: kernels (neon|neon-dotprod),' $out/prefetch.txt; then want=on
-elif grep -Eq '^llm.h .*: kernels (avx2|avx2-vnni|avx512|avx512-amx),' $out/prefetch.txt && grep -q '^vendor_id' /proc/cpuinfo 2>/dev/null; then
+if grep -Eq '^llm.h .*: kernels (neon|neon-dotprod|avx2|avx2-vnni),' $out/prefetch.txt; then want=on
+elif grep -Eq '^llm.h .*: kernels (avx512|avx512-amx),' $out/prefetch.txt && grep -q '^vendor_id' /proc/cpuinfo 2>/dev/null; then
   want=on
   if grep -Eq '^vendor_id[[:space:]]*: (AuthenticAMD|HygonGenuine)$' /proc/cpuinfo; then want=off; fi
+fi
+# and a set asked for by name has its own default: the AVX2 set's is on on every CPU that runs it
+if $b/bench -m $out/kjv-q8_0.llm -p 8 -n 4 -r 1 -t 1 --kernels avx2 2> /dev/null | tr -d '\r' > $out/prefetch2.txt; then
+  grep -q "^prefetch: on (this CPU's default)$" $out/prefetch2.txt || fail "the avx2 set's default prefetch is not on: $(grep prefetch $out/prefetch2.txt)"
 fi
 if [ -n "$want" ] && ! grep -q "^prefetch: $want " $out/prefetch.txt; then
   fail "the default prefetch is not $want on this CPU: $(grep prefetch $out/prefetch.txt)"
