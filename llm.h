@@ -3644,8 +3644,9 @@ LLM__INLINE void llm__ktile_avx2(const uint8_t *G, int K, int h, const uint8_t *
                 const float dx = llm__xq_scale(xt, K, b);
                 __m256i a0 = _mm256_set1_epi32(-32 * xsa), a1 = _mm256_set1_epi32(q6 ? -32 * (xsum - xsa) : 0);
                 __m256i s0 = _mm256_setzero_si256(), s1 = _mm256_setzero_si256();
-                /* 16-bit sums of four products of 5-bit codes (4 x 2 x 31 x 128 = 31744), of
-                   two of q6_k's 6-bit ones (2 x 2 x 63 x 128 = 32256), widened after them */
+                /* 16-bit sums of four vpmaddubsw results (pairs of products) of codes of up to
+                   5 bits (4 x 2 x 31 x 128 = 31744), of two of q6_k's 6-bit ones (2 x 2 x 63 x
+                   128 = 32256), widened after them */
                 LLM__UNROLL for (i = 0; i < 4; i++) {
                     s0 = llm__dp2_avx2(s0, lo[i], _mm256_set1_epi32(llm__rd_i32(xb + 4 * i)));
                     s1 = llm__dp2_avx2(s1, hi[i], _mm256_set1_epi32(llm__rd_i32(xb + 16 + 4 * i)));

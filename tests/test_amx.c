@@ -235,7 +235,7 @@ int main(void) {
     static const llm_dtype types[] = { LLM_DTYPE_Q8_0, LLM_DTYPE_Q4_0, LLM_DTYPE_Q4_K, LLM_DTYPE_Q5_K, LLM_DTYPE_Q6_K };
     static const int toks[] = { 1, 15, 16, 17, 24, 31, 32, 33, 40, 64, 71 };
     size_t i, j;
-    if (!llm_kernels_supported(LLM_KERNELS_AVX512)) return skip_test("test_amx", "avx512_vnni (the arithmetic around the tiles is AVX-512)");
+    if (!llm_kernels_supported(LLM_KERNELS_AVX512)) return skip_cpu("test_amx", "avx512_vnni (the arithmetic around the tiles is AVX-512)");
     for (i = 0; i < sizeof types / sizeof types[0]; i++) {
         int kq = llm__is_kquant(types[i]);
         for (j = 0; j < sizeof toks / sizeof toks[0]; j++) {
