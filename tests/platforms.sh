@@ -163,9 +163,12 @@ job() {
              need clang++ clang clang++ && suite --reuse gcc --quick clang++ "" "" "CC=clang++ -x c++" "WARN=$CXX11" TEST_CC=gcc "TEST_WARN=$C99" "CFLAGS=$STRICT";;
     # wine starts a wineserver with the first program and stops it 3 s after the last one
     # ends: a program started in that moment can lose it ("wine client error: recvmsg:
-    # Connection reset by peer") and exit 1 before its main. One server kept for the row.
+    # Connection reset by peer") and exit 1 before its main. One server kept for the row, and
+    # the prefix (a new one on a fresh machine) set up by one program before the tests start
+    # two at a time.
     windows) want windows && need windows "gcc-mingw-w64-x86-64, wine" x86_64-w64-mingw32-gcc wine wineserver || return 0
              mkdir -p "${WINEPREFIX:-$HOME/.wine}" && WINEDEBUG=-all wineserver -p
+             WINEDEBUG=-all wine cmd /c exit 0 >/dev/null 2>&1
              suite --quick windows "env WINEDEBUG=-all wine" .exe CC=x86_64-w64-mingw32-gcc OPENMP=0 "CFLAGS=-O1 -Werror -static"
              wineserver -k 2>/dev/null;;
     # A kernel without IA-32 emulation runs no 32-bit program: then the row's C tests run

@@ -29,6 +29,9 @@ if [ "$BUILD" != build ]; then
   BUILD=build
 fi
 export BUILD
+# Two tests at a time on a two-core machine: OpenMP's idle workers sleep instead of spinning
+# on the core the other test needs (libgomp spins for a while by default, libomp longer).
+[ "$JOBS" -gt 1 ] && export OMP_WAIT_POLICY="${OMP_WAIT_POLICY:-passive}"
 logs=$BUILD/logs
 rm -rf "$logs/run"; mkdir -p "$logs/run"
 tests=""; not_run=""
@@ -49,7 +52,7 @@ run_one() {
   if [ $rc -ne 0 ]; then
     echo fail > "$logs/run/$name"
     # one write, so that the lines of another lane do not land inside it
-    printf 'FAIL %s (%ss)\n%s\n' "$name" "$secs" "$(tail -n 20 "$log" | sed 's/^/    /')"
+    printf 'FAIL %s (%ss, exit %s)\n%s\n' "$name" "$secs" "$rc" "$(tail -n 20 "$log" | sed 's/^/    /')"
   elif grep -q '^SKIP' "$log"; then
     echo skip > "$logs/run/$name"; grep -m1 '^SKIP' "$log"
   else
