@@ -49,8 +49,6 @@ all: $(PROGRAMS)
 $(B)/convert$(EXE): tools/convert.c tools/llm_convert.h tools/llm_gguf.h tools/llm_retype.h tools/llm_quant_vec.h tools/json.h llm.h | $(B)
 	$(CC) $(ALL_CFLAGS) -o $@ tools/convert.c $(LDLIBS)
 
-$(B)/gen_model$(EXE): tools/gen_model.c llm.h | $(B)
-	$(CC) $(ALL_CFLAGS) -o $@ tools/gen_model.c $(LDLIBS)
 
 # The command-line programs share their helpers (programs/*.h); chat and tokenize read JSON.
 # They link the implementation compiled once (programs/llm.c). (-x none: a C++ build's
@@ -62,6 +60,10 @@ $(B)/llm.o: programs/llm.c llm.h | $(B)
 $(B)/%$(EXE): programs/%.c $(B)/llm.o llm.h tools/json.h $(wildcard programs/*.h) | $(B)
 	$(CC) $(ALL_CFLAGS) -o $@ $< $(LINK_X) $(B)/llm.o $(LDLIBS)
 
+# The test-model generator uses the public API alone.
+$(B)/gen_model$(EXE): tools/gen_model.c $(B)/llm.o llm.h | $(B)
+	$(CC) $(ALL_CFLAGS) -o $@ tools/gen_model.c $(LINK_X) $(B)/llm.o $(LDLIBS)
+
 # The examples use llm.h alone.
 $(B)/%$(EXE): examples/%.c llm.h | $(B)
 	$(CC) $(ALL_CFLAGS) -o $@ $< $(LDLIBS)
@@ -71,9 +73,15 @@ $(B)/%$(EXE): examples/%.c llm.h | $(B)
 # internals (below).
 TEST_DEPS = llm.h tools/json.h tools/llm_convert.h tools/llm_gguf.h tools/llm_retype.h tools/llm_quant_vec.h $(wildcard tests/*.h)
 API_ONLY  = $(basename $(notdir $(shell grep -L 'define LLM_IMPLEMENTATION' tests/test_*.c tests/tool_*.c tests/fuzz/fuzz_*.c)))
+# (The programs' object when the tests are built alike: one compile of the implementation
+# fewer.)
+ifeq ($(TEST_CC) $(TEST_WARN),$(CC) $(WARN))
+TEST_LIB  = $(B)/llm.o
+else
 TEST_LIB  = $(B)/tests/llm.o
 $(TEST_LIB): programs/llm.c llm.h | $(B)/tests
 	$(TEST_CC) $(TEST_CFLAGS) -c -o $@ programs/llm.c
+endif
 lib_of = $(if $(filter $(1),$(API_ONLY)),$(TEST_LIB))
 
 # The fuzz targets, built with a main() that replays files (tests/test_fuzz_replay.sh).
@@ -126,7 +134,10 @@ test-platforms:
 # libFuzzer targets: make fuzz FUZZ_SECONDS=N runs each for N seconds (new inputs go to
 # build/fuzz/corpus/NAME, crashes to build/fuzz/crashes/NAME).
 FUZZ_SECONDS ?= 60
-FUZZ_CFLAGS = -g -O1 -fno-omit-frame-pointer -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
+# FUZZ_OPT=-O0: a sixth of the build time, for short runs (CI's 20 s a target), where the
+# build took longer than the fuzzing; the inputs run at about half the speed.
+FUZZ_OPT ?= -O1
+FUZZ_CFLAGS = -g $(FUZZ_OPT) -fno-omit-frame-pointer -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
 # All targets are one program (tests/fuzz/all.c: the instrumented implementation compiled
 # once); build/fuzz/NAME is a copy of it that fuzzes NAME.
 build/fuzz/all: tests/fuzz/all.c $(wildcard tests/fuzz/fuzz_*.c) llm.h tools/json.h tools/llm_convert.h tools/llm_gguf.h tools/llm_retype.h tools/llm_quant_vec.h | fuzz-need

@@ -352,14 +352,16 @@ static int kv_matches(const llm__gguf *g, const llm__gguf_kv *kv, const json_val
 
 /* float32 values as little-endian bytes into a running hash */
 static void hash_floats(sha256_ctx *c, const float *f, uint64_t n) {
+    uint8_t b[4096];
+    size_t used = 0;
     uint64_t i;
     for (i = 0; i < n; i++) {
         uint32_t u;
-        uint8_t b[4];
         memcpy(&u, &f[i], 4);
-        b[0] = (uint8_t)u; b[1] = (uint8_t)(u >> 8); b[2] = (uint8_t)(u >> 16); b[3] = (uint8_t)(u >> 24);
-        sha256_update(c, b, 4);
+        b[used] = (uint8_t)u; b[used + 1] = (uint8_t)(u >> 8); b[used + 2] = (uint8_t)(u >> 16); b[used + 3] = (uint8_t)(u >> 24);
+        if ((used += 4) == sizeof b) { sha256_update(c, b, used); used = 0; }
     }
+    sha256_update(c, b, used);
 }
 
 /* llm.h's q8_0 / q4_0 layout read back (docs/FORMAT.md), independently of the writer. */
@@ -426,14 +428,15 @@ static int against_reference(const char *gguf, const char *ref_path) {
             if (!strcmp(hex, json_get(e, "dequant_sha256")->str)) deq_ok++;
             else printf("  tensor %s (%s): dequantized values differ (first %g, reference first %g)\n", json_get(e, "name")->str, llm__gguf_type_name(t->type), f[0], 0.0);
         }
-        if ((t->type == LLM__GT_Q8_0 || t->type == LLM__GT_Q4_0) && (t->n_elem / t->ne[0]) % 16 == 0) {
+        if (f && (t->type == LLM__GT_Q8_0 || t->type == LLM__GT_Q4_0) && (t->n_elem / t->ne[0]) % 16 == 0) {
             uint64_t rows = t->n_elem / t->ne[0], r, k;
             uint8_t *lay = (uint8_t *)malloc((size_t)t->size);
             lay_n++;
             llm__gguf_relayout_q(t->type, data, rows, t->ne[0], lay);
+            for (r = 0; r < rows; r++)  /* (over the dequantized values, hashed above) */
+                for (k = 0; k < t->ne[0]; k++) f[r * t->ne[0] + k] = llm_layout_value(lay, t->type == LLM__GT_Q8_0, t->ne[0], r, k);
             sha256_init(&c);
-            for (r = 0; r < rows; r++)
-                for (k = 0; k < t->ne[0]; k++) { float v = llm_layout_value(lay, t->type == LLM__GT_Q8_0, t->ne[0], r, k); hash_floats(&c, &v, 1); }
+            hash_floats(&c, f, t->n_elem);
             sha256_final(&c, hex);
             lay_ok += !strcmp(hex, json_get(e, "dequant_sha256")->str);
             free(lay);

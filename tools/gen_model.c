@@ -16,7 +16,6 @@
    GQA head mapping change the output visibly. The router's logits have a standard deviation
    of about 1.5, so that tokens spread over the experts and their weights differ. */
 #define _POSIX_C_SOURCE 200809L
-#define LLM_IMPLEMENTATION
 #include "../llm.h"
 
 #include <errno.h>
