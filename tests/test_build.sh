@@ -1,7 +1,7 @@
 #!/bin/sh
 # Build checks: llm.h compiles with no warnings (-Werror) as C99 under gcc and clang
 # (-std=c99 -Wall -Wextra -Wpedantic), with and without OpenMP, as C++11 under g++ and
-# clang++, and with each of LLM_NO_MMAP, LLM_NO_SIMD (with -march=native), LLM_NO_THREADS,
+# clang++ (and the programs, the converter and the examples under clang++), and with each of LLM_NO_MMAP, LLM_NO_SIMD (with -march=native), LLM_NO_THREADS,
 # LLM_NO_STDIO and LLM_STATIC (make test-platforms runs the suite with the first three
 # together); a C++ program links against the implementation compiled as C (extern "C"), two
 # files link with one implementation, and the implementation may be included twice. Last,
@@ -61,6 +61,13 @@ for compiler in "gcc -std=c99" "clang -std=c99" "g++ -x c++ -std=c++11" "clang++
     run "$cc $std $flags" $compiler $W $quick $flags $out/impl.c
   done
 done
+# The programs, the converter and the examples as C++ by clang++, warning-free (g++ builds and
+# runs them in make test-platforms; clang++'s warnings all come from its front end).
+if command -v clang++ >/dev/null 2>&1; then
+  for f in programs/*.c tools/convert.c tools/gen_model.c examples/*.c; do
+    run "clang++ -std=c++11 $f" clang++ -x c++ -std=c++11 $W -fsyntax-only $f
+  done
+fi
 run "two C files, one with the implementation, link" sh -c \
   "gcc -std=c99 $W -c $out/lib.c -o $out/lib.o && gcc -std=c99 $W -c $out/user.c -o $out/user.o &&
    gcc -std=c99 $W -c $out/impl.c -o $out/impl.o && gcc $out/impl.o $out/user.o -o $out/a -lm && $out/a"
