@@ -134,8 +134,8 @@ test-platforms:
 # libFuzzer targets: make fuzz FUZZ_SECONDS=N runs each for N seconds (new inputs go to
 # build/fuzz/corpus/NAME, crashes to build/fuzz/crashes/NAME).
 FUZZ_SECONDS ?= 60
-# FUZZ_OPT=-O0: a sixth of the build time, for short runs (CI's 20 s a target), where the
-# build took longer than the fuzzing; the inputs run at about half the speed.
+# FUZZ_OPT=-O0: a fifth of the build time, for short runs (CI's 20 s a target), where the
+# build took longer than the fuzzing; fewer inputs run in the time.
 FUZZ_OPT ?= -O1
 FUZZ_CFLAGS = -g $(FUZZ_OPT) -fno-omit-frame-pointer -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
 # All targets are one program (tests/fuzz/all.c: the instrumented implementation compiled
