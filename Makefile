@@ -49,7 +49,6 @@ all: $(PROGRAMS)
 $(B)/convert$(EXE): tools/convert.c tools/llm_convert.h tools/llm_gguf.h tools/llm_retype.h tools/llm_quant_vec.h tools/json.h llm.h | $(B)
 	$(CC) $(ALL_CFLAGS) -o $@ tools/convert.c $(LDLIBS)
 
-
 # The command-line programs share their helpers (programs/*.h); chat and tokenize read JSON.
 # They link the implementation compiled once (programs/llm.c). (-x none: a C++ build's
 # CC="g++ -x c++" would read the object as C++ source.)

@@ -1,10 +1,11 @@
 #!/bin/sh
 # Build checks: llm.h compiles with no warnings (-Werror) as C99 under gcc and clang
 # (-std=c99 -Wall -Wextra -Wpedantic), with and without OpenMP, as C++11 under g++ and
-# clang++ (and the programs, the converter and the examples under clang++), and with each of LLM_NO_MMAP, LLM_NO_SIMD (with -march=native), LLM_NO_THREADS,
-# LLM_NO_STDIO and LLM_STATIC (make test-platforms runs the suite with the first three
-# together); a C++ program links against the implementation compiled as C (extern "C"), two
-# files link with one implementation, and the implementation may be included twice. Last,
+# clang++ (and the programs, the converter and the examples under clang++), and with each
+# of LLM_NO_MMAP, LLM_NO_SIMD (with -march=native), LLM_NO_THREADS, LLM_NO_STDIO and
+# LLM_STATIC (make test-platforms runs the suite with the first three together); a C++
+# program links against the implementation compiled as C (extern "C"), two files link with
+# one implementation, and the implementation may be included twice. Last,
 # tools/gen_model writes the same bytes and the sampler computes the same numbers when
 # built by gcc and by clang.
 . tests/need.sh

@@ -432,6 +432,7 @@ static int against_reference(const char *gguf, const char *ref_path) {
             uint64_t rows = t->n_elem / t->ne[0], r, k;
             uint8_t *lay = (uint8_t *)malloc((size_t)t->size);
             lay_n++;
+            if (!lay) { free(f); continue; } /* (counted, not equal: the check fails) */
             llm__gguf_relayout_q(t->type, data, rows, t->ne[0], lay);
             for (r = 0; r < rows; r++)  /* (over the dequantized values, hashed above) */
                 for (k = 0; k < t->ne[0]; k++) f[r * t->ne[0] + k] = llm_layout_value(lay, t->type == LLM__GT_Q8_0, t->ne[0], r, k);
