@@ -3245,12 +3245,13 @@ LLM__INLINE void llm__scores_avx2(const void *k, const float *q, int hd, int n, 
 static void llm__scores_f32_avx2(const float *k, const float *q, int hd, int n, float scale, float *s) { llm__scores_avx2(k, q, hd, n, scale, s, 0); }
 static void llm__scores_f16_avx2(const uint16_t *k, const float *q, int hd, int n, float scale, float *s) { llm__scores_avx2(k, q, hd, n, scale, s, 1); }
 
-/* e^x for x <= 0, as llm__exp_avx512; without vscalefps, 2^n is applied as 2^(n + 64) (a
-   normal number) and then 2^-64, whose one rounding gives the subnormals. */
-LLM__INLINE __m256 llm__exp_nonpositive_avx2(__m256 x) {
+/* e^x as llm__exp_avx512. Without vscalefps, 2^n (n from -150 to 128) is applied as two
+   normal powers of two, 2^(n >> 1) and then 2^(n - (n >> 1)): the first product is exact, the
+   second rounds once, as vscalefps does (subnormal results included). */
+LLM__INLINE __m256 llm__exp_avx2(__m256 x) {
     __m256 n, r, p;
-    __m256i e;
-    x = _mm256_max_ps(x, _mm256_set1_ps(-104.0f));
+    __m256i ni, a;
+    x = _mm256_min_ps(_mm256_max_ps(x, _mm256_set1_ps(-104.0f)), _mm256_set1_ps(89.0f));
     n = _mm256_round_ps(_mm256_mul_ps(x, _mm256_set1_ps(1.44269504f)), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
     r = _mm256_fnmadd_ps(n, _mm256_set1_ps(0.693359375f), x);
     r = _mm256_fnmadd_ps(n, _mm256_set1_ps(-2.12194440e-4f), r);
@@ -3261,8 +3262,10 @@ LLM__INLINE __m256 llm__exp_nonpositive_avx2(__m256 x) {
     p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(0.5f));
     p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(1.0f));
     p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(1.0f));
-    e = _mm256_slli_epi32(_mm256_add_epi32(_mm256_cvtps_epi32(n), _mm256_set1_epi32(127 + 64)), 23);
-    return _mm256_mul_ps(_mm256_mul_ps(p, _mm256_castsi256_ps(e)), _mm256_set1_ps(5.42101086e-20f)); /* 2^-64 */
+    ni = _mm256_cvtps_epi32(n);
+    a = _mm256_srai_epi32(ni, 1);
+    p = _mm256_mul_ps(p, _mm256_castsi256_ps(_mm256_slli_epi32(_mm256_add_epi32(a, _mm256_set1_epi32(127)), 23)));
+    return _mm256_mul_ps(p, _mm256_castsi256_ps(_mm256_slli_epi32(_mm256_add_epi32(_mm256_sub_epi32(ni, a), _mm256_set1_epi32(127)), 23)));
 }
 
 /* llm__softmax_avx512's, 8 scores at a time; the last n % 8 as the scalar set takes them. */
@@ -3275,7 +3278,7 @@ static void llm__softmax_avx2(float *x, int n) {
     for (mx = lanes[0], i = 1; i < 8; i++) mx = lanes[i] > mx ? lanes[i] : mx;
     for (i = n8; i < n; i++) mx = x[i] > mx ? x[i] : mx;
     for (i = 0; i < n8; i += 8) {
-        __m256 e = llm__exp_nonpositive_avx2(_mm256_sub_ps(_mm256_loadu_ps(x + i), _mm256_set1_ps(mx)));
+        __m256 e = llm__exp_avx2(_mm256_sub_ps(_mm256_loadu_ps(x + i), _mm256_set1_ps(mx)));
         _mm256_storeu_ps(x + i, e);
         sv = _mm256_add_ps(sv, e);
     }
@@ -3285,6 +3288,35 @@ static void llm__softmax_avx2(float *x, int n) {
     for (i = 0; i < n8; i += 8) _mm256_storeu_ps(x + i, _mm256_div_ps(_mm256_loadu_ps(x + i), total));
     for (i = n8; i < n; i++) x[i] /= sum;
 }
+
+/* The gates, llm__swiglu_avx512's and llm__geglu_avx512's arithmetic 8 at a time (the same
+   bits): the last n % 8 go through the same vector code from a padded copy, so a result does
+   not depend on where a thread's rows begin. */
+LLM__INLINE __m256 llm__gate_avx2(__m256 x, __m256 up, const int gelu) {
+    __m256 e;
+    if (gelu) {
+        __m256 x3 = _mm256_mul_ps(_mm256_mul_ps(_mm256_set1_ps(LLM__GELU_KAPPA), x), _mm256_mul_ps(x, x));
+        __m256 u = _mm256_mul_ps(_mm256_set1_ps(LLM__GELU_BETA), _mm256_add_ps(x, x3));
+        e = llm__exp_avx2(_mm256_mul_ps(_mm256_set1_ps(-2.0f), u));
+    } else {
+        e = llm__exp_avx2(_mm256_sub_ps(_mm256_setzero_ps(), x));
+    }
+    return _mm256_mul_ps(_mm256_div_ps(x, _mm256_add_ps(_mm256_set1_ps(1.0f), e)), up);
+}
+
+LLM__INLINE void llm__gates_avx2(float *gate, const float *up, int n, const int gelu) {
+    float g[8] = { 0 }, u[8] = { 0 };
+    int i, n8 = n / 8 * 8;
+    for (i = 0; i < n8; i += 8) _mm256_storeu_ps(gate + i, llm__gate_avx2(_mm256_loadu_ps(gate + i), _mm256_loadu_ps(up + i), gelu));
+    if (n8 == n) return;
+    memcpy(g, gate + n8, (size_t)(n - n8) * 4);
+    memcpy(u, up + n8, (size_t)(n - n8) * 4);
+    _mm256_storeu_ps(g, llm__gate_avx2(_mm256_loadu_ps(g), _mm256_loadu_ps(u), gelu));
+    memcpy(gate + n8, g, (size_t)(n - n8) * 4);
+}
+
+static void llm__swiglu_avx2(float *gate, const float *up, int n) { llm__gates_avx2(gate, up, n, 0); }
+static void llm__geglu_avx2(float *gate, const float *up, int n) { llm__gates_avx2(gate, up, n, 1); }
 
 /* llm__values_avx512's scheme, 32 columns in four registers. */
 LLM__INLINE void llm__values_avx2(float *out, const float *p, const void *v, int hd, int n, const int f16) {
@@ -3689,7 +3721,7 @@ LLM__TARGET_END
 static const llm__kernels llm__kernels_avx2 = {
     { llm__mm_f32_avx2, llm__mm_f16_avx2, llm__mm_bf16_avx2, llm__mm_q8_0_avx2, llm__mm_q4_0_avx2, llm__mm_q4_k_avx2, llm__mm_q5_k_avx2,
       llm__mm_q6_k_avx2 },
-    llm__scores_f32_avx2, llm__scores_f16_avx2, llm__values_f32_avx2, llm__values_f16_avx2, llm__softmax_avx2, llm__quantize_x_avx2, llm__swiglu_ref, llm__geglu_ref, 0, "avx2", NULL, 0
+    llm__scores_f32_avx2, llm__scores_f16_avx2, llm__values_f32_avx2, llm__values_f16_avx2, llm__softmax_avx2, llm__quantize_x_avx2, llm__swiglu_avx2, llm__geglu_avx2, 0, "avx2", NULL, 0
 };
 #endif
 
@@ -3874,7 +3906,7 @@ LLM__TARGET_END
 static const llm__kernels llm__kernels_avx2_vnni = {
     { llm__mm_f32_avx2, llm__mm_f16_avx2, llm__mm_bf16_avx2, llm__mm_q8_0_avxvnni, llm__mm_q4_0_avxvnni, llm__mm_q4_k_avxvnni,
       llm__mm_q5_k_avxvnni, llm__mm_q6_k_avxvnni },
-    llm__scores_f32_avx2, llm__scores_f16_avx2, llm__values_f32_avx2, llm__values_f16_avx2, llm__softmax_avx2, llm__quantize_x_avx2, llm__swiglu_ref, llm__geglu_ref, 0, "avx2-vnni", NULL, 0
+    llm__scores_f32_avx2, llm__scores_f16_avx2, llm__values_f32_avx2, llm__values_f16_avx2, llm__softmax_avx2, llm__quantize_x_avx2, llm__swiglu_avx2, llm__geglu_avx2, 0, "avx2-vnni", NULL, 0
 };
 #endif
 
