@@ -8902,6 +8902,7 @@ typedef struct llm__jlist { llm__jv *a; size_t n, cap; int tuple; } llm__jlist;
 typedef struct llm__jdict { llm__jv *k, *v; size_t n, cap; int ns; } llm__jdict;
 struct llm__jv {
     int t;
+    int safe;   /* a str that is Markup (|safe, |escape): a str added to it is escaped first */
     union { int64_t i; double f; llm__str s; llm__jlist *l; llm__jdict *d; struct llm__jmacro *m;
             struct llm__jbound *b; struct llm__jloop *loop; } u;
 };
@@ -9191,7 +9192,18 @@ static void llm__jput_utf8(llm__jctx *c, llm__jbuf *b, uint32_t cp) {
     llm__jput(c, b, t, n);
 }
 
-/* Python repr(str): single quotes unless the text has ' and no ". */
+/* Python's str.isprintable for one character: not a control, format, surrogate, private-use
+   or unassigned character, nor a separator other than the space (llm__gc_names: Cn is 0, Zs
+   to Co 23 to 29). */
+static int llm__jprintable(uint32_t cp) {
+    unsigned gc;
+    if (cp < 0x7f) return cp >= 0x20;
+    gc = llm__uprop_gc(cp) >> 4;
+    return gc != 0 && gc < 23;
+}
+
+/* Python repr(str): single quotes unless the text has ' and no "; what is not printable as
+   an escape (x, u or U and 2, 4 or 8 hex digits). */
 static void llm__jput_repr_str(llm__jctx *c, llm__jbuf *b, llm__str s) {
     char q = (memchr(s.p, '\'', s.n) && !memchr(s.p, '"', s.n)) ? '"' : '\'';
     size_t i = 0, k;
@@ -9203,8 +9215,10 @@ static void llm__jput_repr_str(llm__jctx *c, llm__jbuf *b, llm__str s) {
         else if (cp == '\n') llm__jputs(c, b, "\\n");
         else if (cp == '\r') llm__jputs(c, b, "\\r");
         else if (cp == '\t') llm__jputs(c, b, "\\t");
-        else if (cp < 0x20 || (cp >= 0x7f && cp <= 0xa0) || cp == 0xad) { snprintf(tmp, sizeof tmp, "\\x%02x", cp); llm__jputs(c, b, tmp); }
-        else llm__jput(c, b, s.p + i, k);
+        else if (!llm__jprintable(cp)) {
+            snprintf(tmp, sizeof tmp, cp < 0x100 ? "\\x%02x" : cp < 0x10000 ? "\\u%04x" : "\\U%08x", (unsigned)cp);
+            llm__jputs(c, b, tmp);
+        } else llm__jput(c, b, s.p + i, k);
         i += k;
     }
     llm__jput(c, b, &q, 1);
@@ -9213,7 +9227,8 @@ static void llm__jput_repr_str(llm__jctx *c, llm__jbuf *b, llm__str s) {
 static void llm__jput_str(llm__jctx *c, llm__jbuf *b, llm__jv v);
 
 static void llm__jput_repr(llm__jctx *c, llm__jbuf *b, llm__jv v) {
-    if (v.t == LLM__JSTR) llm__jput_repr_str(c, b, v.u.s);
+    if (v.t == LLM__JSTR && v.safe) { llm__jputs(c, b, "Markup("); llm__jput_repr_str(c, b, v.u.s); llm__jputs(c, b, ")"); }
+    else if (v.t == LLM__JSTR) llm__jput_repr_str(c, b, v.u.s);
     else if (v.t == LLM__JU) llm__jputs(c, b, "Undefined");
     else llm__jput_str(c, b, v);
 }
@@ -9252,6 +9267,26 @@ static void llm__jput_str(llm__jctx *c, llm__jbuf *b, llm__jv v) {
     c->depth--;
 }
 
+/* markupsafe's escape: & < > " ' as HTML entities. */
+static llm__str llm__jescape(llm__jctx *c, llm__str s) {
+    llm__jbuf b;
+    size_t i;
+    memset(&b, 0, sizeof b);
+    for (i = 0; i < s.n; i++) {
+        switch (s.p[i]) {
+        case '&': llm__jputs(c, &b, "&amp;"); break;
+        case '<': llm__jputs(c, &b, "&lt;"); break;
+        case '>': llm__jputs(c, &b, "&gt;"); break;
+        case '"': llm__jputs(c, &b, "&#34;"); break;
+        case '\'': llm__jputs(c, &b, "&#39;"); break;
+        default: llm__jput(c, &b, s.p + i, 1);
+        }
+    }
+    return llm__jbuf_str(&b);
+}
+
+static llm__jv llm__jmarkup(llm__str s) { llm__jv v = llm__jstrv(s); v.safe = 1; return v; }
+
 static llm__str llm__jto_str(llm__jctx *c, llm__jv v) {
     llm__jbuf b;
     if (v.t == LLM__JSTR) return v.u.s;
@@ -9277,7 +9312,7 @@ static void llm__jput_json_str(llm__jctx *c, llm__jbuf *b, llm__str s, int ascii
         case '\b': llm__jputs(c, b, "\\b"); break;
         case '\f': llm__jputs(c, b, "\\f"); break;
         default:
-            if (cp < 0x20 || (ascii && cp > 0x7e && cp != 0x7f)) {
+            if (cp < 0x20 || (ascii && cp > 0x7e)) {
                 if (cp >= 0x10000) {
                     snprintf(tmp, sizeof tmp, "\\u%04x\\u%04x", 0xd800 + ((cp - 0x10000) >> 10), 0xdc00 + ((cp - 0x10000) & 0x3ff));
                 } else snprintf(tmp, sizeof tmp, "\\u%04x", cp);
@@ -9690,6 +9725,7 @@ static void llm__jlex(llm__jctx *c, const char *s, size_t n) {
         if (kind == '%' && c->n_tok >= 3 && c->tok[c->n_tok - 3].t == LLM__TK_BLOCK && c->tok[c->n_tok - 2].t == LLM__TK_NAME
             && llm__jstr_eq(c->tok[c->n_tok - 2].s, "raw")) {
             c->n_tok -= 3;
+            if (!strip_after && i > after) { i = after; line--; }   /* trim_blocks passes over {% raw %} */
             i = llm__jlex_raw(c, s, n, i, &line);
             line_start = i > 0 && s[i - 1] == '\n';
         }
@@ -10428,6 +10464,11 @@ static const char *const llm__jdict_unsafe[] = { "pop", "popitem", "update", "se
 static const char *const llm__jlist_methods[] = { "index", "count", "copy", NULL };
 static const char *const llm__jlist_unsafe[] = { "append", "extend", "insert", "pop", "remove", "reverse", "sort", "clear", NULL };
 
+/* What a Markup stays Markup through (markupsafe's wrapped methods, Jinja's filters that
+   keep the type). */
+static const char *const llm__jmarkup_keeps[] = { "strip", "lstrip", "rstrip", "upper", "lower", "title", "capitalize",
+    "replace", "trim", "indent", "string", "safe", "e", "escape", "forceescape", NULL };
+
 static llm__jv llm__jmethod(llm__jctx *c, llm__jv self, llm__str name) {
     llm__jv v = llm__jmk(LLM__JMETHOD);
     v.u.b = (llm__jbound *)llm__jalloc(c, sizeof *v.u.b);
@@ -10564,13 +10605,16 @@ static void llm__jtype_error(llm__jctx *c, const char *op, llm__jv a, llm__jv b)
 }
 
 static llm__jv llm__jrepeat(llm__jctx *c, llm__jv seq, int64_t k) {
+    llm__jv v;
     int64_t i;
     size_t j;
     if (seq.t == LLM__JSTR) {
         llm__jbuf b;
         memset(&b, 0, sizeof b);
         for (i = 0; i < k; i++) { llm__jstep(c); llm__jput(c, &b, seq.u.s.p, seq.u.s.n); }
-        return llm__jstrv(llm__jbuf_str(&b));
+        v = llm__jstrv(llm__jbuf_str(&b));
+        v.safe = seq.safe;
+        return v;
     } else {
         llm__jlist *l = llm__jlist_new(c);
         for (i = 0; i < k; i++) { llm__jstep(c); for (j = 0; j < seq.u.l->n; j++) llm__jlist_push(c, l, seq.u.l->a[j]); }
@@ -10640,11 +10684,15 @@ static llm__jv llm__jarith(llm__jctx *c, int op, llm__jv a, llm__jv b) {
             return llm__jfloat(pow(x, y));
         }
     }
-    if (op == '+' && a.t == LLM__JSTR && b.t == LLM__JSTR) {
+    if (op == '+' && a.t == LLM__JSTR && b.t == LLM__JSTR) { /* Markup + str escapes the str, on either side */
         llm__jbuf buf;
+        llm__str x = b.safe && !a.safe ? llm__jescape(c, a.u.s) : a.u.s, y = a.safe && !b.safe ? llm__jescape(c, b.u.s) : b.u.s;
+        llm__jv r;
         memset(&buf, 0, sizeof buf);
-        llm__jput(c, &buf, a.u.s.p, a.u.s.n); llm__jput(c, &buf, b.u.s.p, b.u.s.n);
-        return llm__jstrv(llm__jbuf_str(&buf));
+        llm__jput(c, &buf, x.p, x.n); llm__jput(c, &buf, y.p, y.n);
+        r = llm__jstrv(llm__jbuf_str(&buf));
+        r.safe = a.safe || b.safe;
+        return r;
     }
     if (op == '+' && a.t == LLM__JLIST && b.t == LLM__JLIST) {
         llm__jlist *l = llm__jlist_new(c);
@@ -10731,11 +10779,16 @@ static llm__jv llm__jeval(llm__jctx *c, llm__jn *n, llm__jframe *f) {
         break;
     }
     case LLM__N_ATTR: v = llm__jgetattr(c, llm__jeval(c, n->a, f), n->name); break;
-    case LLM__N_ITEM: v = llm__jeval(c, n->a, f); v = llm__jgetitem(c, v, llm__jeval(c, n->b, f)); break;
+    case LLM__N_ITEM: /* (a Markup's characters and slices are Markup) */
+        w = llm__jeval(c, n->a, f);
+        v = llm__jgetitem(c, w, llm__jeval(c, n->b, f));
+        v.safe = w.safe && v.t == LLM__JSTR;
+        break;
     case LLM__N_SLICE:
-        v = llm__jeval(c, n->a, f);
-        v = llm__jslice(c, v, n->b ? llm__jeval(c, n->b, f) : llm__jmk(LLM__JNONE), n->c ? llm__jeval(c, n->c, f) : llm__jmk(LLM__JNONE),
+        w = llm__jeval(c, n->a, f);
+        v = llm__jslice(c, w, n->b ? llm__jeval(c, n->b, f) : llm__jmk(LLM__JNONE), n->c ? llm__jeval(c, n->c, f) : llm__jmk(LLM__JNONE),
                         n->l1.n ? llm__jeval(c, n->l1.p[0], f) : llm__jmk(LLM__JNONE));
+        v.safe = w.safe && v.t == LLM__JSTR;
         break;
     case LLM__N_CALL: {
         llm__jargs a;
@@ -11014,6 +11067,31 @@ static llm__jv llm__jformat(llm__jctx *c, llm__str fmt, llm__jargs *a) {
     return llm__jstrv(llm__jbuf_str(&b));
 }
 
+/* The length of the line break at s.p + i (0: none), as Python's str.splitlines sees them:
+   \n, \r, \r\n, \v, \f, \x1c-\x1e, U+0085, U+2028 and U+2029. */
+static size_t llm__jline_break(llm__str s, size_t i) {
+    const unsigned char *u = (const unsigned char *)s.p;
+    if (u[i] == '\r') return i + 1 < s.n && u[i + 1] == '\n' ? 2 : 1;
+    if (u[i] == '\n' || u[i] == 0x0b || u[i] == 0x0c || (u[i] >= 0x1c && u[i] <= 0x1e)) return 1;
+    if (u[i] == 0xc2 && i + 1 < s.n && u[i + 1] == 0x85) return 2;
+    if (u[i] == 0xe2 && i + 2 < s.n && u[i + 1] == 0x80 && (u[i + 2] == 0xa8 || u[i + 2] == 0xa9)) return 3;
+    return 0;
+}
+
+/* str.splitlines(keepends). */
+static llm__jlist *llm__jsplitlines(llm__jctx *c, llm__str s, int keepends) {
+    llm__jlist *l = llm__jlist_new(c);
+    size_t i = 0, st = 0, k;
+    while (i < s.n) {
+        if ((k = llm__jline_break(s, i)) == 0) { i++; continue; }
+        { llm__str part; part.p = s.p + st; part.n = i - st + (keepends ? k : 0); llm__jlist_push(c, l, llm__jstrv(part)); }
+        i += k;
+        st = i;
+    }
+    if (st < s.n) { llm__str part; part.p = s.p + st; part.n = s.n - st; llm__jlist_push(c, l, llm__jstrv(part)); }
+    return l;
+}
+
 static llm__jv llm__jstr_method(llm__jctx *c, llm__str s, llm__str name, llm__jargs *a) {
     llm__jv *a0 = llm__jarg(a, 0, NULL), *a1 = llm__jarg(a, 1, NULL);
     size_t i;
@@ -11069,17 +11147,8 @@ static llm__jv llm__jstr_method(llm__jctx *c, llm__str s, llm__str name, llm__ja
         return llm__jstrv(llm__jbuf_str(&b));
     }
     if (llm__jstr_eq(name, "splitlines")) {
-        llm__jlist *l = llm__jlist_new(c);
-        size_t st = 0;
-        for (i = 0; i < s.n; i++)
-            if (s.p[i] == '\n' || s.p[i] == '\r') {
-                llm__str part; part.p = s.p + st; part.n = i - st;
-                llm__jlist_push(c, l, llm__jstrv(part));
-                if (s.p[i] == '\r' && i + 1 < s.n && s.p[i + 1] == '\n') i++;
-                st = i + 1;
-            }
-        if (st < s.n) { llm__str part; part.p = s.p + st; part.n = s.n - st; llm__jlist_push(c, l, llm__jstrv(part)); }
-        return llm__jlistv(l);
+        llm__jv *keep = llm__jarg(a, 0, "keepends");
+        return llm__jlistv(llm__jsplitlines(c, s, keep && llm__jtruthy(*keep)));
     }
     if (name.p[0] == 'i' && name.p[1] == 's') {
         int ok = s.n > 0, cased = 0;
@@ -11121,7 +11190,11 @@ static llm__jv llm__jcall_method(llm__jctx *c, llm__jbound *b, llm__jargs *a) {
     llm__jv self = b->self, *a0 = llm__jarg(a, 0, NULL);
     llm__str name = b->name;
     size_t i;
-    if (self.t == LLM__JSTR) return llm__jstr_method(c, self.u.s, name, a);
+    if (self.t == LLM__JSTR) {
+        llm__jv r = llm__jstr_method(c, self.u.s, name, a);
+        r.safe = self.safe && r.t == LLM__JSTR && llm__jknown(llm__jmarkup_keeps, name);
+        return r;
+    }
     if (self.t == LLM__JDICT) {
         if (llm__jstr_eq(name, "items")) return llm__jdict_items(c, self.u.d, 'i');
         if (llm__jstr_eq(name, "keys")) return llm__jdict_items(c, self.u.d, 'k');
@@ -11304,26 +11377,28 @@ static void llm__jsort(llm__jctx *c, llm__jv *a, size_t n, const llm__str *attr,
         }
 }
 
+/* Jinja's indent: the text with a newline added, split as str.splitlines splits it, joined
+   again with \n and the indentation before each line after the first (empty lines too with
+   blank). */
 static llm__str llm__jindent(llm__jctx *c, llm__str s, llm__jv *width, int first, int blank) {
-    llm__jbuf b, ind;
-    size_t i = 0, line = 0;
-    memset(&b, 0, sizeof b); memset(&ind, 0, sizeof ind);
+    llm__jbuf b, ind, t;
+    llm__jlist *lines;
+    size_t i;
+    memset(&b, 0, sizeof b); memset(&ind, 0, sizeof ind); memset(&t, 0, sizeof t);
     if (!width || width->t == LLM__JINT) { int64_t k, w = width ? width->u.i : 4; for (k = 0; k < w; k++) llm__jputs(c, &ind, " "); }
-    else { llm__str t = llm__jto_str(c, *width); llm__jput(c, &ind, t.p, t.n); }
+    else { llm__str w = llm__jto_str(c, *width); llm__jput(c, &ind, w.p, w.n); }
+    llm__jput(c, &t, s.p, s.n);
+    llm__jputs(c, &t, "\n");
+    lines = llm__jsplitlines(c, llm__jbuf_str(&t), 0);
     if (first) llm__jput(c, &b, ind.p, ind.n);
-    while (i < s.n || (i == s.n && line == 0)) {
-        size_t e = i;
-        while (e < s.n && s.p[e] != '\n') e++;
-        if (line) {
+    for (i = 0; i < lines->n; i++) {
+        llm__str line = lines->a[i].u.s;
+        if (i) {
             llm__jputs(c, &b, "\n");
-            if (e > i || blank) llm__jput(c, &b, ind.p, ind.n);
+            if (line.n || blank) llm__jput(c, &b, ind.p, ind.n);
         }
-        llm__jput(c, &b, s.p + i, e - i);
-        line++;
-        i = e + 1;
-        if (e >= s.n) break;
+        llm__jput(c, &b, line.p, line.n);
     }
-    if (s.n && s.p[s.n - 1] == '\n') { llm__jputs(c, &b, "\n"); if (blank) llm__jput(c, &b, ind.p, ind.n); }
     return llm__jbuf_str(&b);
 }
 
@@ -11335,6 +11410,7 @@ static llm__jv llm__jfilter_eager(llm__jctx *c, llm__str name, llm__jv v, llm__j
 static llm__jv llm__jfilter(llm__jctx *c, llm__str name, llm__jv v, llm__jargs *a) {
     static const char *const lazy[] = { "select", "reject", "selectattr", "rejectattr", "map", "items", "unique", NULL };
     llm__jv r = llm__jfilter_eager(c, name, v, a);
+    if (r.t == LLM__JSTR && v.t == LLM__JSTR && v.safe && llm__jknown(llm__jmarkup_keeps, name) && !llm__jstr_eq(name, "replace")) r.safe = 1;
     if (r.t == LLM__JLIST && llm__jknown(lazy, name)) r.u.l->tuple = 5;
     else if (r.t == LLM__JLIST && llm__jstr_eq(name, "reverse")) r.u.l->tuple = 6;
     return r;
@@ -11365,8 +11441,8 @@ static llm__jv llm__jfilter_eager(llm__jctx *c, llm__str name, llm__jv v, llm__j
         return llm__jstrv(llm__jbuf_str(&b));
     }
     if (llm__jstr_eq(name, "length") || llm__jstr_eq(name, "count")) return llm__jint(llm__jlength(c, v));
-    if (llm__jstr_eq(name, "string")) return llm__jstrv(llm__jto_str(c, v));
-    if (llm__jstr_eq(name, "safe")) return v;
+    if (llm__jstr_eq(name, "string")) return v.t == LLM__JSTR ? v : llm__jstrv(llm__jto_str(c, v));
+    if (llm__jstr_eq(name, "safe")) return llm__jmarkup(llm__jto_str(c, v));
     if (llm__jstr_eq(name, "trim")) {
         llm__jv *chars = llm__jarg(a, 0, "chars");
         return llm__jstrv(llm__jstrip_chars(llm__jto_str(c, v), chars && chars->t == LLM__JSTR ? &chars->u.s : NULL, 3));
@@ -11420,7 +11496,7 @@ static llm__jv llm__jfilter_eager(llm__jctx *c, llm__str name, llm__jv v, llm__j
         llm__jlist *src, *l = llm__jlist_new(c);
         llm__jv *attr = llm__jarg(a, 99, "attribute"), *dflt = llm__jarg(a, 99, "default");
         llm__jargs rest = llm__jargs_from(a, 1);
-        if (v.t == LLM__JU) return llm__jlistv(l);
+        if (!llm__jtruthy(v)) return llm__jlistv(l);   /* as select: none|map(...) is empty */
         src = llm__jiter(c, v);
         for (i = 0; i < src->n; i++) {
             llm__jv x;
@@ -11547,22 +11623,8 @@ static llm__jv llm__jfilter_eager(llm__jctx *c, llm__str name, llm__jv v, llm__j
         }
         return llm__jint(words);
     }
-    if (llm__jstr_eq(name, "e") || llm__jstr_eq(name, "escape") || llm__jstr_eq(name, "forceescape")) {
-        llm__str s = llm__jto_str(c, v);
-        llm__jbuf b;
-        memset(&b, 0, sizeof b);
-        for (i = 0; i < s.n; i++) {
-            switch (s.p[i]) {
-            case '&': llm__jputs(c, &b, "&amp;"); break;
-            case '<': llm__jputs(c, &b, "&lt;"); break;
-            case '>': llm__jputs(c, &b, "&gt;"); break;
-            case '"': llm__jputs(c, &b, "&#34;"); break;
-            case '\'': llm__jputs(c, &b, "&#39;"); break;
-            default: llm__jput(c, &b, s.p + i, 1);
-            }
-        }
-        return llm__jstrv(llm__jbuf_str(&b));
-    }
+    if (llm__jstr_eq(name, "e") || llm__jstr_eq(name, "escape") || llm__jstr_eq(name, "forceescape"))
+        return v.safe && name.p[0] != 'f' ? v : llm__jmarkup(llm__jescape(c, llm__jto_str(c, v)));
     if (llm__jstr_eq(name, "attr")) return a0 && a0->t == LLM__JSTR ? llm__jgetattr(c, v, a0->u.s) : llm__jundef("attr needs a name");
     if (llm__jstr_eq(name, "center")) {
         llm__str s = llm__jto_str(c, v);

@@ -32,6 +32,25 @@ static const jinja_case jinja_cases[] = {
       "3|[3, 1, 2]|a|a|D||D|None|4|0|2.5|2.57|2.0|4.0|3|3|&lt;a&amp;&#39;&#34;&gt;|X|Hello World|abc|Abc|a\n  b\n\n  c|  a\n  b|a\n  \n  b\n  |  a  |bbb" },
     { "{{ d|tojson }}|{{ d|tojson(indent=2) }}|{{ messages[2]|tojson }}|{{ u8|tojson }}|{{ u8|tojson(ensure_ascii=True) }}|{{ d|tojson(sort_keys=True) }}|{{ l|tojson(separators=(',', ':')) }}|{{ [1.0, 2.50, -0.0, 1e100]|tojson }}|{{ \"\\u0001\\u007f\"|tojson }}|{{ {}|tojson }}|{{ []|tojson(indent=4) }}|{{ {\"a\": [], \"b\": {}}|tojson(indent=4) }}",
       "{\"b\": 2, \"a\": 1, \"C\": 3}|{\n  \"b\": 2,\n  \"a\": 1,\n  \"C\": 3\n}|{\"role\": \"assistant\", \"content\": \"Yo\", \"tool_calls\": [{\"id\": \"c1\", \"type\": \"function\", \"function\": {\"name\": \"f\", \"arguments\": {\"a\": 1, \"b\": [1, 2.5, \"x\"], \"c\": null, \"d\": true}}}]}|\"h\303\251llo w\303\266rld \342\234\223 \360\237\230\200\"|\"h\\u00e9llo w\\u00f6rld \\u2713 \\ud83d\\ude00\"|{\"C\": 3, \"a\": 1, \"b\": 2}|[3,1,2]|[1.0, 2.5, -0.0, 1e+100]|\"\\u0001\177\"|{}|[]|{\n    \"a\": [],\n    \"b\": {}\n}" },
+    /* Markup: what |safe and |escape give stays Markup through +, *, slicing, the case and strip
+       methods, trim, string; a str added to it is escaped (the HTML of a tool's JSON) */
+    { "{{ \"Use '\"|safe + messages[1].content + \"'\"|safe }}|{{ messages[1].content + ('<'|e) }}|{{ ('a<'|safe)[1:] + '>' }}|{{ ('a<'|safe)[0] + '>' }}|{{ [('<'|safe)] }}|{{ ('<'|safe) ~ '>' }}|{{ ('<b>'|safe).upper() + '&' }}|{{ ('a'|safe) * 2 + '<' }}|{{ ('a'|safe|trim) + '<' }}|{{ ('a'|safe|replace('a','b')) + '<' }}|{{ '<'|e|e }}|{{ '<'|safe|forceescape }}|{{ ('<'|safe)|string + '<' }}|{{ (x|safe) + '&' }}|{{ ('<'|e) + ('>'|e) }}|{{ (zz|safe) is defined }}",
+      "Use 'Hi &lt;b&gt; &amp; &#39;q&#39;'|Hi &lt;b&gt; &amp; &#39;q&#39;&lt;|<&gt;|a&gt;|[Markup('<')]|<>|<B>&amp;|aa&lt;|a&lt;|b<|&lt;|&lt;|<&lt;|3&amp;|&lt;&gt;|True" },
+    /* map and select of a false value (a null tool_calls) give nothing, without iterating */
+    { "{{ n|map(attribute='x')|list }}|{{ 0|map('upper')|list }}|{{ ''|select|list }}|{{ n|rejectattr('x')|list }}",
+      "[]|[]|[]|[]" },
+    /* ensure_ascii escapes DEL too */
+    { "{{ \"\\u007f\\u00e9\"|tojson(ensure_ascii=True) }}|{{ \"\\u007f\"|tojson }}",
+      "\"\\u007f\\u00e9\"|\"\177\"" },
+    /* the line breaks of str.splitlines, which indent splits at too */
+    { "{{ \"a\\r\\nb\\rc\\u0085d\\u000be\\u2028f\\u001cg\"|indent(2) }}|{{ \"a\\r\\nb\\u2029c\\fd\".splitlines() }}|{{ \"a\\r\\nb\\n\".splitlines(true) }}|{{ \"\"|indent(first=true) }}|{{ \"\\n\"|indent(first=true) }}|{{ {\"a\": \"p\\u2028q\"}|tojson(indent=2)|indent(4) }}",
+      "a\n  b\n  c\n  d\n  e\n  f\n  g|['a', 'b', 'c', 'd']|['a\\r\\n', 'b\\n']|    |    \n|{\n      \"a\": \"p\n    q\"\n    }" },
+    /* repr escapes what str.isprintable says is not printable */
+    { "{{ [\"\\u200d\\u2028\\u00a0\\u00ad\\u3000\\ufeff\\ue000 \\u00e9\\u0378\\U000e0001\\u0085\"] }}|{{ {\"k\\u200b\": \"v\"} }}|{{ messages[1]|string }}",
+      "['\\u200d\\u2028\\xa0\\xad\\u3000\\ufeff\\ue000 \303\251\\u0378\\U000e0001\\x85']|{'k\\u200b': 'v'}|{'role': 'user', 'content': \"Hi <b> & 'q'\"}" },
+    /* trim_blocks passes over {% raw %} */
+    { "a{% raw %}\n{{ x }}{% endraw %}\nb{% raw -%}\n  c{% endraw %}",
+      "a\n{{ x }}bc" },
     { "{{ x is defined }}|{{ zz is defined }}|{{ zz is undefined }}|{{ n is none }}|{{ s is string }}|{{ x is number }}|{{ f is float }}|{{ x is integer }}|{{ d is mapping }}|{{ l is iterable }}|{{ s is iterable }}|{{ l is sequence }}|{{ t is boolean }}|{{ t is true }}|{{ x is false }}|{{ x is odd }}|{{ x is even }}|{{ 9 is divisibleby 3 }}|{{ 9 is divisibleby(4) }}|{{ n is sameas none }}|{{ 2 is in l }}|{{ x is eq 3 }}|{{ x is ne 3 }}|{{ x is lt 4 }}|{{ \"ab\" is lower }}|{{ x is not none }}|{{ d.items is callable }}",
       "True|False|True|True|True|True|True|True|True|True|True|True|True|True|False|True|False|True|False|True|True|True|False|True|True|True|True" },
     { "{{ 1 < 2 < 3 }}|{{ 3 > 2 > 2 }}|{{ 1 == 1.0 }}|{{ true == 1 }}|{{ \"a\" < \"b\" }}|{{ [1,2] < [1,3] }}|{{ 'a' in 'cat' }}|{{ 'z' not in 'cat' }}|{{ 'a' in d }}|{{ 3 in l }}|{{ not x }}|{{ not none }}|{{ x and 0 }}|{{ 0 or 'v' }}|{{ none or [] }}|{{ 'yes' if x else 'no' }}|{{ 'yes' if n }}|{{ -x }}|{{ +f }}|{{ - -x }}|{{ x + f }}|{{ d == {'b':2,'a':1,'C':3} }}|{{ l != [3,1,2] }}",
