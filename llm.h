@@ -8891,7 +8891,7 @@ LLMDEF const char *llm_chat_end_of_turn(const llm_model *m, const char *template
 #include <setjmp.h>
 
 enum { LLM__JU, LLM__JNONE, LLM__JBOOL, LLM__JINT, LLM__JFLOAT, LLM__JSTR, LLM__JLIST, LLM__JDICT, LLM__JMACRO,
-       LLM__JMETHOD, LLM__JFUNC, LLM__JLOOP };
+       LLM__JMETHOD, LLM__JFUNC, LLM__JLOOP, LLM__JBIG };
 
 typedef struct llm__jv llm__jv;
 typedef struct llm__jn llm__jn;
@@ -9105,6 +9105,7 @@ static const char *llm__jtype(llm__jv v) {
     }
     case LLM__JDICT: return v.u.d->ns ? "Namespace" : "dict";
     case LLM__JLOOP: return "LoopContext";
+    case LLM__JBIG: return "int";
     default: return "function";
     }
 }
@@ -9114,15 +9115,30 @@ static int llm__jtruthy(llm__jv v) {
     case LLM__JU: case LLM__JNONE: return 0;
     case LLM__JBOOL: case LLM__JINT: return v.u.i != 0;
     case LLM__JFLOAT: return v.u.f != 0;
-    case LLM__JSTR: return v.u.s.n != 0;
+    case LLM__JSTR: case LLM__JBIG: return v.u.s.n != 0;
     case LLM__JLIST: return v.u.l->n != 0 || v.u.l->tuple >= 5;
     case LLM__JDICT: return v.u.d->ns || v.u.d->n != 0;
     default: return 1;
     }
 }
 
-static int llm__jis_num(llm__jv v) { return v.t == LLM__JINT || v.t == LLM__JBOOL || v.t == LLM__JFLOAT; }
-static double llm__jnum(llm__jv v) { return v.t == LLM__JFLOAT ? v.u.f : (double)v.u.i; }
+static int llm__jis_num(llm__jv v) { return v.t == LLM__JINT || v.t == LLM__JBOOL || v.t == LLM__JFLOAT || v.t == LLM__JBIG; }
+static double llm__jnum(llm__jv v) { return v.t == LLM__JFLOAT ? v.u.f : v.t == LLM__JBIG ? strtod(v.u.s.p, NULL) : (double)v.u.i; }
+
+/* A number's text, from the JSON input or a template: an integer beyond 64 bits (Python's have
+   no bound) keeps its digits, which print, compare and go through tojson as they are; arithmetic
+   on it is refused (LLM__JBIG). */
+static llm__jv llm__jnumber(llm__jctx *c, const char *text, int is_float) {
+    llm__jv v;
+    long long i;
+    if (is_float) return llm__jfloat(strtod(text, NULL));
+    errno = 0;
+    i = strtoll(text, NULL, 10);
+    if (errno != ERANGE) return llm__jint(i);
+    v = llm__jmk(LLM__JBIG);
+    v.u.s = llm__jstrdup(c, text, strlen(text));
+    return v;
+}
 
 /* ---- llm: jinja (printing: Python str, repr and json.dumps) -------------------------------- */
 
@@ -9243,6 +9259,7 @@ static void llm__jput_str(llm__jctx *c, llm__jbuf *b, llm__jv v) {
     case LLM__JBOOL: llm__jputs(c, b, v.u.i ? "True" : "False"); break;
     case LLM__JINT: llm__jput_int(c, b, v.u.i); break;
     case LLM__JFLOAT: llm__jput_float(c, b, v.u.f); break;
+    case LLM__JBIG: llm__jput(c, b, v.u.s.p, v.u.s.n); break;
     case LLM__JSTR: llm__jput(c, b, v.u.s.p, v.u.s.n); break;
     case LLM__JLIST:
         {
@@ -9340,6 +9357,7 @@ static void llm__jput_json(llm__jctx *c, llm__jbuf *b, llm__jv v, const llm__jjs
     case LLM__JNONE: llm__jputs(c, b, "null"); break;
     case LLM__JBOOL: llm__jputs(c, b, v.u.i ? "true" : "false"); break;
     case LLM__JINT: llm__jput_int(c, b, v.u.i); break;
+    case LLM__JBIG: llm__jput(c, b, v.u.s.p, v.u.s.n); break;
     case LLM__JFLOAT:
         if (v.u.f != v.u.f) llm__jputs(c, b, "NaN");
         else if (v.u.f == HUGE_VAL || v.u.f == -HUGE_VAL) llm__jputs(c, b, v.u.f < 0 ? "-Infinity" : "Infinity");
@@ -9379,7 +9397,7 @@ static void llm__jput_json(llm__jctx *c, llm__jbuf *b, llm__jv v, const llm__jjs
             if (k.t == LLM__JSTR) llm__jput_json_str(c, b, k.u.s, f->ascii);
             else if (k.t == LLM__JNONE) llm__jputs(c, b, "\"null\"");
             else if (k.t == LLM__JBOOL) llm__jputs(c, b, k.u.i ? "\"true\"" : "\"false\"");
-            else if (k.t == LLM__JINT || k.t == LLM__JFLOAT) { llm__jputs(c, b, "\""); llm__jput_str(c, b, k); llm__jputs(c, b, "\""); }
+            else if (k.t == LLM__JINT || k.t == LLM__JFLOAT || k.t == LLM__JBIG) { llm__jputs(c, b, "\""); llm__jput_str(c, b, k); llm__jputs(c, b, "\""); }
             else llm__jfail(c, "keys must be str, int, float, bool or None, not %s", llm__jtype(k));
             llm__jput(c, b, f->key_sep.p, f->key_sep.n);
             llm__jput_json(c, b, v.u.d->v[order[i]], f, level + 1);
@@ -9504,8 +9522,7 @@ static llm__jv llm__jjson_value(llm__jctx *c, llm__jjson *j) {
         n = (size_t)(j->p - s);
         if (n >= sizeof tmp) llm__jfail(c, "bad JSON: number too long");
         memcpy(tmp, s, n); tmp[n] = 0;
-        if (!is_float && n < 19) v = llm__jint(strtoll(tmp, NULL, 10));
-        else v = llm__jfloat(strtod(tmp, NULL));
+        v = llm__jnumber(c, tmp, is_float);
     } else llm__jfail(c, "bad JSON: unexpected character");
     c->depth--;
     return v;
@@ -9616,7 +9633,7 @@ static size_t llm__jlex_tag(llm__jctx *c, const char *s, size_t n, size_t i, int
             }
             tmp[k] = 0;
             llm__jtok_add(c, LLM__TK_NUM, s + st, i - st, *line);
-            c->tok[c->n_tok - 1].v = is_float ? llm__jfloat(strtod(tmp, NULL)) : llm__jint(strtoll(tmp, NULL, 10));
+            c->tok[c->n_tok - 1].v = llm__jnumber(c, tmp, is_float);
         } else if (ch == '\'' || ch == '"') {
             i++;
             while (i < n && s[i] != ch) { if (s[i] == '\\') i++; if (i < n && s[i] == '\n') (*line)++; i++; }
@@ -10329,6 +10346,7 @@ static void llm__jraise_undef(llm__jctx *c, llm__jv v) {
 static int llm__jeq(llm__jctx *c, llm__jv a, llm__jv b) {
     size_t i;
     if (llm__jis_num(a) && llm__jis_num(b)) {
+        if (a.t == LLM__JBIG || b.t == LLM__JBIG) return a.t == b.t ? llm__jstr_same(a.u.s, b.u.s) : b.t != LLM__JINT && a.t != LLM__JINT && llm__jnum(a) == llm__jnum(b);
         if (a.t != LLM__JFLOAT && b.t != LLM__JFLOAT) return a.u.i == b.u.i;
         return llm__jnum(a) == llm__jnum(b);
     }
@@ -10367,7 +10385,7 @@ static int llm__jstrcmp_fold(llm__str a, llm__str b, int fold) {
 static int llm__jcompare(llm__jctx *c, llm__jv a, llm__jv b, int fold) {
     if (llm__jis_num(a) && llm__jis_num(b)) {
         double x = llm__jnum(a), y = llm__jnum(b);
-        if (a.t != LLM__JFLOAT && b.t != LLM__JFLOAT) return a.u.i < b.u.i ? -1 : a.u.i > b.u.i;
+        if (a.t != LLM__JFLOAT && b.t != LLM__JFLOAT && a.t != LLM__JBIG && b.t != LLM__JBIG) return a.u.i < b.u.i ? -1 : a.u.i > b.u.i;
         return x < y ? -1 : x > y;
     }
     if (a.t == LLM__JSTR && b.t == LLM__JSTR) return llm__jstrcmp_fold(a.u.s, b.u.s, fold);
@@ -10657,6 +10675,7 @@ static llm__jv llm__jarith(llm__jctx *c, int op, llm__jv a, llm__jv b) {
     if (b.t == LLM__JU) llm__jraise_undef(c, b);
     if (llm__jis_num(a) && llm__jis_num(b)) {
         int ints = a.t != LLM__JFLOAT && b.t != LLM__JFLOAT;
+        if (a.t == LLM__JBIG || b.t == LLM__JBIG) llm__jfail(c, "OverflowError: arithmetic on an integer beyond 64 bits");
         double x = llm__jnum(a), y = llm__jnum(b);
         switch (op) {
         case '+': case '-': case '*': return ints ? llm__jint(llm__jint_op(c, op, a.u.i, b.u.i)) : llm__jfloat(op == '+' ? x + y : op == '-' ? x - y : x * y);
@@ -10808,6 +10827,15 @@ static llm__jv llm__jeval(llm__jctx *c, llm__jn *n, llm__jframe *f) {
     case LLM__N_NEG: case LLM__N_POS:
         w = llm__jeval(c, n->a, f);
         if (!llm__jis_num(w)) llm__jfail(c, "TypeError: bad operand type for unary %c: '%s'", n->k == LLM__N_NEG ? '-' : '+', llm__jtype(w));
+        if (w.t == LLM__JBIG && n->k == LLM__N_NEG) { /* its digits with the other sign (-9223372036854775808 is an int) */
+            llm__jbuf nb;
+            memset(&nb, 0, sizeof nb);
+            if (w.u.s.p[0] == '-') llm__jput(c, &nb, w.u.s.p + 1, w.u.s.n - 1);
+            else { llm__jputs(c, &nb, "-"); llm__jput(c, &nb, w.u.s.p, w.u.s.n); }
+            llm__jput(c, &nb, "", 1);
+            v = llm__jnumber(c, nb.p, 0);
+            break;
+        }
         v = n->k == LLM__N_POS ? w : w.t == LLM__JFLOAT ? llm__jfloat(-w.u.f) : llm__jint(llm__jint_op(c, '-', 0, w.u.i));
         break;
     case LLM__N_NOT: v = llm__jbool(!llm__jtruthy(llm__jeval(c, n->a, f))); break;
@@ -11032,6 +11060,7 @@ static llm__jv llm__jprintf(llm__jctx *c, llm__str fmt, llm__jargs *a) {
             snprintf(tmp, sizeof tmp, spec, t.p);
         } else if (strchr("dixX", conv)) {
             if (!llm__jis_num(v)) llm__jfail(c, "TypeError: %%%c format: a number is required, not %s", conv, llm__jtype(v));
+            if (v.t == LLM__JBIG) llm__jfail(c, "OverflowError: an integer beyond 64 bits in a %% format");
             spec[k++] = 'l'; spec[k++] = 'l'; spec[k++] = conv == 'i' ? 'd' : conv; spec[k] = 0;
             snprintf(tmp, sizeof tmp, spec, (long long)(v.t == LLM__JFLOAT ? llm__jfloat_to_int(c, v.u.f) : v.u.i));
         } else if (strchr("feEgG", conv)) {
@@ -11566,7 +11595,7 @@ static llm__jv llm__jfilter_eager(llm__jctx *c, llm__str name, llm__jv v, llm__j
     }
     if (llm__jstr_eq(name, "int")) {
         if (v.t == LLM__JU) llm__jraise_undef(c, v);
-        if (v.t == LLM__JINT) return v;
+        if (v.t == LLM__JINT || v.t == LLM__JBIG) return v;
         if (v.t == LLM__JBOOL) return llm__jint(v.u.i);
         if (v.t == LLM__JFLOAT) return llm__jint(llm__jfloat_to_int(c, v.u.f));
         if (v.t == LLM__JSTR) {
@@ -11588,6 +11617,8 @@ static llm__jv llm__jfilter_eager(llm__jctx *c, llm__str name, llm__jv v, llm__j
     }
     if (llm__jstr_eq(name, "abs")) {
         if (!llm__jis_num(v)) llm__jfail(c, "TypeError: bad operand type for abs(): '%s'", llm__jtype(v));
+        if (v.t == LLM__JBIG && v.u.s.p[0] == '-') { v.u.s.p++; v.u.s.n--; }
+        if (v.t == LLM__JBIG) return v;
         return v.t == LLM__JFLOAT ? llm__jfloat(fabs(v.u.f)) : llm__jint(v.u.i < 0 ? llm__jint_op(c, '-', 0, v.u.i) : v.u.i);
     }
     if (llm__jstr_eq(name, "round")) {
@@ -11597,6 +11628,7 @@ static llm__jv llm__jfilter_eager(llm__jctx *c, llm__str name, llm__jv v, llm__j
         char tmp[400];
         double x, s10 = pow(10.0, (double)p);
         if (!llm__jis_num(v)) llm__jfail(c, "TypeError: type %s doesn't define __round__ method", llm__jtype(v));
+        if (v.t == LLM__JBIG) return v;
         if (v.t != LLM__JFLOAT) return llm__jint(v.u.i);   /* Python: round of an int is that int */
         x = llm__jnum(v);
         if (method && method->t == LLM__JSTR && llm__jstr_eq(method->u.s, "floor")) return llm__jfloat(floor(x * s10) / s10);
@@ -11656,7 +11688,7 @@ static int llm__jtest(llm__jctx *c, llm__str name, llm__jv v, llm__jargs *a) {
     if (llm__jstr_eq(name, "true")) return v.t == LLM__JBOOL && v.u.i;
     if (llm__jstr_eq(name, "false")) return v.t == LLM__JBOOL && !v.u.i;
     if (llm__jstr_eq(name, "number")) return llm__jis_num(v);
-    if (llm__jstr_eq(name, "integer")) return v.t == LLM__JINT;
+    if (llm__jstr_eq(name, "integer")) return v.t == LLM__JINT || v.t == LLM__JBIG;
     if (llm__jstr_eq(name, "float")) return v.t == LLM__JFLOAT;
     if (llm__jstr_eq(name, "callable")) return v.t == LLM__JMACRO || v.t == LLM__JMETHOD || v.t == LLM__JFUNC;
     if (llm__jstr_eq(name, "escaped")) return 0;

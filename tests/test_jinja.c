@@ -48,6 +48,9 @@ static const jinja_case jinja_cases[] = {
     /* repr escapes what str.isprintable says is not printable */
     { "{{ [\"\\u200d\\u2028\\u00a0\\u00ad\\u3000\\ufeff\\ue000 \\u00e9\\u0378\\U000e0001\\u0085\"] }}|{{ {\"k\\u200b\": \"v\"} }}|{{ messages[1]|string }}",
       "['\\u200d\\u2028\\xa0\\xad\\u3000\\ufeff\\ue000 \303\251\\u0378\\U000e0001\\x85']|{'k\\u200b': 'v'}|{'role': 'user', 'content': \"Hi <b> & 'q'\"}" },
+    /* integers beyond 64 bits keep their digits (19-digit ones are ints) */
+    { "{% set b = 12345678901234567890 %}{{ b }}|{{ b|tojson }}|{{ [b, -98765432109876543210] }}|{{ b is integer }}|{{ b == 12345678901234567890 }}|{{ b > x }}|{{ (-b)|default(1) if false else b|abs }}|{{ b|int }}|{{ b|float }}|{{ {b: 1}|tojson }}|{{ 9223372036854775807 }}|{{ 1000000000000000000 }}|{{ -9223372036854775808 }}|{{ b|string|length }}",
+      "12345678901234567890|12345678901234567890|[12345678901234567890, -98765432109876543210]|True|True|True|12345678901234567890|12345678901234567890|1.2345678901234567e+19|{\"12345678901234567890\": 1}|9223372036854775807|1000000000000000000|-9223372036854775808|20" },
     /* trim_blocks passes over {% raw %} */
     { "a{% raw %}\n{{ x }}{% endraw %}\nb{% raw -%}\n  c{% endraw %}",
       "a\n{{ x }}bc" },
