@@ -2103,7 +2103,10 @@ enum { LLM__CV_KEYS_GEMMA = 1,   /* query_pre_attn_scalar, soft-capping, hidden_
        LLM__CV_KEYS_PARTIAL = 16,/* partial_rotary_factor */
        LLM__CV_FUSED = 32,       /* qkv_proj and gate_up_proj, split by the converter */
        LLM__CV_EMBD_SQRT = 64,   /* embeddings times sqrt(hidden_size) in the weights' dtype */
-       LLM__CV_ORIG_CTX = 128 }; /* the class has original_max_position_embeddings (Phi3Config: 4096) */
+       LLM__CV_ORIG_CTX = 128,   /* the class has original_max_position_embeddings (Phi3Config: 4096),
+                                    and reads rope_scaling type su or yarn as longrope */
+       LLM__CV_TIED = 256 };     /* the class ties the embeddings by default, so a tied config written
+                                    by transformers may leave tie_word_embeddings out */
 
 typedef struct llm__cv_family {
     const char *model_type;
@@ -2121,12 +2124,12 @@ static const llm__cv_family llm__cv_families[] = {
     { "qwen2", LLM_ARCH_QWEN2, 32768, 0, LLM__CV_BIAS_QKV, LLM__CV_WIN_QWEN, 4096, 0, LLM_BLOCK_PRE, 0, 0, 0, 0, 0, 0 },
     { "qwen3", LLM_ARCH_QWEN3, 32768, 128, LLM__CV_BIAS_ALL, LLM__CV_WIN_QWEN, 4096, 0, LLM_BLOCK_PRE, LLM_QK_NORM_HEAD, 0, 0, 0, 0, 0 },
     { "gemma2", LLM_ARCH_GEMMA2, 8192, 256, LLM__CV_BIAS_ALL, LLM__CV_WIN_TYPES, 4096, 2, LLM_BLOCK_SANDWICH, 0, 1,
-      LLM__CV_KEYS_GEMMA | LLM__CV_EMBD_SQRT, 256, 50.0, 30.0 },
+      LLM__CV_KEYS_GEMMA | LLM__CV_EMBD_SQRT | LLM__CV_TIED, 256, 50.0, 30.0 },
     { "gemma3_text", LLM_ARCH_GEMMA3, 131072, 256, LLM__CV_BIAS_ALL, LLM__CV_WIN_TYPES, 4096, 6, LLM_BLOCK_SANDWICH,
-      LLM_QK_NORM_HEAD, 1, LLM__CV_KEYS_GEMMA | LLM__CV_KEYS_LOCAL | LLM__CV_EMBD_SQRT, 256, 0, 0 },
+      LLM_QK_NORM_HEAD, 1, LLM__CV_KEYS_GEMMA | LLM__CV_KEYS_LOCAL | LLM__CV_EMBD_SQRT | LLM__CV_TIED, 256, 0, 0 },
     { "phi3", LLM_ARCH_PHI3, 4096, 0, LLM__CV_BIAS_NONE, LLM__CV_WIN_ALL, 0, 0, LLM_BLOCK_PRE, 0, 0,
       LLM__CV_KEYS_PARTIAL | LLM__CV_FUSED | LLM__CV_ORIG_CTX, 0, 0, 0 },
-    { "smollm3", LLM_ARCH_SMOLLM3, 32768, 0, LLM__CV_BIAS_ALL, LLM__CV_WIN_QWEN, 0, 0, LLM_BLOCK_PRE, 0, 0, LLM__CV_KEYS_NOPE, 0, 0, 0 },
+    { "smollm3", LLM_ARCH_SMOLLM3, 32768, 0, LLM__CV_BIAS_ALL, LLM__CV_WIN_QWEN, 0, 0, LLM_BLOCK_PRE, 0, 0, LLM__CV_KEYS_NOPE | LLM__CV_TIED, 0, 0, 0 },
     { "granite", LLM_ARCH_GRANITE, 2048, 0, LLM__CV_BIAS_ALL, LLM__CV_WIN_NONE, 0, 0, LLM_BLOCK_PRE, 0, 0, LLM__CV_KEYS_GRANITE, 0, 0, 0 },
     { "olmo2", LLM_ARCH_OLMO2, 2048, 0, LLM__CV_BIAS_ALL, LLM__CV_WIN_NONE, 0, 0, LLM_BLOCK_POST, LLM_QK_NORM_FULL, 0, 0, 0, 0, 0 },
     /* mixtures of experts: the experts are read by llm__cv_read_experts */
@@ -2317,7 +2320,8 @@ static int llm__cv_read_rope_scaling(llm__cv *cv, const json_value *cfg, llm__cv
     if (!type) type = json_get(rs, "type");
     if (!type || type->type != JSON_STRING) return llm__cv_fail(cv, "config.json: rope_scaling has no 'rope_type'");
     if (strcmp(type->str, "default") == 0) return 0;
-    if (strcmp(type->str, "longrope") == 0) return llm__cv_read_longrope(cv, cfg, rs, h);
+    if (strcmp(type->str, "longrope") == 0 || (h->fam->keys & LLM__CV_ORIG_CTX && (strcmp(type->str, "su") == 0 || strcmp(type->str, "yarn") == 0)))
+        return llm__cv_read_longrope(cv, cfg, rs, h);
     if (llm__cv_cfg_num(cv, rs, "factor", 0.0, &h->rope_factor)) return -1;
     if (!(h->rope_factor > 0.0)) return llm__cv_fail(cv, "config.json: rope_scaling.factor must be > 0");
     if (strcmp(type->str, "linear") == 0) { h->rope_scaling = LLM_ROPE_LINEAR; return 0; }
@@ -2490,7 +2494,9 @@ static int llm__cv_read_experts(llm__cv *cv, const json_value *cfg, llm__cv_hpar
                                clip->type == JSON_NUMBER ? clip->number : 0.0);
     h->sparse = (int *)calloc((size_t)h->n_layer, sizeof(int));
     if (!h->sparse) return llm__cv_oom(cv);
-    if (llm__cv_cfg_int(cv, cfg, mixtral ? "num_local_experts" : "num_experts", 0, mixtral ? 8 : qwen2 ? 60 : olmoe ? 64 : 128, &h->n_expert) ||
+    /* (transformers 5 may write the Qwen MoE configs' num_experts as num_local_experts) */
+    if (llm__cv_cfg_int(cv, cfg, mixtral || !json_get(cfg, "num_experts") ? "num_local_experts" : "num_experts", 0,
+                        mixtral ? 8 : qwen2 ? 60 : olmoe ? 64 : 128, &h->n_expert) ||
         llm__cv_cfg_int(cv, cfg, "num_experts_per_tok", 0, mixtral ? 2 : qwen2 ? 4 : 8, &h->n_expert_used))
         return -1;
     if (mixtral) {
@@ -2546,7 +2552,7 @@ static int llm__cv_hparams_from_json(llm__cv *cv, const json_value *cfg, const j
         llm__cv_cfg_int(cv, cfg, "num_key_value_heads", 0, h->n_head, &h->n_head_kv) ||
         llm__cv_cfg_int(cv, cfg, "max_position_embeddings", 0, h->n_ctx_train, &h->n_ctx_train) ||
         llm__cv_cfg_num(cv, cfg, "rms_norm_eps", 1e-6, &h->rms_eps) || llm__cv_cfg_num(cv, cfg, "rope_theta", 10000.0, &h->rope_theta) ||
-        llm__cv_cfg_bool(cv, cfg, "tie_word_embeddings", 0, &h->tied) || llm__cv_cfg_bool(cv, cfg, "mlp_bias", 0, &mlp_bias) ||
+        llm__cv_cfg_bool(cv, cfg, "tie_word_embeddings", (h->fam->keys & LLM__CV_TIED) != 0, &h->tied) || llm__cv_cfg_bool(cv, cfg, "mlp_bias", 0, &mlp_bias) ||
         llm__cv_cfg_bool(cv, cfg, "attention_bias", 0, &attn_bias))
         return -1;
     if (h->n_head <= 0 || h->n_layer <= 0 || h->n_layer > LLM_MAX_LAYERS) return llm__cv_fail(cv, "config.json: num_attention_heads/num_hidden_layers out of range");
