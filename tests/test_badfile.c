@@ -749,6 +749,8 @@ static const convert_case convert_cases[] = {
     { "model_type missing", "model_type", NULL, NULL, NULL, NULL, NULL, NULL, NULL, ST_PLAIN, NULL, "model_type", NULL },
     { "rope type yarn without a factor", "rope_scaling", "{\"rope_type\": \"yarn\"}", NULL, NULL, NULL, NULL, NULL, NULL, ST_PLAIN, NULL,
       "rope_scaling.factor", "> 0" },
+    { "bidirectional attention (EmbeddingGemma)", "use_bidirectional_attention", "true", NULL, NULL, NULL, NULL, NULL, NULL, ST_PLAIN, NULL,
+      "use_bidirectional_attention", "not supported" },
     { "rope type dynamic (old 'type' key)", "rope_scaling", "{\"type\": \"dynamic\", \"factor\": 2.0}", NULL, NULL, NULL, NULL, NULL, NULL,
       ST_PLAIN, NULL, "rope_type", "'dynamic'" },
     { "model_type phi3 with unfused projections", "model_type", "\"phi3\"", NULL, NULL, NULL, NULL, NULL, NULL, ST_PLAIN, NULL,

@@ -2535,7 +2535,7 @@ static int llm__cv_read_experts(llm__cv *cv, const json_value *cfg, llm__cv_hpar
 static int llm__cv_hparams_from_json(llm__cv *cv, const json_value *cfg, const json_value *gen, llm__cv_hparams *h) {
     const json_value *act;
     const char *act_key;
-    int mlp_bias = 0, attn_bias = 0;
+    int mlp_bias = 0, attn_bias = 0, bidir = 0;
     memset(h, 0, sizeof *h);
     if (cfg->type != JSON_OBJECT) return llm__cv_fail(cv, "config.json: not a JSON object (found %s), so it has no 'model_type'", json_type_name(cfg->type));
     if (llm__cv_read_arch(cv, cfg, h)) return -1;
@@ -2559,6 +2559,9 @@ static int llm__cv_hparams_from_json(llm__cv *cv, const json_value *cfg, const j
     /* Qwen3Config and the Gemma configs default head_dim; the others derive it from hidden_size. */
     if (llm__cv_cfg_int(cv, cfg, "head_dim", 0, h->fam->default_head_dim ? h->fam->default_head_dim : h->n_embd / h->n_head, &h->head_dim)) return -1;
     if (mlp_bias) return llm__cv_fail_as(cv, LLM_ERR_UNSUPPORTED, "config.json: mlp_bias true is not supported");
+    if (llm__cv_cfg_bool(cv, cfg, "use_bidirectional_attention", 0, &bidir)) return -1;
+    if (bidir) /* EmbeddingGemma: every position sees every other, not a causal model */
+        return llm__cv_fail_as(cv, LLM_ERR_UNSUPPORTED, "config.json: use_bidirectional_attention true is not supported (causal models only)");
     /* Which projections carry a bias, as each family's modeling code builds them: qwen2
        always on q/k/v, mistral and phi3 never, the others on all four when attention_bias. */
     if (h->fam->bias == LLM__CV_BIAS_NONE) attn_bias = 0;
