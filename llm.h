@@ -9129,12 +9129,15 @@ static double llm__jnum(llm__jv v) { return v.t == LLM__JFLOAT ? v.u.f : v.t == 
    no bound) keeps its digits, which print, compare and go through tojson as they are; arithmetic
    on it is refused (LLM__JBIG). */
 static llm__jv llm__jnumber(llm__jctx *c, const char *text, int is_float) {
+    const char *d = text + (text[0] == '-');
+    size_t nd;
     llm__jv v;
-    long long i;
     if (is_float) return llm__jfloat(strtod(text, NULL));
-    errno = 0;
-    i = strtoll(text, NULL, 10);
-    if (errno != ERANGE) return llm__jint(i);
+    while (d[0] == '0' && d[1]) d++;
+    nd = strspn(d, "0123456789");
+    if (d[nd]) return llm__jfloat(strtod(text, NULL)); /* not digits alone */
+    if (nd < 19 || (nd == 19 && strcmp(d, text[0] == '-' ? "9223372036854775808" : "9223372036854775807") <= 0))
+        return llm__jint(strtoll(text, NULL, 10));
     v = llm__jmk(LLM__JBIG);
     v.u.s = llm__jstrdup(c, text, strlen(text));
     return v;
