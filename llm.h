@@ -7317,11 +7317,19 @@ static void llm__bpe_word(llm__tokenize_state *k, const uint8_t *w, size_t n) {
 static int llm__spm_cut_ok(const struct llm__tokenizer *t, const uint8_t *w, size_t i) {
     uint32_t cp;
     unsigned p;
-    size_t start;
+    size_t start, b;
     if ((i >= 3 && memcmp(w + i - 3, llm__metaspace, 3) == 0) || t->spm_glued[w[i - 1]]) return 0;
-    if (!t->spm_glued[(unsigned char)'>']) return 1;
     start = llm__char_before(w, i, &cp, &p);
-    return i - start == 1 && w[start] < 0x80 ? t->unit_id[w[start]] >= 0 : llm__vocab_find(t, w + start, i - start) >= 0;
+    if (i - start == 1 && w[start] < 0x80 ? t->unit_id[w[start]] >= 0 : llm__vocab_find(t, w + start, i - start) >= 0) return 1;
+    /* A character outside the vocabulary becomes <0xHH> tokens or unk (llm__bpe_symbols), which
+       a merge with the "▁" could join when a token has "▁" after a '>'; or nothing at all, which
+       leaves the "▁" beside what came before it. */
+    if (t->spm_glued[(unsigned char)'>']) return 0;
+    if (t->bpe_opts & LLM_BPE_BYTE_FALLBACK) {
+        for (b = start; b < i && t->byte_tok[w[b]] >= 0; b++) {}
+        if (b == i) return 1;
+    }
+    return t->info.unk_id >= 0;
 }
 
 /* SentencePiece-style text has no pre-tokenizer: a whole piece is one BPE word. Cut before
@@ -7738,8 +7746,9 @@ static void llm__split_added(llm__tokenize_state *k, int which, const uint8_t *s
             if (which == 0) llm__segment(k, s + seg, start - seg, at_origin && seg == 0);
             else llm__pretok(k, 0, s + seg, start - seg, at_origin && seg == 0);
         }
-        llm__emit_id(k, id);
-        seg = stop;
+        if (start < stop) llm__emit_id(k, id); /* (HF drops a token left empty: an lstrip one whose text a
+                                                   previous rstrip took, "\n\n\n\n" with "\n\n" both ways) */
+        if (stop > seg) seg = stop;
     }
     if (seg < n) {
         if (which == 0) llm__segment(k, s + seg, n - seg, at_origin && seg == 0);
