@@ -4,7 +4,8 @@
 # convert_hf_to_gguf.py makes for its architecture (tests/tool_gguf_write.c: llama.cpp's key
 # and tensor names, Q/K rows permuted where LlamaModel.permute applies, experts stacked into
 # 3-D tensors), imported back: the logits must be those of the safetensors conversion, bit for
-# bit, on the golden's ids; the same for build/gen_model's Qwen2-MoE and OLMoE, and within 1e-4
+# bit, on the golden's ids; the same for build/gen_model's Qwen2-MoE, OLMoE and linear rope
+# scaling (rope.scaling.type and factor), and within 1e-4
 # for Llama 3's rope scaling stored as rope_freqs.weight.
 set -e
 b=${BUILD:-build}
@@ -35,9 +36,10 @@ for pair in olmo2:olmo2 granite:granite smollm3:smollm3 qwen3moe:qwen3moe mixtra
   if cmp -s $out/$m-hf.f32 $out/$m-gguf.f32; then echo "$m.gguf ($a): logits bitwise equal to the safetensors conversion's ($(wc -c < $out/$m-hf.f32) bytes)"; n=$((n + 1))
   else echo "FAIL $m.gguf ($a): logits differ from the safetensors conversion's"; $b/tests/tool_compare $out/$m-gguf.f32 $out/$m-hf.f32 0 || true; fail=1; fi
 done
-# build/gen_model's Qwen2-MoE (a shared expert with its gate, q/k/v biases) and OLMoE
+# build/gen_model's Qwen2-MoE (a shared expert with its gate, q/k/v biases), OLMoE and Llama
+# with linear rope scaling
 echo "1 17 33 5 99 64 2 127 80 45 12 3 77 101 56 9" > $out/gen-ids.txt
-for pair in qwen2-moe:qwen2moe olmoe:olmoe; do
+for pair in qwen2-moe:qwen2moe olmoe:olmoe llama-linear:llama; do
   m=${pair%%:*}; a=${pair#*:}
   $b/gen_model $out/$m-gen --variant $m > /dev/null && $b/convert $out/$m-gen $out/$m-hf.llm --dtype f32 > $out/$m-hf.log 2>&1 &&
     $b/tests/tool_gguf_write $a $out/$m-hf.llm $out/$m.gguf > /dev/null && $b/convert $out/$m.gguf $out/$m-gguf.llm > $out/$m-gguf.log 2>&1 ||

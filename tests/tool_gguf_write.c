@@ -12,8 +12,8 @@
    LlamaModel.permute applies (llama, granite, smollm3), and the experts of a layer stacked
    into one [n_expert, rows, cols] tensor (blk.N.ffn_gate_exps.weight ...), Gemma's norm
    weights plus one (Gemma2Model.modify_tensors; in float32, as for a float32 checkpoint) and
-   its sandwich norms under llama.cpp's names, and a llama3 rope scaling as the factors of
-   rope_freqs.weight. phi3 (Phi3MiniModel): Q, K and V fused again into blk.N.attn_qkv.weight,
+   its sandwich norms under llama.cpp's names, a linear rope scaling as rope.scaling.type and
+   factor, and a llama3 one as the factors of rope_freqs.weight. phi3 (Phi3MiniModel): Q, K and V fused again into blk.N.attn_qkv.weight,
    gate and up into blk.N.ffn_up.weight (gate first: llama.cpp's LLM_FFN_SWIGLU splits it so),
    LongRoPE as rope_factors_long/short.weight with rope.scaling.original_context_length and
    rope.scaling.attn_factor, and attention.sliding_window (0 when WINDOW is not given).
@@ -425,6 +425,10 @@ int main(int argc, char **argv) {
                 t->data[k] = (float)(1 / ((1 - smooth) / in->rope_factor + smooth));
             }
         }
+    }
+    if (in->rope_scaling == LLM_ROPE_LINEAR) { /* TextModel.set_gguf_parameters */
+        key("rope.scaling.type", GV_STRING); gw_putstr(&meta, "linear");
+        gw_kv_f32("rope.scaling.factor", in->rope_factor);
     }
     if (phi3) gw_kv_u32("rope.scaling.original_context_length", (uint32_t)(in->rope_original_max_pos ? in->rope_original_max_pos : in->n_ctx_train));
     if (phi3 && in->rope_scaling == LLM_ROPE_LONGROPE) { /* Phi3MiniModel.generate_extra_tensors */

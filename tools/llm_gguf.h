@@ -805,17 +805,21 @@ static int llm__gguf_config_text(llm__cv *cv, const llm__gguf_file *gf, int n_vo
             r |= llm__gguf_cfg_put(cfg, cap, n, ", \"%s\": %d", llm__gguf_config_keys[i].json, v);
         }
     }
-    if ((kv = llm__gguf_arch_kv(gf, "rope.scaling.type")) != NULL) {
-        size_t pos = kv->val;
-        const char *s = kv->type == LLM__GGUF_STRING ? llm__gguf_str_at(g, &pos, &len) : "?";
-        double factor;
-        if (kv->type != LLM__GGUF_STRING) len = 1;
-        if (len == 6 && !memcmp(s, "linear", 6)) {
-            if (llm__gguf_hp_num(cv, gf, "rope.scaling.factor", 1.0, &factor)) return -1;
-            r |= llm__gguf_cfg_put(cfg, cap, n, ", \"rope_scaling\": {\"rope_type\": \"linear\", \"factor\": %.17g}", factor);
-        } else if (!(len == 4 && !memcmp(s, "none", 4))) {
-            return llm__cv_fail_as(cv, LLM_ERR_UNSUPPORTED, "%s: rope scaling '%.*s' is not supported", gf->path, (int)(len > 32 ? 32 : len), s);
+    { /* llama.cpp: the type is linear unless given; the factor is rope.scaling.factor, else the
+         older rope.scale_linear, and 0 means none */
+        double factor = 0.0;
+        int linear = 1;
+        if ((kv = llm__gguf_arch_kv(gf, "rope.scaling.type")) != NULL) {
+            size_t pos = kv->val;
+            const char *s = kv->type == LLM__GGUF_STRING ? llm__gguf_str_at(g, &pos, &len) : "?";
+            if (kv->type != LLM__GGUF_STRING) len = 1;
+            if (len == 4 && !memcmp(s, "none", 4)) linear = 0;
+            else if (!(len == 6 && !memcmp(s, "linear", 6)))
+                return llm__cv_fail_as(cv, LLM_ERR_UNSUPPORTED, "%s: rope scaling '%.*s' is not supported", gf->path, (int)(len > 32 ? 32 : len), s);
         }
+        if (llm__gguf_hp_num(cv, gf, llm__gguf_arch_kv(gf, "rope.scaling.factor") ? "rope.scaling.factor" : "rope.scale_linear", 0.0, &factor)) return -1;
+        if (linear && factor != 0.0 && factor != 1.0)
+            r |= llm__gguf_cfg_put(cfg, cap, n, ", \"rope_scaling\": {\"rope_type\": \"linear\", \"factor\": %.17g}", factor);
     }
     if (gf->arch->gemma) { /* llama.cpp's f_attention_scale: 1/sqrt(head_dim), 1/sqrt(n_embd/n_head) for the 27B models */
         int layers, embd, heads, hd;
