@@ -17,4 +17,4 @@ if ! cmp -s $out/tables.txt $out/committed.txt; then
   exit 1
 fi
 echo "llm.h's tables are gen_unicode's output: $(head -1 $out/tables.txt)"
-bzcat $u/NormalizationTest.txt.bz2 >$out/NormalizationTest.txt && $b/tests/tool_nfc $out/NormalizationTest.txt || exit 1
+bzcat $u/NormalizationTest.txt.bz2 >$out/NormalizationTest.txt && $b/tests/tool_nfc $out/NormalizationTest.txt $u/DerivedAge.txt || exit 1

@@ -3,7 +3,7 @@
    cc -O2 -o build/gen_unicode tools/gen_unicode.c && build/gen_unicode [DIR]
 
    DIR (default /usr/share/unicode, Debian's unicode-data package) must hold UnicodeData.txt,
-   PropList.txt, DerivedCoreProperties.txt and DerivedNormalizationProps.txt. The output is
+   PropList.txt, DerivedCoreProperties.txt, DerivedNormalizationProps.txt and DerivedAge.txt. The output is
    the text between the "unicode tables" banner of llm.h and the line
    "end of generated unicode tables"; tests/test_unicode.sh checks that the two agree.
 
@@ -15,7 +15,11 @@
      llm__nfcqc_ranges  start << 2 | NFC_Quick_Check (0 yes, 1 maybe, 2 no)
      llm__decomp        canonical decompositions {code point, first, second or 0}, by code point
      llm__comp          primary composites {first, second, composite}, by (first, second)
-   Hangul syllables are left to the algorithm in llm.h. */
+   Hangul syllables are left to the algorithm in llm.h.
+   The normalization tables (ccc, NFC_Quick_Check, decompositions, composites) hold Unicode
+   9.0's data, the data of HF tokenizers' NFC (its unicode-normalization-alignments crate): a
+   character assigned later has combining class 0, no decomposition and quick check yes, so a
+   mark added since is not reordered and U+11938 is not composed, as there. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,7 +31,7 @@
 #define GC_NAMES "CnLuLlLtLmLoMnMcMeNdNlNoPcPdPsPePiPfPoSmScSkSoZsZlZpCcCfCsCo"
 
 static uint16_t props[NCP];
-static uint8_t ccc[NCP], qc[NCP], excluded[NCP];
+static uint8_t ccc[NCP], qc[NCP], excluded[NCP], after_nfc_version[NCP];
 static uint32_t dec[NCP][2];
 static char version[64] = "unknown";
 
@@ -102,6 +106,23 @@ static void read_property(const char *dir, const char *file, const char *prop, c
     fclose(f);
 }
 
+/* DerivedAge.txt: marks the code points assigned after Unicode 9.0. */
+static void read_age(const char *dir) {
+    FILE *f = open_data(dir, "DerivedAge.txt");
+    char line[1024];
+    while (fgets(line, sizeof line, f)) {
+        uint32_t lo, hi, c;
+        int major = 0, minor = 0;
+        char *e;
+        if (line[0] == '#' || line[0] == '\n') continue;
+        lo = hi = (uint32_t)strtoul(line, &e, 16);
+        if (e[0] == '.' && e[1] == '.') hi = (uint32_t)strtoul(e + 2, &e, 16);
+        if (sscanf(e, " ; %d.%d", &major, &minor) != 2) continue;
+        if (major > 9) for (c = lo; c <= hi && c < NCP; c++) after_nfc_version[c] = 1;
+    }
+    fclose(f);
+}
+
 static void set_prop(uint32_t cp, int v) { props[cp] |= (uint16_t)v; }
 static void set_qc(uint32_t cp, int v) { qc[cp] = (uint8_t)v; }
 static void set_excluded(uint32_t cp, int v) { excluded[cp] = (uint8_t)v; }
@@ -147,7 +168,10 @@ int main(int argc, char **argv) {
     read_property(dir, "DerivedNormalizationProps.txt", "NFC_QC", "M", set_qc, 1);
     read_property(dir, "DerivedNormalizationProps.txt", "NFC_QC", "N", set_qc, 2);
     read_property(dir, "DerivedNormalizationProps.txt", "Full_Composition_Exclusion", NULL, set_excluded, 1);
-    printf("/* Unicode %s. Regenerate with tools/gen_unicode.c; do not edit by hand. */\n", version);
+    read_age(dir);
+    for (c = 0; c < NCP; c++)
+        if (after_nfc_version[c]) { ccc[c] = 0; qc[c] = 0; dec[c][0] = dec[c][1] = 0; }
+    printf("/* Unicode %s (the normalization tables: 9.0). Regenerate with tools/gen_unicode.c; do not edit by hand. */\n", version);
     range_table("llm__uprop_ranges", "start << 9 | general category << 4 | 1 letter, 2 number, 4 word, 8 white space", props, 9);
     for (c = 0; c < NCP; c++) wide[c] = ccc[c];
     range_table("llm__ccc_ranges", "start << 8 | canonical combining class", wide, 8);
