@@ -5,7 +5,7 @@
 . tests/need.sh
 b=${BUILD:-build}
 u=/usr/share/unicode
-need_file test_unicode unicode-data $u/UnicodeData.txt $u/DerivedNormalizationProps.txt $u/NormalizationTest.txt.bz2 || exit $need_exit
+need_file test_unicode unicode-data $u/UnicodeData.txt $u/DerivedNormalizationProps.txt $u/DerivedAge.txt $u/NormalizationTest.txt.bz2 || exit $need_exit
 need test_unicode bzip2 bzcat || exit $need_exit
 out=$b/tests/unicode; mkdir -p $out
 ${CC:-cc} -O2 -o $out/gen_unicode tools/gen_unicode.c || exit 1
