@@ -8907,8 +8907,11 @@ typedef struct llm__jn llm__jn;
 /* tuple: 1 a tuple; 2, 3, 4 the views dict.keys(), values(), items() (they print so); 5 a
    generator (what select, map, items, unique, ... give: always true, no length, no index),
    6 a reversed list's iterator (the same). */
-typedef struct llm__jlist { llm__jv *a; size_t n, cap; int tuple; } llm__jlist;
+typedef struct llm__jlist { llm__jv *a; size_t n, cap; int tuple, group; } llm__jlist;  /* group: groupby's (grouper, list) */
 typedef struct llm__jdict { llm__jv *k, *v; size_t n, cap; int ns; } llm__jdict;
+/* What a dict with ns set is: namespace(), joiner() (its "sep" and whether it was "used"),
+   cycler() (its "items" and the "pos" of the current one). */
+enum { LLM__JNS_NAMESPACE = 1, LLM__JNS_JOINER, LLM__JNS_CYCLER };
 struct llm__jv {
     int t;
     int safe;   /* a str that is Markup (|safe, |escape): a str added to it is escaped first */
@@ -8916,7 +8919,14 @@ struct llm__jv {
             struct llm__jbound *b; struct llm__jloop *loop; } u;
 };
 typedef struct llm__jbound { llm__jv self; llm__str name; } llm__jbound;
-typedef struct llm__jloop { llm__jlist *items; size_t i; } llm__jloop;
+typedef struct llm__jloop {
+    llm__jlist *items;
+    size_t i;
+    int depth;                  /* 1, and one more in each call of a recursive loop */
+    llm__jv last;               /* loop.changed's values (a tuple; undefined before the first call) */
+    struct llm__jn *node;       /* the for statement and the frame it runs in, for loop(items) */
+    struct llm__jframe *up;
+} llm__jloop;
 typedef struct llm__jframe { struct llm__jframe *up; llm__str *k; llm__jv *v; size_t n, cap; } llm__jframe;
 typedef struct llm__jmacro { llm__jn *node; llm__jframe *closure; llm__jv caller; } llm__jmacro;
 typedef struct llm__jbuf { char *p; size_t n, cap; } llm__jbuf;
@@ -9112,7 +9122,7 @@ static const char *llm__jtype(llm__jv v) {
         static const char *const names[7] = { "list", "tuple", "dict_keys", "dict_values", "dict_items", "generator", "list_reverseiterator" };
         return names[v.u.l->tuple];
     }
-    case LLM__JDICT: return v.u.d->ns ? "Namespace" : "dict";
+    case LLM__JDICT: return v.u.d->ns == LLM__JNS_JOINER ? "Joiner" : v.u.d->ns == LLM__JNS_CYCLER ? "Cycler" : v.u.d->ns ? "Namespace" : "dict";
     case LLM__JLOOP: return "LoopContext";
     case LLM__JBIG: return "int";
     default: return "function";
@@ -9137,6 +9147,11 @@ static double llm__jnum(llm__jv v) { return v.t == LLM__JFLOAT ? v.u.f : v.t == 
 /* A number's text, from the JSON input or a template: an integer beyond 64 bits (Python's have
    no bound) keeps its digits, which print, compare and go through tojson as they are; arithmetic
    on it is refused (LLM__JBIG). */
+/* A digit's value in bases up to 36 (99: not a digit). */
+static int llm__jdigit(char ch) {
+    return ch >= '0' && ch <= '9' ? ch - '0' : ch >= 'a' && ch <= 'z' ? ch - 'a' + 10 : ch >= 'A' && ch <= 'Z' ? ch - 'A' + 10 : 99;
+}
+
 static llm__jv llm__jnumber(llm__jctx *c, const char *text, int is_float) {
     const char *d = text + (text[0] == '-');
     size_t nd;
@@ -9623,6 +9638,17 @@ static size_t llm__jlex_tag(llm__jctx *c, const char *s, size_t n, size_t i, int
         if (llm__jis_name_char(ch, 1)) {
             while (i < n && llm__jis_name_char(s[i], 0)) i++;
             llm__jtok_add(c, LLM__TK_NAME, s + st, i - st, *line);
+        } else if (ch == '0' && i + 2 < n && strchr("bBoOxX", s[i + 1]) && s[i + 1]
+                   && llm__jdigit(s[i + 2] == '_' && i + 3 < n ? s[i + 3] : s[i + 2]) < ((s[i + 1] | 0x20) == 'b' ? 2 : (s[i + 1] | 0x20) == 'o' ? 8 : 16)) {
+            int base = (s[i + 1] | 0x20) == 'b' ? 2 : (s[i + 1] | 0x20) == 'o' ? 8 : 16, d;
+            uint64_t v = 0;
+            for (i += 2; i < n && ((d = llm__jdigit(s[i])) < base || (s[i] == '_' && i + 1 < n && llm__jdigit(s[i + 1]) < base)); i++) {
+                if (s[i] == '_') continue;
+                if (v > ((uint64_t)INT64_MAX - (uint64_t)d) / (uint64_t)base) llm__jfail(c, "line %d: an integer literal beyond 64 bits", *line);
+                v = v * (uint64_t)base + (uint64_t)d;
+            }
+            llm__jtok_add(c, LLM__TK_NUM, s + st, i - st, *line);
+            c->tok[c->n_tok - 1].v = llm__jint((int64_t)v);
         } else if (ch >= '0' && ch <= '9') {
             char tmp[64];
             size_t k = 0;
@@ -9770,7 +9796,7 @@ enum { LLM__N_LIT, LLM__N_NAME, LLM__N_LIST, LLM__N_TUPLE, LLM__N_DICT, LLM__N_A
        LLM__N_CALL, LLM__N_FILTER, LLM__N_TEST, LLM__N_NEG, LLM__N_POS, LLM__N_NOT, LLM__N_BIN, LLM__N_AND, LLM__N_OR,
        LLM__N_COND, LLM__N_KW, LLM__N_CMP,
        LLM__S_TEXT, LLM__S_OUT, LLM__S_IF, LLM__S_FOR, LLM__S_SET, LLM__S_SETBLOCK, LLM__S_MACRO, LLM__S_CALL,
-       LLM__S_FILTER, LLM__S_BREAK, LLM__S_CONTINUE, LLM__S_BODY };
+       LLM__S_FILTER, LLM__S_BREAK, LLM__S_CONTINUE, LLM__S_BODY, LLM__S_WITH };
 
 static llm__jtok *llm__jcur(llm__jctx *c) { return &c->tok[c->pos]; }
 static int llm__jat_op(llm__jctx *c, const char *op) {
@@ -10185,7 +10211,7 @@ static llm__jn *llm__jp_stmt(llm__jctx *c) {
     static const char *const e_for[] = { "else", "endfor", NULL }, *const e_endfor[] = { "endfor", NULL };
     static const char *const e_set[] = { "endset", NULL }, *const e_macro[] = { "endmacro", NULL };
     static const char *const e_call[] = { "endcall", NULL }, *const e_filter[] = { "endfilter", NULL };
-    static const char *const e_gen[] = { "endgeneration", NULL };
+    static const char *const e_gen[] = { "endgeneration", NULL }, *const e_with[] = { "endwith", NULL };
     llm__jn *n;
     llm__str kw;
     int line = llm__jcur(c)->line;
@@ -10225,7 +10251,7 @@ static llm__jn *llm__jp_stmt(llm__jctx *c) {
         c->pos++;
         n->b = llm__jp_tuple(c, 0);
         if (llm__jat_name(c, "if")) { c->pos++; n->c = llm__jp_expr(c, 1); }
-        if (llm__jat_name(c, "recursive")) llm__jfail(c, "line %d: recursive loops are not supported", line);
+        if (llm__jat_name(c, "recursive")) { c->pos++; n->op = 1; }
         llm__jexpect_end(c);
         n->l1 = llm__jp_body(c, e_for);
         c->pos++;
@@ -10284,6 +10310,22 @@ static llm__jn *llm__jp_stmt(llm__jctx *c) {
         while (llm__jat_op(c, "|")) { c->pos++; llm__jnl_push(c, &n->l2, llm__jp_filter(c, NULL)); }
         llm__jexpect_end(c);
         n->l1 = llm__jp_body(c, e_filter);
+        c->pos += 2;
+        llm__jexpect_end(c);
+        return n;
+    }
+    if (llm__jstr_eq(kw, "with")) {   /* names = values (l2, as set statements), seen only inside */
+        n = llm__jnode(c, LLM__S_WITH);
+        while (llm__jcur(c)->t != LLM__TK_BLOCK_END) {
+            llm__jn *set = llm__jnode(c, LLM__S_SET);
+            if (n->l2.n) llm__jexpect_op(c, ",");
+            set->a = llm__jp_target(c, 0);
+            llm__jexpect_op(c, "=");
+            set->b = llm__jp_expr(c, 1);
+            llm__jnl_push(c, &n->l2, set);
+        }
+        llm__jexpect_end(c);
+        n->l1 = llm__jp_body(c, e_with);
         c->pos += 2;
         llm__jexpect_end(c);
         return n;
@@ -10488,7 +10530,8 @@ static int llm__jin(llm__jctx *c, llm__jv item, llm__jv in) {
 
 static const char *const llm__jstr_methods[] = { "split", "rsplit", "strip", "lstrip", "rstrip", "startswith", "endswith",
     "replace", "upper", "lower", "title", "capitalize", "find", "rfind", "count", "join", "splitlines", "isdigit",
-    "isalpha", "isalnum", "isspace", "isupper", "islower", "index", "format", "removeprefix", "removesuffix", NULL };
+    "isalpha", "isalnum", "isspace", "isupper", "islower", "isdecimal", "isnumeric", "index", "rindex", "format", "removeprefix",
+    "removesuffix", "ljust", "rjust", "center", "zfill", "partition", "rpartition", NULL };
 static const char *const llm__jdict_methods[] = { "items", "keys", "values", "get", "copy", NULL };
 static const char *const llm__jdict_unsafe[] = { "pop", "popitem", "update", "setdefault", "clear", NULL };
 static const char *const llm__jlist_methods[] = { "index", "count", "copy", NULL };
@@ -10515,8 +10558,8 @@ static llm__jv llm__jloop_attr(llm__jctx *c, llm__jloop *lp, llm__str name) {
     if (llm__jstr_eq(name, "first")) return llm__jbool(i == 0);
     if (llm__jstr_eq(name, "last")) return llm__jbool(i + 1 == n);
     if (llm__jstr_eq(name, "length")) return llm__jint((int64_t)n);
-    if (llm__jstr_eq(name, "depth")) return llm__jint(1);
-    if (llm__jstr_eq(name, "depth0")) return llm__jint(0);
+    if (llm__jstr_eq(name, "depth")) return llm__jint(lp->depth);
+    if (llm__jstr_eq(name, "depth0")) return llm__jint(lp->depth - 1);
     if (llm__jstr_eq(name, "previtem")) return i ? lp->items->a[i - 1] : llm__jundef("there is no previous item");
     if (llm__jstr_eq(name, "nextitem")) return i + 1 < n ? lp->items->a[i + 1] : llm__jundef("there is no next item");
     return llm__jundeff(c, "'LoopContext' object has no attribute '%.*s'", (int)name.n, name.p);
@@ -10529,6 +10572,13 @@ static llm__jv llm__jgetattr(llm__jctx *c, llm__jv obj, llm__str name) {
     switch (obj.t) {
     case LLM__JU: llm__jraise_undef(c, obj); break;
     case LLM__JDICT:
+        if (obj.u.d->ns == LLM__JNS_CYCLER) {
+            const llm__jlist *items = llm__jdict_find(obj.u.d, llm__s("items"))->u.l;
+            if (llm__jstr_eq(name, "next") || llm__jstr_eq(name, "reset")) return llm__jmethod(c, obj, name);
+            if (llm__jstr_eq(name, "current")) return items->a[llm__jdict_find(obj.u.d, llm__s("pos"))->u.i];
+            return llm__jundeff(c, "'Cycler' object has no attribute '%.*s'", (int)name.n, name.p);
+        }
+        if (obj.u.d->ns == LLM__JNS_JOINER) return llm__jundeff(c, "'Joiner' object has no attribute '%.*s'", (int)name.n, name.p);
         if (obj.u.d->ns) {
             if ((hit = llm__jdict_find(obj.u.d, name)) != NULL) return *hit;
             return llm__jundeff(c, "'Namespace' object has no attribute '%.*s'", (int)name.n, name.p);
@@ -10538,6 +10588,8 @@ static llm__jv llm__jgetattr(llm__jctx *c, llm__jv obj, llm__str name) {
         if ((hit = llm__jdict_find(obj.u.d, name)) != NULL) return *hit;
         return llm__jundeff(c, "'dict object' has no attribute '%.*s'", (int)name.n, name.p);
     case LLM__JLIST:
+        if (obj.u.l->group && llm__jstr_eq(name, "grouper")) return obj.u.l->a[0];
+        if (obj.u.l->group && llm__jstr_eq(name, "list")) return obj.u.l->a[1];
         if (llm__jknown(llm__jlist_methods, name)) return llm__jmethod(c, obj, name);
         if (llm__jknown(llm__jlist_unsafe, name)) goto unsafe;
         break;
@@ -10674,6 +10726,8 @@ static int64_t llm__jfloat_to_int(llm__jctx *c, double f) {
     return (int64_t)f;
 }
 
+static llm__jv llm__jpercent(llm__jctx *c, llm__jv fmt, llm__jv v);
+
 static llm__jv llm__jarith(llm__jctx *c, int op, llm__jv a, llm__jv b) {
     static const char *const names[] = { "+", "-", "*", "/", "//", "%", "**" };
     const char *opn = names[op == '+' ? 0 : op == '-' ? 1 : op == '*' ? 2 : op == '/' ? 3 : op == 'f' ? 4 : op == '%' ? 5 : 6];
@@ -10715,6 +10769,7 @@ static llm__jv llm__jarith(llm__jctx *c, int op, llm__jv a, llm__jv b) {
             return llm__jfloat(pow(x, y));
         }
     }
+    if (op == '%' && a.t == LLM__JSTR) return llm__jpercent(c, a, b);
     if (op == '+' && a.t == LLM__JSTR && b.t == LLM__JSTR) { /* Markup + str escapes the str, on either side */
         llm__jbuf buf;
         llm__str x = b.safe && !a.safe ? llm__jescape(c, a.u.s) : a.u.s, y = a.safe && !b.safe ? llm__jescape(c, b.u.s) : b.u.s;
@@ -10791,7 +10846,8 @@ static llm__jv llm__jeval(llm__jctx *c, llm__jn *n, llm__jframe *f) {
         llm__jv *hit = llm__jframe_find(f, n->name);
         if (hit) v = *hit;
         else if (llm__jstr_eq(n->name, "range") || llm__jstr_eq(n->name, "namespace") || llm__jstr_eq(n->name, "dict")
-                 || llm__jstr_eq(n->name, "raise_exception") || llm__jstr_eq(n->name, "strftime_now")) {
+                 || llm__jstr_eq(n->name, "raise_exception") || llm__jstr_eq(n->name, "strftime_now")
+                 || llm__jstr_eq(n->name, "joiner") || llm__jstr_eq(n->name, "cycler")) {
             v = llm__jmk(LLM__JFUNC); v.u.s = n->name;
         } else v = llm__jundeff(c, "'%.*s' is undefined", (int)n->name.n, n->name.p);
         break;
@@ -11047,42 +11103,149 @@ static llm__jv llm__jcase(llm__jctx *c, llm__str s, int mode) {
 }
 
 /* Python's "fmt % args" for %s %r %d %i %f %e %g %x %% with flags, width and precision. */
-static llm__jv llm__jprintf(llm__jctx *c, llm__str fmt, llm__jargs *a) {
+/* Text padded to width code points: spaces in front (behind with '-'), or zeros between the
+   sign or prefix and the digits (the '0' flag). */
+static void llm__jpad(llm__jctx *c, llm__jbuf *b, const char *pre, llm__str body, int64_t width, int left, int zero) {
+    int64_t n = (int64_t)(strlen(pre) + llm__jcp_count(body)), k;
+    if (!left && !zero) for (k = n; k < width; k++) llm__jputs(c, b, " ");
+    llm__jputs(c, b, pre);
+    if (!left && zero) for (k = n; k < width; k++) llm__jputs(c, b, "0");
+    llm__jput(c, b, body.p, body.n);
+    if (left) for (k = n; k < width; k++) llm__jputs(c, b, " ");
+}
+
+/* One conversion of Python's printf-style formatting (str % args, the format filter). */
+static void llm__jprintf_one(llm__jctx *c, llm__jbuf *b, char conv, const char *flags, int64_t width, int64_t prec, llm__jv v, int safe) {
+    int left = strchr(flags, '-') != NULL, zero = strchr(flags, '0') != NULL && !left, alt = strchr(flags, '#') != NULL;
+    const char *plus = strchr(flags, '+') ? "+" : strchr(flags, ' ') ? " " : "";
+    char digits[400], pre[8];
+    llm__str body;
+    if (conv == 's' || conv == 'r') {
+        llm__jbuf t;
+        memset(&t, 0, sizeof t);
+        if (conv == 's') llm__jput_str(c, &t, v); else llm__jput_repr(c, &t, v);
+        body = llm__jbuf_str(&t);
+        if (safe && !v.safe) body = llm__jescape(c, body);   /* Markup % args escapes them */
+        if (prec >= 0 && (size_t)prec < llm__jcp_count(body)) body.n = llm__jcp_offset(body, (size_t)prec);
+        llm__jpad(c, b, "", body, width, left, 0);
+        return;
+    }
+    if (conv == 'c') {
+        llm__jbuf t;
+        memset(&t, 0, sizeof t);
+        if (v.t == LLM__JSTR && llm__jcp_count(v.u.s) == 1) body = v.u.s;
+        else if (v.t == LLM__JINT || v.t == LLM__JBOOL) {
+            if (v.u.i < 0 || v.u.i > 0x10ffff) llm__jfail(c, "OverflowError: %%c arg not in range(0x110000)");
+            llm__jput_utf8(c, &t, (uint32_t)v.u.i);
+            body = llm__jbuf_str(&t);
+        } else { llm__jfail(c, "TypeError: %%c requires int or char"); return; }
+        llm__jpad(c, b, "", body, width, left, 0);
+        return;
+    }
+    if (!llm__jis_num(v)) {
+        if (strchr("diuoxX", conv)) llm__jfail(c, "TypeError: %%%c format: a%s number is required, not %s", conv, strchr("diu", conv) ? " real" : "n integer", llm__jtype(v));
+        llm__jfail(c, "TypeError: must be real number, not %s", llm__jtype(v));
+    }
+    if (v.t == LLM__JBIG) llm__jfail(c, "OverflowError: an integer beyond 64 bits in a %% format");
+    if (strchr("diuoxX", conv)) {
+        int64_t i;
+        uint64_t m;
+        const char *sign;
+        if (v.t == LLM__JFLOAT && !strchr("diu", conv)) llm__jfail(c, "TypeError: %%%c format: an integer is required, not float", conv);
+        i = v.t == LLM__JFLOAT ? llm__jfloat_to_int(c, v.u.f) : v.u.i;
+        m = i < 0 ? 0 - (uint64_t)i : (uint64_t)i;
+        sign = i < 0 ? "-" : plus;
+        snprintf(digits, sizeof digits, conv == 'o' ? "%.*llo" : conv == 'x' ? "%.*llx" : conv == 'X' ? "%.*llX" : "%.*llu",
+                 (int)(prec < 0 ? 1 : prec > 300 ? 300 : prec), (unsigned long long)m);
+        snprintf(pre, sizeof pre, "%s%s", sign, !alt || strchr("diu", conv) ? "" : conv == 'o' ? "0o" : conv == 'x' ? "0x" : "0X");
+    } else {
+        double f = llm__jnum(v);
+        if (f != f || f == HUGE_VAL || f == -HUGE_VAL) {   /* Python pads these with zeros too */
+            int up = conv == 'F' || conv == 'E' || conv == 'G';
+            snprintf(digits, sizeof digits, "%s", f != f ? (up ? "NAN" : "nan") : (up ? "INF" : "inf"));
+            snprintf(pre, sizeof pre, "%s", f < 0 ? "-" : plus);
+        } else {
+            char spec[16];
+            snprintf(spec, sizeof spec, "%%%s%s.*%c", alt ? "#" : "", plus, conv);
+            snprintf(digits, sizeof digits, spec, (int)(prec < 0 ? 6 : prec > 300 ? 300 : prec), fabs(f));
+            snprintf(pre, sizeof pre, "%s", f < 0 || (f == 0 && signbit(f)) ? "-" : plus);
+            if (digits[0] == '+' || digits[0] == ' ') memmove(digits, digits + 1, strlen(digits));
+        }
+    }
+    body.p = digits; body.n = strlen(digits);
+    llm__jpad(c, b, pre, body, width, left, zero);
+}
+
+/* Python's printf-style formatting: fmt % args (a tuple's items, or one value), with
+   %(key)s taken from map (a dict given as the one value). */
+static llm__jv llm__jprintf(llm__jctx *c, llm__jv fmtv, const llm__jv *args, size_t n, const llm__jdict *map) {
+    llm__str fmt = fmtv.u.s;
     llm__jbuf b;
     size_t i, next = 0;
+    llm__jv r;
     memset(&b, 0, sizeof b);
     for (i = 0; i < fmt.n; i++) {
-        char spec[32], tmp[512], conv;
-        size_t k = 0;
+        char flags[8], conv;
+        size_t nf = 0;
+        int64_t width = 0, prec = -1;
         llm__jv v;
         if (fmt.p[i] != '%') { llm__jput(c, &b, fmt.p + i, 1); continue; }
-        if (i + 1 < fmt.n && fmt.p[i + 1] == '%') { llm__jputs(c, &b, "%"); i++; continue; }
-        spec[k++] = '%';
-        for (i++; i < fmt.n && strchr("-+ #0123456789.", fmt.p[i]) && k < 20; i++) spec[k++] = fmt.p[i];
+        if (++i >= fmt.n) llm__jfail(c, "ValueError: incomplete format");
+        v = llm__jmk(LLM__JU);
+        if (fmt.p[i] == '(') {   /* %(key): the key may hold balanced parentheses */
+            size_t k0 = ++i;
+            int depth = 1;
+            llm__jv *hit = NULL;
+            llm__str key;
+            for (; i < fmt.n && depth; i++) depth += fmt.p[i] == '(' ? 1 : fmt.p[i] == ')' ? -1 : 0;
+            if (depth) llm__jfail(c, "ValueError: incomplete format key");
+            if (!map) llm__jfail(c, "TypeError: format requires a mapping");
+            key.p = fmt.p + k0; key.n = i - 1 - k0;
+            hit = llm__jdict_find((llm__jdict *)map, key);
+            if (!hit) llm__jfail(c, "KeyError: '%.*s'", (int)key.n, key.p);
+            v = *hit;
+            n = 0;   /* a mapping's value is not taken as a positional one */
+        }
+        for (; i < fmt.n && strchr("-+ #0", fmt.p[i]) && fmt.p[i]; i++) if (nf < sizeof flags - 1 && !memchr(flags, fmt.p[i], nf)) flags[nf++] = fmt.p[i];
+        flags[nf] = 0;
+        if (i < fmt.n && fmt.p[i] == '*') {
+            if (next >= n) llm__jfail(c, "TypeError: not enough arguments for format string");
+            if (args[next].t != LLM__JINT) llm__jfail(c, "TypeError: * wants int");
+            width = args[next++].u.i;
+            if (width < 0) { width = -width; if (nf < sizeof flags - 1) { flags[nf++] = '-'; flags[nf] = 0; } }
+            i++;
+        } else for (; i < fmt.n && fmt.p[i] >= '0' && fmt.p[i] <= '9'; i++) width = width * 10 + (fmt.p[i] - '0') > 100000 ? 100000 : width * 10 + (fmt.p[i] - '0');
+        if (i < fmt.n && fmt.p[i] == '.') {
+            prec = 0;
+            if (++i < fmt.n && fmt.p[i] == '*') {
+                if (next >= n) llm__jfail(c, "TypeError: not enough arguments for format string");
+                if (args[next].t != LLM__JINT) llm__jfail(c, "TypeError: * wants int");
+                prec = args[next].u.i < 0 ? 0 : args[next].u.i;
+                next++; i++;
+            } else for (; i < fmt.n && fmt.p[i] >= '0' && fmt.p[i] <= '9'; i++) prec = prec * 10 + (fmt.p[i] - '0') > 100000 ? 100000 : prec * 10 + (fmt.p[i] - '0');
+        }
+        while (i < fmt.n && (fmt.p[i] == 'h' || fmt.p[i] == 'l' || fmt.p[i] == 'L')) i++;
         if (i >= fmt.n) llm__jfail(c, "ValueError: incomplete format");
         conv = fmt.p[i];
-        if (next >= a->n) llm__jfail(c, "TypeError: not enough arguments for format string");
-        v = a->pos[next++];
-        if (conv == 's' || conv == 'r') {
-            llm__jbuf t;
-            memset(&t, 0, sizeof t);
-            if (conv == 's') llm__jput_str(c, &t, v); else llm__jput_repr(c, &t, v);
-            llm__jput(c, &t, "", 1);
-            spec[k++] = 's'; spec[k] = 0;
-            snprintf(tmp, sizeof tmp, spec, t.p);
-        } else if (strchr("dixX", conv)) {
-            if (!llm__jis_num(v)) llm__jfail(c, "TypeError: %%%c format: a number is required, not %s", conv, llm__jtype(v));
-            if (v.t == LLM__JBIG) llm__jfail(c, "OverflowError: an integer beyond 64 bits in a %% format");
-            spec[k++] = 'l'; spec[k++] = 'l'; spec[k++] = conv == 'i' ? 'd' : conv; spec[k] = 0;
-            snprintf(tmp, sizeof tmp, spec, (long long)(v.t == LLM__JFLOAT ? llm__jfloat_to_int(c, v.u.f) : v.u.i));
-        } else if (strchr("feEgG", conv)) {
-            if (!llm__jis_num(v)) llm__jfail(c, "TypeError: must be real number, not %s", llm__jtype(v));
-            spec[k++] = conv; spec[k] = 0;
-            snprintf(tmp, sizeof tmp, spec, llm__jnum(v));
-        } else llm__jfail(c, "ValueError: unsupported format character '%c'", conv);
-        llm__jputs(c, &b, tmp);
+        if (conv == '%') { llm__jputs(c, &b, "%"); continue; }
+        if (!strchr("srcdiuoxXeEfFgG", conv)) llm__jfail(c, "ValueError: unsupported format character '%c'", conv);
+        if (v.t == LLM__JU) {
+            if (next >= n) llm__jfail(c, "TypeError: not enough arguments for format string");
+            v = args[next++];
+        }
+        llm__jprintf_one(c, &b, conv, flags, width, prec, v, fmtv.safe);
     }
-    return llm__jstrv(llm__jbuf_str(&b));
+    if (next < n && !map) llm__jfail(c, "TypeError: not all arguments converted during string formatting");
+    r = llm__jstrv(llm__jbuf_str(&b));
+    r.safe = fmtv.safe;
+    return r;
+}
+
+/* str % value: a tuple gives the arguments, a dict the mapping too, anything else is the one
+   argument. */
+static llm__jv llm__jpercent(llm__jctx *c, llm__jv fmt, llm__jv v) {
+    if (v.t == LLM__JLIST && v.u.l->tuple == 1) return llm__jprintf(c, fmt, v.u.l->a, v.u.l->n, NULL);
+    return llm__jprintf(c, fmt, &v, 1, v.t == LLM__JDICT && !v.u.d->ns ? v.u.d : NULL);
 }
 
 /* Python's str.format for {} {0} {name} without format specs. */
@@ -11133,6 +11296,37 @@ static llm__jlist *llm__jsplitlines(llm__jctx *c, llm__str s, int keepends) {
     return l;
 }
 
+/* Python's str.isspace for one character. */
+static int llm__jspace_cp(uint32_t cp) {
+    return (cp >= 9 && cp <= 13) || (cp >= 0x1c && cp <= 0x20) || cp == 0x85 || cp == 0xa0 || cp == 0x1680 || (cp >= 0x2000 && cp <= 0x200a)
+           || cp == 0x2028 || cp == 0x2029 || cp == 0x202f || cp == 0x205f || cp == 0x3000;
+}
+
+/* str.isalpha, isalnum, isdecimal, isdigit, isnumeric, isspace, isupper, islower by general
+   category (llm__gc_names: L* 1-5, Nd 9, Nl 10, No 11). isdigit and isnumeric take the
+   categories Nd and N*: Python also counts superscript digits as digits and CJK numerals as
+   numeric, which the categories do not tell. */
+static int llm__jstr_is(llm__str s, llm__str name) {
+    size_t i = 0, k;
+    int cased = 0, ok = s.n > 0;
+    while (i < s.n && ok) {
+        uint32_t cp = llm__jutf8(s.p + i, s.n - i, &k);
+        unsigned gc = llm__uprop_gc(cp) >> 4;
+        int letter = gc >= 1 && gc <= 5, up = gc == 1 || gc == 3, lo = gc == 2;
+        cased |= up || lo;
+        if (llm__jstr_eq(name, "isalpha")) ok = letter;
+        else if (llm__jstr_eq(name, "isalnum")) ok = letter || (gc >= 9 && gc <= 11);
+        else if (llm__jstr_eq(name, "isdecimal") || llm__jstr_eq(name, "isdigit")) ok = gc == 9;
+        else if (llm__jstr_eq(name, "isnumeric")) ok = gc >= 9 && gc <= 11;
+        else if (llm__jstr_eq(name, "isspace")) ok = llm__jspace_cp(cp);
+        else if (llm__jstr_eq(name, "isupper")) ok = !lo && gc != 3;
+        else if (llm__jstr_eq(name, "islower")) ok = !up;
+        i += k;
+    }
+    if (llm__jstr_eq(name, "isupper") || llm__jstr_eq(name, "islower")) ok = ok && cased;
+    return ok;
+}
+
 static llm__jv llm__jstr_method(llm__jctx *c, llm__str s, llm__str name, llm__jargs *a) {
     llm__jv *a0 = llm__jarg(a, 0, NULL), *a1 = llm__jarg(a, 1, NULL);
     size_t i;
@@ -11156,7 +11350,7 @@ static llm__jv llm__jstr_method(llm__jctx *c, llm__str s, llm__str name, llm__ja
         if (a0 && a0->t == LLM__JSTR && llm__jaffix(c, s, a0, end)) { if (!end) s.p += a0->u.s.n; s.n -= a0->u.s.n; }
         return llm__jstrv(s);
     }
-    if (llm__jstr_eq(name, "find") || llm__jstr_eq(name, "rfind") || llm__jstr_eq(name, "index") || llm__jstr_eq(name, "count")) {
+    if (llm__jstr_eq(name, "find") || llm__jstr_eq(name, "rfind") || llm__jstr_eq(name, "index") || llm__jstr_eq(name, "rindex") || llm__jstr_eq(name, "count")) {
         llm__str needle;
         const char *hit = NULL, *h;
         int64_t count = 0;
@@ -11170,7 +11364,7 @@ static llm__jv llm__jstr_method(llm__jctx *c, llm__str s, llm__str name, llm__ja
             if (i > s.n) break;
         }
         if (name.p[0] == 'c') return llm__jint(count);
-        if (!hit && name.p[0] == 'i') llm__jfail(c, "ValueError: substring not found");
+        if (!hit && (name.p[0] == 'i' || name.p[1] == 'i')) llm__jfail(c, "ValueError: substring not found");
         if (!hit) return llm__jint(-1);
         { llm__str pre; pre.p = s.p; pre.n = (size_t)(hit - s.p); return llm__jint((int64_t)llm__jcp_count(pre)); }
     }
@@ -11191,21 +11385,41 @@ static llm__jv llm__jstr_method(llm__jctx *c, llm__str s, llm__str name, llm__ja
         llm__jv *keep = llm__jarg(a, 0, "keepends");
         return llm__jlistv(llm__jsplitlines(c, s, keep && llm__jtruthy(*keep)));
     }
-    if (name.p[0] == 'i' && name.p[1] == 's') {
-        int ok = s.n > 0, cased = 0;
-        for (i = 0; i < s.n; i++) {
-            unsigned char ch = (unsigned char)s.p[i];
-            int dig = ch >= '0' && ch <= '9', lo = ch >= 'a' && ch <= 'z', up = ch >= 'A' && ch <= 'Z';
-            if (lo || up) cased = 1;
-            if (llm__jstr_eq(name, "isdigit")) ok &= dig;
-            else if (llm__jstr_eq(name, "isalpha")) ok &= lo || up;
-            else if (llm__jstr_eq(name, "isalnum")) ok &= lo || up || dig;
-            else if (llm__jstr_eq(name, "isspace")) ok &= llm__jis_ws((char)ch);
-            else if (llm__jstr_eq(name, "isupper")) ok &= !lo;
-            else if (llm__jstr_eq(name, "islower")) ok &= !up;
+    if (name.p[0] == 'i' && name.p[1] == 's') return llm__jbool(llm__jstr_is(s, name));
+    if (llm__jstr_eq(name, "ljust") || llm__jstr_eq(name, "rjust") || llm__jstr_eq(name, "center") || llm__jstr_eq(name, "zfill")) {
+        int64_t w, n = (int64_t)llm__jcp_count(s), left, k;
+        llm__str fill = llm__s(name.p[0] == 'z' ? "0" : " ");
+        llm__jbuf b;
+        if (!a0 || a0->t != LLM__JINT) llm__jfail(c, "TypeError: %.*s() needs an integer width", (int)name.n, name.p);
+        w = a0->u.i;
+        if (a1 && name.p[0] != 'z') {
+            if (a1->t != LLM__JSTR || llm__jcp_count(a1->u.s) != 1) llm__jfail(c, "TypeError: The fill character must be exactly one character long");
+            fill = a1->u.s;
         }
-        if (llm__jstr_eq(name, "isupper") || llm__jstr_eq(name, "islower")) ok = ok && cased;
-        return llm__jbool(ok);
+        if (n >= w) return llm__jstrv(s);
+        left = name.p[0] == 'l' ? 0 : name.p[0] == 'r' || name.p[0] == 'z' ? w - n : (w - n) / 2 + ((w - n) & w & 1);
+        memset(&b, 0, sizeof b);
+        if (name.p[0] == 'z' && s.n && (s.p[0] == '+' || s.p[0] == '-')) { llm__jput(c, &b, s.p, 1); s.p++; s.n--; }   /* zeros after the sign */
+        for (k = 0; k < left; k++) llm__jput(c, &b, fill.p, fill.n);
+        llm__jput(c, &b, s.p, s.n);
+        for (k = 0; k < w - n - left; k++) llm__jput(c, &b, fill.p, fill.n);
+        return llm__jstrv(llm__jbuf_str(&b));
+    }
+    if (llm__jstr_eq(name, "partition") || llm__jstr_eq(name, "rpartition")) {
+        llm__jlist *t = llm__jlist_new(c);
+        const char *hit = NULL, *h;
+        llm__str head = s, mid = llm__s(""), tail = llm__s("");
+        if (!a0 || a0->t != LLM__JSTR) llm__jfail(c, "TypeError: must be str");
+        if (!a0->u.s.n) llm__jfail(c, "ValueError: empty separator");
+        for (i = 0; (h = llm__jmemmem(s, i, a0->u.s)) != NULL; i = (size_t)(h - s.p) + 1) { hit = h; if (name.p[0] != 'r') break; }
+        if (hit) {
+            head.n = (size_t)(hit - s.p);
+            mid = a0->u.s;
+            tail.p = hit + mid.n; tail.n = s.n - head.n - mid.n;
+        } else if (name.p[0] == 'r') { tail = s; head = llm__s(""); }
+        t->tuple = 1;
+        llm__jlist_push(c, t, llm__jstrv(head)); llm__jlist_push(c, t, llm__jstrv(mid)); llm__jlist_push(c, t, llm__jstrv(tail));
+        return llm__jlistv(t);
     }
     llm__jfail(c, "str.%.*s is not supported", (int)name.n, name.p);
     return llm__jmk(LLM__JU);
@@ -11236,6 +11450,13 @@ static llm__jv llm__jcall_method(llm__jctx *c, llm__jbound *b, llm__jargs *a) {
         r.safe = self.safe && r.t == LLM__JSTR && llm__jknown(llm__jmarkup_keeps, name);
         return r;
     }
+    if (self.t == LLM__JDICT && self.u.d->ns == LLM__JNS_CYCLER) {
+        const llm__jlist *items = llm__jdict_find(self.u.d, llm__s("items"))->u.l;
+        llm__jv *pos = llm__jdict_find(self.u.d, llm__s("pos")), r = items->a[pos->u.i];
+        if (name.p[0] == 'r') { pos->u.i = 0; return llm__jmk(LLM__JNONE); }
+        pos->u.i = (pos->u.i + 1) % (int64_t)items->n;
+        return r;
+    }
     if (self.t == LLM__JDICT) {
         if (llm__jstr_eq(name, "items")) return llm__jdict_items(c, self.u.d, 'i');
         if (llm__jstr_eq(name, "keys")) return llm__jdict_items(c, self.u.d, 'k');
@@ -11260,7 +11481,16 @@ static llm__jv llm__jcall_method(llm__jctx *c, llm__jbound *b, llm__jargs *a) {
             if (!a->n) llm__jfail(c, "no items for cycling given");
             return a->pos[self.u.loop->i % a->n];
         }
-        return llm__jbool(1);
+        {   /* changed(*values): whether they differ from the last call's */
+            llm__jlist *now = llm__jlist_new(c);
+            llm__jloop *lp = self.u.loop;
+            int changed;
+            now->tuple = 1;
+            for (i = 0; i < a->n; i++) llm__jlist_push(c, now, a->pos[i]);
+            changed = lp->last.t == LLM__JU || !llm__jeq(c, lp->last, llm__jlistv(now));
+            if (changed) lp->last = llm__jlistv(now);
+            return llm__jbool(changed);
+        }
     }
     llm__jfail(c, "'%s' object has no method '%.*s'", llm__jtype(self), (int)name.n, name.p);
     return self;
@@ -11326,6 +11556,22 @@ static llm__jv llm__jcall_global(llm__jctx *c, llm__str name, llm__jargs *a) {
         llm__jfail(c, "%.*s", (int)msg.n, msg.p);
     }
     if (llm__jstr_eq(name, "strftime_now")) return llm__jstrftime(c, a0 ? llm__jto_str(c, *a0) : llm__s(""));
+    if (llm__jstr_eq(name, "joiner") || llm__jstr_eq(name, "cycler")) {
+        llm__jdict *d = llm__jdict_new(c);
+        llm__jlist *items = llm__jlist_new(c);
+        d->ns = name.p[0] == 'j' ? LLM__JNS_JOINER : LLM__JNS_CYCLER;
+        if (d->ns == LLM__JNS_JOINER) {
+            llm__jv *sep = llm__jarg(a, 0, "sep");
+            llm__jdict_set(c, d, llm__jcstr("sep"), sep ? *sep : llm__jcstr(", "));
+            llm__jdict_set(c, d, llm__jcstr("used"), llm__jbool(0));
+        } else {
+            if (!a->n) llm__jfail(c, "RuntimeError: at least one item has to be provided");
+            for (i = 0; i < a->n; i++) llm__jlist_push(c, items, a->pos[i]);
+            llm__jdict_set(c, d, llm__jcstr("items"), llm__jlistv(items));
+            llm__jdict_set(c, d, llm__jcstr("pos"), llm__jint(0));
+        }
+        return llm__jdictv(d);
+    }
     if (llm__jstr_eq(name, "namespace") || llm__jstr_eq(name, "dict")) {
         llm__jdict *d = llm__jdict_new(c);
         d->ns = name.p[0] == 'n';
@@ -11350,12 +11596,22 @@ static llm__jv llm__jcall_global(llm__jctx *c, llm__str name, llm__jargs *a) {
     }
 }
 
+static llm__jv llm__jcall_loop(llm__jctx *c, llm__jloop *lp, llm__jargs *a);
+
 static llm__jv llm__jcall(llm__jctx *c, llm__jv fn, llm__jargs *a) {
     switch (fn.t) {
     case LLM__JU: llm__jraise_undef(c, fn); break;
     case LLM__JMACRO: return llm__jcall_macro(c, fn.u.m, a);
     case LLM__JMETHOD: return llm__jcall_method(c, fn.u.b, a);
     case LLM__JFUNC: return llm__jcall_global(c, fn.u.s, a);
+    case LLM__JLOOP: return llm__jcall_loop(c, fn.u.loop, a);
+    case LLM__JDICT:
+        if (fn.u.d->ns == LLM__JNS_JOINER) {   /* "" the first time, the separator after */
+            llm__jv *used = llm__jdict_find(fn.u.d, llm__s("used"));
+            if (!used->u.i) { used->u.i = 1; return llm__jcstr(""); }
+            return *llm__jdict_find(fn.u.d, llm__s("sep"));
+        }
+        break;
     default: break;
     }
     llm__jfail(c, "TypeError: '%s' object is not callable", llm__jtype(fn));
@@ -11449,12 +11705,267 @@ static llm__jv llm__jfilter_eager(llm__jctx *c, llm__str name, llm__jv v, llm__j
    reverse an iterator: always true, without a length or an index (what they hold is made at
    once here). */
 static llm__jv llm__jfilter(llm__jctx *c, llm__str name, llm__jv v, llm__jargs *a) {
-    static const char *const lazy[] = { "select", "reject", "selectattr", "rejectattr", "map", "items", "unique", NULL };
+    static const char *const lazy[] = { "select", "reject", "selectattr", "rejectattr", "map", "items", "unique", "batch", "slice", NULL };
     llm__jv r = llm__jfilter_eager(c, name, v, a);
     if (r.t == LLM__JSTR && v.t == LLM__JSTR && v.safe && llm__jknown(llm__jmarkup_keeps, name) && !llm__jstr_eq(name, "replace")) r.safe = 1;
     if (r.t == LLM__JLIST && llm__jknown(lazy, name)) r.u.l->tuple = 5;
     else if (r.t == LLM__JLIST && llm__jstr_eq(name, "reverse")) r.u.l->tuple = 6;
     return r;
+}
+
+/* Python's round(x, -k): to a multiple of 10^k, half to even on the exact binary value (its
+   integer part printed exactly, the fraction only deciding a tie). */
+static double llm__jround_tens(double x, int k) {
+    char d[1200];
+    double ip = floor(fabs(x)), frac = fabs(x) - ip;
+    int n = snprintf(d + k + 1, sizeof d - (size_t)k - 1, "%.0f", ip), i, cut, up, half = 0, rest = 0;
+    memset(d, '0', (size_t)k + 1);   /* zeros in front: the cut falls inside the digits */
+    n += k + 1;
+    cut = n - k;
+    if (k == 0) return x;
+    half = d[cut] - '0';
+    for (i = cut + 1; i < n; i++) rest |= d[i] != '0';
+    up = half > 5 || (half == 5 && (rest || frac > 0)) || (half == 5 && ((d[cut - 1] - '0') & 1));
+    for (i = cut; i < n; i++) d[i] = '0';
+    for (i = cut - 1; up && i >= 0; i--) { if (d[i] == '9') d[i] = '0'; else { d[i]++; up = 0; } }
+    return copysign(strtod(d, NULL), x);
+}
+
+/* The text Python's int() and float() read: without the white space around it, and with the
+   single underscores between digits taken out (copied to a NUL-terminated buffer). */
+static char *llm__jnumber_text(llm__jctx *c, llm__str s) {
+    char *t;
+    size_t i, k = 0;
+    while (s.n && (llm__jis_ws(s.p[0]) || (s.p[0] >= 0x1c && s.p[0] <= 0x1f))) { s.p++; s.n--; }
+    while (s.n && (llm__jis_ws(s.p[s.n - 1]) || (s.p[s.n - 1] >= 0x1c && s.p[s.n - 1] <= 0x1f))) s.n--;
+    t = (char *)llm__jalloc(c, s.n + 1);
+    for (i = 0; i < s.n; i++) {
+        if (s.p[i] == '_' && i && i + 1 < s.n && llm__jdigit(s.p[i - 1]) < 36 && llm__jdigit(s.p[i + 1]) < 36) continue;
+        if (s.p[i] == 0) return NULL;
+        t[k++] = s.p[i];
+    }
+    t[k] = 0;
+    return t;
+}
+
+/* Python's int(text, base): a sign, a 0x/0o/0b prefix where the base allows it (base 0 takes
+   it from the prefix), digits of the base; 0 when the text is not one (*ok = 0). */
+static int64_t llm__jparse_int(llm__jctx *c, llm__str s, int64_t base, int *ok) {
+    const char *t = llm__jnumber_text(c, s);
+    int neg = 0, digits = 0;
+    uint64_t v = 0;
+    *ok = 0;
+    if (!t || base < 0 || base == 1 || base > 36) return 0;
+    if (*t == '+' || *t == '-') neg = *t++ == '-';
+    if (t[0] == '0' && t[1]) {
+        char p = (char)(t[1] | 0x20);
+        int pb = p == 'x' ? 16 : p == 'o' ? 8 : p == 'b' ? 2 : 0;
+        if (pb && (base == 0 || base == pb)) { base = pb; t += 2; if (*t == '_') t++; }
+    }
+    if (base == 0) {
+        base = 10;
+        if (t[0] == '0') { const char *z = t; while (*z == '0') z++; if (*z) return 0; }   /* "010" */
+    }
+    for (; *t; t++) {
+        int d = llm__jdigit(*t);
+        if (d >= base) return 0;
+        if (v > (UINT64_MAX - (uint64_t)d) / (uint64_t)base) llm__jfail(c, "OverflowError: an integer beyond 64 bits");
+        v = v * (uint64_t)base + (uint64_t)d;
+        digits++;
+    }
+    if (!digits || v > (uint64_t)INT64_MAX + (uint64_t)neg) {
+        if (digits) llm__jfail(c, "OverflowError: an integer beyond 64 bits");
+        return 0;
+    }
+    *ok = 1;
+    return neg ? (int64_t)(0 - v) : (int64_t)v;
+}
+
+/* Python's float(text): decimal notation, inf, infinity and nan in any case. */
+static double llm__jparse_float(llm__jctx *c, llm__str s, int *ok) {
+    const char *t = llm__jnumber_text(c, s), *u;
+    char *e;
+    double f;
+    *ok = 0;
+    if (!t || !*t) return 0;
+    for (u = t; *u; u++) if (!strchr("0123456789+-.eEinfatyINFATY", *u)) return 0;   /* no hex floats */
+    f = strtod(t, &e);
+    *ok = *e == 0;
+    return f;
+}
+
+/* batch(n, fill): lists of n items, the last filled up; slice(n, fill): n lists, the first
+   ones one item longer, the others filled. */
+static llm__jv llm__jbatch(llm__jctx *c, llm__jv v, llm__jargs *a, int slices) {
+    llm__jlist *src = llm__jiter(c, v), *out = llm__jlist_new(c), *cur = NULL;
+    llm__jv *nv = llm__jarg(a, 0, slices ? "slices" : "linecount"), *fill = llm__jarg(a, 1, "fill_with");
+    int64_t n, i, per, extra, off = 0, k;
+    if (!nv || nv->t != LLM__JINT) llm__jfail(c, "TypeError: %s needs an integer", slices ? "slice" : "batch");
+    n = nv->u.i;
+    if (fill && fill->t == LLM__JNONE) fill = NULL;
+    if (!slices) {
+        if (n <= 0 && src->n) llm__jfail(c, "ValueError: batch needs a positive count");
+        for (i = 0; i < (int64_t)src->n; i++) {
+            if (!cur || (int64_t)cur->n == n) { cur = llm__jlist_new(c); llm__jlist_push(c, out, llm__jlistv(cur)); }
+            llm__jlist_push(c, cur, src->a[i]);
+        }
+        while (cur && fill && (int64_t)cur->n < n) llm__jlist_push(c, cur, *fill);
+        return llm__jlistv(out);
+    }
+    if (n <= 0) llm__jfail(c, "ZeroDivisionError: slice needs a positive count");
+    per = (int64_t)src->n / n;
+    extra = (int64_t)src->n % n;
+    for (i = 0; i < n; i++) {
+        int64_t start = off + i * per, end;
+        llm__jstep(c);
+        if (i < extra) off++;
+        end = off + (i + 1) * per;
+        cur = llm__jlist_new(c);
+        for (k = start; k < end; k++) llm__jlist_push(c, cur, src->a[k]);
+        if (fill && i >= extra) llm__jlist_push(c, cur, *fill);
+        llm__jlist_push(c, out, llm__jlistv(cur));
+    }
+    return llm__jlistv(out);
+}
+
+/* The key groupby and its sort use: the attribute (a dotted path, or an index), its default
+   when missing, lower case unless case_sensitive. */
+static llm__jv llm__jgroup_key(llm__jctx *c, llm__jv item, const llm__jv *attr, const llm__jv *dflt, int fold) {
+    llm__jv k = attr->t == LLM__JSTR ? llm__jattr_path(c, item, attr->u.s) : llm__jgetitem(c, item, *attr);
+    if (k.t == LLM__JU && dflt) k = *dflt;
+    if (fold && k.t == LLM__JSTR) k = llm__jcase(c, k.u.s, 'l');
+    return k;
+}
+
+/* groupby(attribute, default, case_sensitive): (grouper, list) pairs sorted by the key, the
+   grouper being the first item's own value. */
+static llm__jv llm__jgroupby(llm__jctx *c, llm__jv v, llm__jargs *a) {
+    llm__jlist *src = llm__jiter(c, v), *out = llm__jlist_new(c), *cur = NULL;
+    llm__jv *attr = llm__jarg(a, 0, "attribute"), *dflt = llm__jarg(a, 1, "default"), *cs = llm__jarg(a, 2, "case_sensitive");
+    int fold = !(cs && llm__jtruthy(*cs));
+    llm__jv *keys, *items;
+    size_t i, j, n = src->n;
+    if (!attr) llm__jfail(c, "TypeError: groupby() missing the attribute");
+    keys = (llm__jv *)llm__jalloc(c, (n + 1) * sizeof *keys);
+    items = (llm__jv *)llm__jalloc(c, (n + 1) * sizeof *items);
+    for (i = 0; i < n; i++) { items[i] = src->a[i]; keys[i] = llm__jgroup_key(c, src->a[i], attr, dflt, fold); }
+    for (i = 1; i < n; i++)   /* stable, as Python's sorted */
+        for (j = i; j > 0 && llm__jcompare(c, keys[j - 1], keys[j], 0) > 0; j--) {
+            llm__jv t = keys[j]; keys[j] = keys[j - 1]; keys[j - 1] = t;
+            t = items[j]; items[j] = items[j - 1]; items[j - 1] = t;
+            llm__jstep(c);
+        }
+    for (i = 0; i < n; i++) {
+        if (!cur || !llm__jeq(c, keys[i - 1], keys[i])) {
+            llm__jlist *pair = llm__jlist_new(c);
+            pair->tuple = pair->group = 1;
+            cur = llm__jlist_new(c);
+            llm__jlist_push(c, pair, fold ? llm__jgroup_key(c, items[i], attr, dflt, 0) : keys[i]);
+            llm__jlist_push(c, pair, llm__jlistv(cur));
+            llm__jlist_push(c, out, llm__jlistv(pair));
+        }
+        llm__jlist_push(c, cur, items[i]);
+    }
+    return llm__jlistv(out);
+}
+
+/* truncate(length=255, killwords=false, end='...', leeway=5), in code points. */
+static llm__jv llm__jtruncate(llm__jctx *c, llm__jv v, llm__jargs *a) {
+    llm__jv *lv = llm__jarg(a, 0, "length"), *kw = llm__jarg(a, 1, "killwords"), *ev = llm__jarg(a, 2, "end"), *lw = llm__jarg(a, 3, "leeway");
+    llm__str s, end = ev && ev->t == LLM__JSTR ? ev->u.s : llm__s("...");
+    int64_t length = lv && lv->t == LLM__JINT ? lv->u.i : 255, leeway = lw && lw->t == LLM__JINT ? lw->u.i : 5, n, ne = (int64_t)llm__jcp_count(end);
+    llm__jbuf b;
+    if (v.t != LLM__JSTR) llm__jfail(c, "TypeError: object of type '%s' has no len()", llm__jtype(v));
+    s = v.u.s;
+    n = (int64_t)llm__jcp_count(s);
+    if (length < ne) llm__jfail(c, "AssertionError: expected length >= %lld, got %lld", (long long)ne, (long long)length);
+    if (leeway < 0) llm__jfail(c, "AssertionError: expected leeway >= 0, got %lld", (long long)leeway);
+    if (n <= length + leeway) return v;
+    s.n = llm__jcp_offset(s, (size_t)(length - ne));
+    if (!(kw && llm__jtruthy(*kw))) {   /* s.rsplit(" ", 1)[0] */
+        size_t k = s.n;
+        while (k > 0 && s.p[k - 1] != ' ') k--;
+        if (k > 0) s.n = k - 1;
+    }
+    memset(&b, 0, sizeof b);
+    llm__jput(c, &b, s.p, s.n);
+    llm__jput(c, &b, end.p, end.n);
+    return llm__jstrv(llm__jbuf_str(&b));
+}
+
+/* xmlattr(autospace=true): key="value" pairs, escaped, without the none and undefined ones. */
+static llm__jv llm__jxmlattr(llm__jctx *c, llm__jv v, llm__jargs *a) {
+    llm__jv *sp = llm__jarg(a, 0, "autospace");
+    llm__jbuf b;
+    size_t i, k;
+    if (v.t != LLM__JDICT) llm__jfail(c, "AttributeError: '%s' object has no attribute 'items'", llm__jtype(v));
+    memset(&b, 0, sizeof b);
+    for (i = 0; i < v.u.d->n; i++) {
+        llm__str key = llm__jto_str(c, v.u.d->k[i]);
+        if (v.u.d->v[i].t == LLM__JNONE || v.u.d->v[i].t == LLM__JU) continue;
+        for (k = 0; k < key.n; k++)
+            if (llm__jis_ws(key.p[k]) || (key.p[k] >= 0x1c && key.p[k] <= 0x1f) || key.p[k] == '/' || key.p[k] == '>' || key.p[k] == '=')
+                llm__jfail(c, "ValueError: Invalid character in attribute name: '%.*s'", (int)key.n, key.p);
+        if (b.n || !sp || llm__jtruthy(*sp)) llm__jputs(c, &b, " ");
+        key = llm__jescape(c, key);
+        llm__jput(c, &b, key.p, key.n);
+        llm__jputs(c, &b, "=\"");
+        key = llm__jescape(c, llm__jto_str(c, v.u.d->v[i]));
+        llm__jput(c, &b, key.p, key.n);
+        llm__jputs(c, &b, "\"");
+    }
+    return llm__jstrv(llm__jbuf_str(&b));
+}
+
+/* Percent-encoding of the UTF-8 bytes but letters, digits and _.-~ (and / outside a query;
+   a query's spaces as +). */
+static void llm__jurl_quote(llm__jctx *c, llm__jbuf *b, llm__jv v, int qs) {
+    llm__str s = llm__jto_str(c, v);
+    size_t i;
+    for (i = 0; i < s.n; i++) {
+        unsigned char ch = (unsigned char)s.p[i];
+        char t[4];
+        if (llm__jdigit((char)ch) < 36 || ch == '_' || ch == '.' || ch == '-' || ch == '~' || (ch == '/' && !qs)) llm__jput(c, b, s.p + i, 1);
+        else if (ch == ' ' && qs) llm__jputs(c, b, "+");
+        else { snprintf(t, sizeof t, "%%%02X", ch); llm__jputs(c, b, t); }
+    }
+}
+
+/* urlencode: a string quoted; a dict or a list of pairs as key=value&... */
+static llm__jv llm__jurlencode(llm__jctx *c, llm__jv v) {
+    llm__jbuf b;
+    llm__jlist *items;
+    size_t i;
+    memset(&b, 0, sizeof b);
+    if (v.t != LLM__JLIST && v.t != LLM__JDICT) { llm__jurl_quote(c, &b, v, 0); return llm__jstrv(llm__jbuf_str(&b)); }
+    items = v.t == LLM__JDICT ? llm__jdict_items(c, v.u.d, 'i').u.l : v.u.l;
+    for (i = 0; i < items->n; i++) {
+        llm__jlist *kv = llm__jiter(c, items->a[i]);
+        if (kv->n != 2) llm__jfail(c, "ValueError: urlencode needs (key, value) pairs");
+        if (i) llm__jputs(c, &b, "&");
+        llm__jurl_quote(c, &b, kv->a[0], 1);
+        llm__jputs(c, &b, "=");
+        llm__jurl_quote(c, &b, kv->a[1], 1);
+    }
+    return llm__jstrv(llm__jbuf_str(&b));
+}
+
+/* filesizeformat(binary=false): "1 Byte", "N Bytes", then one decimal and kB..YB or KiB..YiB. */
+static llm__jv llm__jfilesize(llm__jctx *c, llm__jv v, llm__jargs *a) {
+    static const char *const units[] = { "k", "M", "G", "T", "P", "E", "Z", "Y" };
+    llm__jv *bin = llm__jarg(a, 0, "binary");
+    int binary = bin && llm__jtruthy(*bin), i, ok = 1;
+    double bytes = llm__jis_num(v) ? llm__jnum(v) : v.t == LLM__JSTR ? llm__jparse_float(c, v.u.s, &ok) : 0, base = binary ? 1024 : 1000, unit = base;
+    char t[400];
+    if (!ok || (!llm__jis_num(v) && v.t != LLM__JSTR)) llm__jfail(c, "ValueError: could not convert to float");
+    if (bytes == 1) return llm__jcstr("1 Byte");
+    if (bytes < base) { snprintf(t, sizeof t, "%lld Bytes", (long long)llm__jfloat_to_int(c, bytes)); return llm__jstrv(llm__jstrdup(c, t, strlen(t))); }
+    for (i = 0; i < 8; i++) {
+        unit *= base;
+        if (bytes < unit || i == 7) break;
+    }
+    snprintf(t, sizeof t, "%.1f %s%s", base * bytes / unit, binary && i == 0 ? "K" : units[i], binary ? "iB" : "B");
+    return llm__jstrv(llm__jstrdup(c, t, strlen(t)));
 }
 
 static llm__jv llm__jfilter_eager(llm__jctx *c, llm__str name, llm__jv v, llm__jargs *a) {
@@ -11497,7 +12008,18 @@ static llm__jv llm__jfilter_eager(llm__jctx *c, llm__str name, llm__jv v, llm__j
     if (llm__jstr_eq(name, "lower")) return llm__jcase(c, llm__jto_str(c, v), 'l');
     if (llm__jstr_eq(name, "title")) return llm__jcase(c, llm__jto_str(c, v), 'T');
     if (llm__jstr_eq(name, "capitalize")) return llm__jcase(c, llm__jto_str(c, v), 'c');
-    if (llm__jstr_eq(name, "format")) return llm__jprintf(c, llm__jto_str(c, v), a);
+    if (llm__jstr_eq(name, "format")) {   /* value % (kwargs or args) */
+        llm__jdict *kw = llm__jdict_new(c);
+        llm__jlist *pos = llm__jlist_new(c);
+        llm__jv fmt = llm__jstrv(llm__jto_str(c, v));
+        fmt.safe = v.safe;
+        if (a->n && a->nk) llm__jfail(c, "can't handle positional and keyword arguments at the same time");
+        for (i = 0; i < a->nk; i++) llm__jdict_set(c, kw, llm__jstrv(a->kn[i]), a->kv[i]);
+        if (a->nk) return llm__jpercent(c, fmt, llm__jdictv(kw));
+        pos->tuple = 1;
+        for (i = 0; i < a->n; i++) llm__jlist_push(c, pos, a->pos[i]);
+        return llm__jpercent(c, fmt, llm__jlistv(pos));
+    }
     if (llm__jstr_eq(name, "replace")) return llm__jreplace(c, llm__jto_str(c, v), a0, llm__jarg(a, 1, "new"), llm__jarg(a, 2, "count"));
     if (llm__jstr_eq(name, "items")) {
         if (v.t == LLM__JU) return llm__jlistv(llm__jlist_new(c));
@@ -11611,20 +12133,20 @@ static llm__jv llm__jfilter_eager(llm__jctx *c, llm__str name, llm__jv v, llm__j
         if (v.t == LLM__JBOOL) return llm__jint(v.u.i);
         if (v.t == LLM__JFLOAT) return llm__jint(llm__jfloat_to_int(c, v.u.f));
         if (v.t == LLM__JSTR) {
-            char *e;
-            llm__str s = llm__jstrdup(c, v.u.s.p, v.u.s.n);
-            long long k = strtoll(s.p, &e, 10);
+            llm__jv *base = llm__jarg(a, 1, "base");
+            int ok;
+            int64_t k = llm__jparse_int(c, v.u.s, base && base->t == LLM__JINT ? base->u.i : 10, &ok);
             double f;
-            if (*e == 0 && s.n) return llm__jint(k);
-            f = strtod(s.p, &e);   /* Jinja tries int(float(value)) next */
-            if (*e == 0 && s.n && f == f) return llm__jint(llm__jfloat_to_int(c, f));
+            if (ok) return llm__jint(k);
+            f = llm__jparse_float(c, v.u.s, &ok);   /* Jinja tries int(float(value)) next */
+            if (ok && f == f) return llm__jint(llm__jfloat_to_int(c, f));
         }
         return a0 ? *a0 : llm__jint(0);
     }
     if (llm__jstr_eq(name, "float")) {
         if (v.t == LLM__JU) llm__jraise_undef(c, v);
         if (llm__jis_num(v)) return llm__jfloat(llm__jnum(v));
-        if (v.t == LLM__JSTR) { char *e; llm__str s = llm__jstrdup(c, v.u.s.p, v.u.s.n); double k = strtod(s.p, &e); if (*e == 0 && s.n) return llm__jfloat(k); }
+        if (v.t == LLM__JSTR) { int ok; double k = llm__jparse_float(c, v.u.s, &ok); if (ok) return llm__jfloat(k); }
         return a0 ? *a0 : llm__jfloat(0);
     }
     if (llm__jstr_eq(name, "abs")) {
@@ -11636,8 +12158,8 @@ static llm__jv llm__jfilter_eager(llm__jctx *c, llm__str name, llm__jv v, llm__j
     if (llm__jstr_eq(name, "round")) {
         /* Python's round: the exact binary value rounded half to even, as printf rounds it */
         llm__jv *prec = llm__jarg(a, 0, "precision"), *method = llm__jarg(a, 1, "method");
-        int p = prec && prec->t == LLM__JINT && prec->u.i >= 0 && prec->u.i < 30 ? (int)prec->u.i : 0;
-        char tmp[400];
+        int p = prec && prec->t == LLM__JINT ? (int)(prec->u.i < -400 ? -400 : prec->u.i > 400 ? 400 : prec->u.i) : 0;
+        char tmp[1200];
         double x, s10 = pow(10.0, (double)p);
         if (!llm__jis_num(v)) llm__jfail(c, "TypeError: type %s doesn't define __round__ method", llm__jtype(v));
         if (v.t == LLM__JBIG) return v;
@@ -11646,6 +12168,7 @@ static llm__jv llm__jfilter_eager(llm__jctx *c, llm__str name, llm__jv v, llm__j
         if (method && method->t == LLM__JSTR && llm__jstr_eq(method->u.s, "floor")) return llm__jfloat(floor(x * s10) / s10);
         if (method && method->t == LLM__JSTR && llm__jstr_eq(method->u.s, "ceil")) return llm__jfloat(ceil(x * s10) / s10);
         if (!(x > -1e300 && x < 1e300)) return llm__jfloat(x);
+        if (p < 0) return llm__jfloat(llm__jround_tens(x, -p));
         snprintf(tmp, sizeof tmp, "%.*f", p, x);
         return llm__jfloat(strtod(tmp, NULL));
     }
@@ -11682,6 +12205,14 @@ static llm__jv llm__jfilter_eager(llm__jctx *c, llm__str name, llm__jv v, llm__j
         for (k = 0; k < w - n - left; k++) llm__jputs(c, &b, " ");
         return llm__jstrv(llm__jbuf_str(&b));
     }
+    if (llm__jstr_eq(name, "batch") || llm__jstr_eq(name, "slice")) return llm__jbatch(c, v, a, name.p[0] == 's');
+    if (llm__jstr_eq(name, "groupby")) return llm__jgroupby(c, v, a);
+    if (llm__jstr_eq(name, "truncate")) return llm__jtruncate(c, v, a);
+    if (llm__jstr_eq(name, "xmlattr")) return llm__jxmlattr(c, v, a);
+    if (llm__jstr_eq(name, "urlencode")) return llm__jurlencode(c, v);
+    if (llm__jstr_eq(name, "filesizeformat")) return llm__jfilesize(c, v, a);
+    if (llm__jknown(llm__jfilters, name))   /* wordwrap, striptags, urlize, pprint, random */
+        llm__jfail(c, "the filter '%.*s' is not supported", (int)name.n, name.p);
     llm__jfail(c, "No filter named '%.*s'.", (int)name.n, name.p);
     return v;
 }
@@ -11718,6 +12249,8 @@ static int llm__jtest(llm__jctx *c, llm__str name, llm__jv v, llm__jargs *a) {
         memset(&none, 0, sizeof none);
         return llm__jstr_same(s, llm__jcase(c, s, name.p[0] == 'l' ? 'l' : 'u').u.s);
     }
+    if (llm__jstr_eq(name, "filter")) return v.t == LLM__JSTR && llm__jknown(llm__jfilters, v.u.s);   /* the value is the name */
+    if (llm__jstr_eq(name, "test")) return v.t == LLM__JSTR && llm__jknown(llm__jtests, v.u.s);
     if (!a0) llm__jfail(c, "TypeError: test '%.*s' needs an argument", (int)name.n, name.p);
     if (llm__jstr_eq(name, "sameas")) return v.t == a0->t && (v.t == LLM__JNONE || v.t == LLM__JU || llm__jeq(c, v, *a0));
     if (llm__jstr_eq(name, "in")) return llm__jin(c, v, *a0);
@@ -11727,8 +12260,6 @@ static int llm__jtest(llm__jctx *c, llm__str name, llm__jv v, llm__jargs *a) {
     if (llm__jstr_eq(name, "le") || llm__jstr_eq(name, "<=")) return llm__jcompare(c, v, *a0, 0) <= 0;
     if (llm__jstr_eq(name, "gt") || llm__jstr_eq(name, "greaterthan") || llm__jstr_eq(name, ">")) return llm__jcompare(c, v, *a0, 0) > 0;
     if (llm__jstr_eq(name, "ge") || llm__jstr_eq(name, ">=")) return llm__jcompare(c, v, *a0, 0) >= 0;
-    if (llm__jstr_eq(name, "filter")) return a0->t == LLM__JSTR && llm__jknown(llm__jfilters, a0->u.s);
-    if (llm__jstr_eq(name, "test")) return a0->t == LLM__JSTR && llm__jknown(llm__jtests, a0->u.s);
     llm__jfail(c, "No test named '%.*s'.", (int)name.n, name.p);
     return 0;
 }
@@ -11792,9 +12323,10 @@ static llm__jv llm__jcall_macro(llm__jctx *c, llm__jmacro *m, llm__jargs *a) {
     return llm__jstrv(llm__jcapture(c, &m->node->l1, f));
 }
 
-static void llm__jexec_for(llm__jctx *c, llm__jn *n, llm__jframe *up) {
+/* A for loop over items; a recursive loop's loop(items) runs it again one level deeper, in the
+   frame the loop statement runs in. */
+static void llm__jloop_run(llm__jctx *c, llm__jn *n, llm__jframe *up, llm__jlist *items, int depth) {
     llm__jframe *f = llm__jframe_new(c, up);
-    llm__jlist *items = llm__jiter(c, llm__jeval(c, n->b, up));
     llm__jloop *lp = (llm__jloop *)llm__jalloc(c, sizeof *lp);
     llm__jv loopv = llm__jmk(LLM__JLOOP);
     size_t i;
@@ -11807,7 +12339,12 @@ static void llm__jexec_for(llm__jctx *c, llm__jn *n, llm__jframe *up) {
         }
         items = kept;
     }
+    memset(lp, 0, sizeof *lp);
     lp->items = items;
+    lp->depth = depth;
+    lp->last = llm__jmk(LLM__JU);
+    lp->node = n;
+    lp->up = up;
     loopv.u.loop = lp;
     for (i = 0; i < items->n; i++) {
         llm__jstep(c);
@@ -11820,6 +12357,19 @@ static void llm__jexec_for(llm__jctx *c, llm__jn *n, llm__jframe *up) {
         c->brk = 0;
     }
     if (!items->n) llm__jrender(c, &n->l2, up);
+}
+
+static void llm__jexec_for(llm__jctx *c, llm__jn *n, llm__jframe *up) { llm__jloop_run(c, n, up, llm__jiter(c, llm__jeval(c, n->b, up)), 1); }
+
+static llm__jv llm__jcall_loop(llm__jctx *c, llm__jloop *lp, llm__jargs *a) {
+    llm__jbuf b, *saved = c->out;
+    if (!lp->node->op) llm__jfail(c, "TypeError: The loop must have the 'recursive' marker to be called recursively.");
+    if (a->n != 1 || a->nk) llm__jfail(c, "TypeError: loop() takes exactly one argument");
+    memset(&b, 0, sizeof b);
+    c->out = &b;
+    llm__jloop_run(c, lp->node, lp->up, llm__jiter(c, a->pos[0]), lp->depth + 1);
+    c->out = saved;
+    return llm__jstrv(llm__jbuf_str(&b));
 }
 
 static llm__jv llm__jfilter_chain(llm__jctx *c, const llm__jnl *filters, llm__jv v, llm__jframe *f) {
@@ -11868,6 +12418,15 @@ static void llm__jexec(llm__jctx *c, llm__jn *n, llm__jframe *f) {
     case LLM__S_BREAK: c->brk = 1; break;
     case LLM__S_CONTINUE: c->brk = 2; break;
     case LLM__S_BODY: llm__jrender(c, &n->l1, f); break;
+    case LLM__S_WITH: {   /* the values are all computed before any name is set */
+        llm__jframe *inner = llm__jframe_new(c, f);
+        llm__jv *vals = (llm__jv *)llm__jalloc(c, (n->l2.n + 1) * sizeof *vals);
+        size_t i;
+        for (i = 0; i < n->l2.n; i++) vals[i] = llm__jeval(c, n->l2.p[i]->b, f);
+        for (i = 0; i < n->l2.n; i++) llm__jassign(c, n->l2.p[i]->a, vals[i], inner);
+        llm__jrender(c, &n->l1, inner);
+        break;
+    }
     default: llm__jfail(c, "line %d: not a statement", n->line);
     }
     c->depth--;
