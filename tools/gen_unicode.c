@@ -1,11 +1,13 @@
 /* gen_unicode: prints the Unicode tables at the end of llm.h.
 
-   cc -O2 -o build/gen_unicode tools/gen_unicode.c && build/gen_unicode [DIR]
+   cc -O2 -o build/gen_unicode tools/gen_unicode.c && build/gen_unicode [DIR [DELTA]]
 
    DIR (default /usr/share/unicode, Debian's unicode-data package) must hold UnicodeData.txt,
-   PropList.txt, DerivedCoreProperties.txt, DerivedNormalizationProps.txt and DerivedAge.txt. The output is
-   the text between the "unicode tables" banner of llm.h and the line
-   "end of generated unicode tables"; tests/test_unicode.sh checks that the two agree.
+   PropList.txt, DerivedCoreProperties.txt, DerivedNormalizationProps.txt and DerivedAge.txt.
+   DELTA (tools/ucd16-delta.txt) gives the general category and Alphabetic of the code points
+   where a newer Unicode differs from DIR's: HF tokenizers' regexes use Unicode 16.0's, Debian
+   holds 15.0's. The output is the text between the "unicode tables" banner of llm.h and the
+   line "end of generated unicode tables"; tests/test_unicode.sh checks that the two agree.
 
    Tables (every range table lists the start of each run; a run ends where the next starts):
      llm__uprop_ranges  start << 9 | general category << 4 | flags: 1 \p{L}, 2 \p{N}, 4 \w
@@ -33,7 +35,7 @@
 static uint16_t props[NCP];
 static uint8_t ccc[NCP], qc[NCP], excluded[NCP], after_nfc_version[NCP];
 static uint32_t dec[NCP][2];
-static char version[64] = "unknown";
+static char version[64] = "unknown", delta_version[48] = "";
 
 static FILE *open_data(const char *dir, const char *name) {
     char path[1024];
@@ -48,6 +50,19 @@ static int is_cat(const char *gc, const char *set) {
     return strstr(set, gc) != NULL && strlen(gc) == 2;
 }
 
+/* The flags a general category gives (the \w of letters also comes from Alphabetic) and the
+   category's index in GC_NAMES. */
+static uint16_t category_flags(const char *name) {
+    uint16_t flags = 0;
+    const char *gc;
+    if (is_cat(name, "Lu Ll Lt Lm Lo")) flags |= 1 | 4;
+    if (is_cat(name, "Nd Nl No")) flags |= 2;
+    if (is_cat(name, "Mn Mc Me Nd Pc")) flags |= 4;
+    for (gc = GC_NAMES; *gc && (gc[0] != name[0] || gc[1] != name[1] || name[2]); gc += 2) {}
+    if (*gc) flags |= (uint16_t)((gc - GC_NAMES) / 2) << 4;
+    return flags;
+}
+
 /* UnicodeData.txt: general category, combining class, decomposition. "First>"/"Last>"
    pairs give ranges. */
 static void read_unicode_data(const char *dir) {
@@ -59,17 +74,12 @@ static void read_unicode_data(const char *dir) {
         int n = 0;
         char *p = line;
         uint32_t cp, lo, c;
-        uint16_t flags = 0;
-        const char *gc;
+        uint16_t flags;
         field[n++] = p;
         while (*p && n < 15) { if (*p == ';') { *p = 0; field[n++] = p + 1; } p++; }
         if (n < 6) continue;
         cp = (uint32_t)strtoul(field[0], NULL, 16);
-        if (is_cat(field[2], "Lu Ll Lt Lm Lo")) flags |= 1 | 4;
-        if (is_cat(field[2], "Nd Nl No")) flags |= 2;
-        if (is_cat(field[2], "Mn Mc Me Nd Pc")) flags |= 4;
-        for (gc = GC_NAMES; *gc && (gc[0] != field[2][0] || gc[1] != field[2][1] || field[2][2]); gc += 2) {}
-        if (*gc) flags |= (uint16_t)((gc - GC_NAMES) / 2) << 4;
+        flags = category_flags(field[2]);
         lo = cp;
         if (strstr(field[1], ", First>")) { range_start = cp; continue; }
         if (strstr(field[1], ", Last>")) lo = range_start;
@@ -102,6 +112,26 @@ static void read_property(const char *dir, const char *file, const char *prop, c
         if (sscanf(e, " ; %127[A-Za-z_] ; %63[A-Za-z_]", name, val) < 1) continue;
         if (strcmp(name, prop) != 0 || (value && strcmp(val, value) != 0)) continue;
         for (c = lo; c <= hi; c++) set(c, v);
+    }
+    fclose(f);
+}
+
+/* The delta file: lines "XXXX[..YYYY] ; Gc[ ; Alphabetic]" replace those code points' category
+   and Alphabetic (White_Space and Join_Control are kept); "# Unicode V: ..." names the version. */
+static void read_delta(const char *file) {
+    FILE *f = fopen(file, "r");
+    char line[1024];
+    if (!f) { fprintf(stderr, "gen_unicode: cannot open %s\n", file); exit(1); }
+    while (fgets(line, sizeof line, f)) {
+        char gc[8] = "", alpha[32] = "";
+        uint32_t lo, hi, c;
+        char *e;
+        if (sscanf(line, "# Unicode %40[0-9.]", gc) == 1) { snprintf(delta_version, sizeof delta_version, "%s", gc); continue; }
+        if (line[0] == '#' || line[0] == '\n') continue;
+        lo = hi = (uint32_t)strtoul(line, &e, 16);
+        if (e[0] == '.' && e[1] == '.') hi = (uint32_t)strtoul(e + 2, &e, 16);
+        if (sscanf(e, " ; %7[A-Za-z] ; %31[A-Za-z]", gc, alpha) < 1 || hi >= NCP) { fprintf(stderr, "gen_unicode: bad line in %s: %s", file, line); exit(1); }
+        for (c = lo; c <= hi; c++) props[c] = (uint16_t)((props[c] & 8) | category_flags(gc) | (strcmp(alpha, "Alphabetic") == 0 ? 4 : 0));
     }
     fclose(f);
 }
@@ -169,9 +199,13 @@ int main(int argc, char **argv) {
     read_property(dir, "DerivedNormalizationProps.txt", "NFC_QC", "N", set_qc, 2);
     read_property(dir, "DerivedNormalizationProps.txt", "Full_Composition_Exclusion", NULL, set_excluded, 1);
     read_age(dir);
+    if (argc > 2) read_delta(argv[2]);
     for (c = 0; c < NCP; c++)
         if (after_nfc_version[c]) { ccc[c] = 0; qc[c] = 0; dec[c][0] = dec[c][1] = 0; }
-    printf("/* Unicode %s (the normalization tables: 9.0). Regenerate with tools/gen_unicode.c; do not edit by hand. */\n", version);
+    if (delta_version[0])
+        printf("/* Unicode %s with %s's categories (the normalization tables: 9.0). Regenerate with tools/gen_unicode.c; do not edit by hand. */\n",
+               version, delta_version);
+    else printf("/* Unicode %s (the normalization tables: 9.0). Regenerate with tools/gen_unicode.c; do not edit by hand. */\n", version);
     range_table("llm__uprop_ranges", "start << 9 | general category << 4 | 1 letter, 2 number, 4 word, 8 white space", props, 9);
     for (c = 0; c < NCP; c++) wide[c] = ccc[c];
     range_table("llm__ccc_ranges", "start << 8 | canonical combining class", wide, 8);
