@@ -11713,6 +11713,17 @@ static llm__jv llm__jfilter(llm__jctx *c, llm__str name, llm__jv v, llm__jargs *
     return r;
 }
 
+/* 10^p as Python's 10 ** p gives it, correctly rounded on every libm: powers up to 10^22 are
+   exact doubles, a negative one is one division by such a power (a libm's pow may be an ulp
+   off). */
+static double llm__jpow10(int p) {
+    double t = 1.0;
+    int i, k = p < 0 ? -p : p;
+    if (k > 22) return pow(10.0, (double)p);
+    for (i = 0; i < k; i++) t *= 10.0;
+    return p < 0 ? 1.0 / t : t;
+}
+
 /* Python's round(x, -k): to a multiple of 10^k, half to even on the exact binary value (its
    integer part printed exactly, the fraction only deciding a tie). */
 static double llm__jround_tens(double x, int k) {
@@ -12160,7 +12171,7 @@ static llm__jv llm__jfilter_eager(llm__jctx *c, llm__str name, llm__jv v, llm__j
         llm__jv *prec = llm__jarg(a, 0, "precision"), *method = llm__jarg(a, 1, "method");
         int p = prec && prec->t == LLM__JINT ? (int)(prec->u.i < -400 ? -400 : prec->u.i > 400 ? 400 : prec->u.i) : 0;
         char tmp[1200];
-        double x, s10 = pow(10.0, (double)p);
+        double x, s10 = llm__jpow10(p);
         if (!llm__jis_num(v)) llm__jfail(c, "TypeError: type %s doesn't define __round__ method", llm__jtype(v));
         if (v.t == LLM__JBIG) return v;
         if (v.t != LLM__JFLOAT) return llm__jint(v.u.i);   /* Python: round of an int is that int */
