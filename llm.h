@@ -9834,11 +9834,24 @@ static llm__jn *llm__jp_unary(llm__jctx *c, int with_filter);
 
 /* Call arguments after "(": positional into l1, name=value as N_KW into l2. */
 static void llm__jp_args(llm__jctx *c, llm__jnl *pos, llm__jnl *kw) {
+    int star = 0, stars = 0;   /* seen *items, **mapping: what may follow them is Jinja's rule */
     c->pos++;
     while (!llm__jat_op(c, ")")) {
+        int is_kw;
         if (pos->n + kw->n) llm__jexpect_op(c, ",");
         if (llm__jat_op(c, ")")) break;
-        if (llm__jcur(c)->t == LLM__TK_NAME && c->tok[c->pos + 1].t == LLM__TK_OP && llm__jstr_eq(c->tok[c->pos + 1].s, "=")) {
+        is_kw = llm__jcur(c)->t == LLM__TK_NAME && c->tok[c->pos + 1].t == LLM__TK_OP && llm__jstr_eq(c->tok[c->pos + 1].s, "=");
+        if (stars || (star && !is_kw && !llm__jat_op(c, "**")) || (star && llm__jat_op(c, "*")))
+            llm__jfail(c, "line %d: invalid syntax for function call expression", llm__jcur(c)->line);
+        if (llm__jat_op(c, "*") || llm__jat_op(c, "**")) {   /* f(*items, **mapping): op 1 and 2 */
+            llm__jn *k = llm__jnode(c, LLM__N_KW);
+            k->op = llm__jat_op(c, "*") ? 1 : 2;
+            star |= k->op == 1;
+            stars |= k->op == 2;
+            c->pos++;
+            k->a = llm__jp_expr(c, 1);
+            llm__jnl_push(c, k->op == 1 ? pos : kw, k);
+        } else if (is_kw) {
             llm__jn *k = llm__jnode(c, LLM__N_KW);
             k->name = c->tok[c->pos].s;
             c->pos += 2;
@@ -10801,15 +10814,33 @@ static llm__jv *llm__jarg(llm__jargs *a, size_t i, const char *name) {
     return NULL;
 }
 
+/* The arguments of a call; *items add positional ones, **mapping keyword ones. */
 static void llm__jeval_args(llm__jctx *c, const llm__jnl *pos, const llm__jnl *kw, llm__jframe *f, llm__jargs *a) {
-    size_t i;
+    llm__jlist *p = llm__jlist_new(c), *names = llm__jlist_new(c), *vals = llm__jlist_new(c);
+    size_t i, k;
     memset(a, 0, sizeof *a);
-    a->n = pos->n; a->nk = kw->n;
-    a->pos = (llm__jv *)llm__jalloc(c, (pos->n + 1) * sizeof *a->pos);
-    a->kv = (llm__jv *)llm__jalloc(c, (kw->n + 1) * sizeof *a->kv);
-    a->kn = (llm__str *)llm__jalloc(c, (kw->n + 1) * sizeof *a->kn);
-    for (i = 0; i < pos->n; i++) a->pos[i] = llm__jeval(c, pos->p[i], f);
-    for (i = 0; i < kw->n; i++) { a->kn[i] = kw->p[i]->name; a->kv[i] = llm__jeval(c, kw->p[i]->a, f); }
+    for (i = 0; i < pos->n; i++) {
+        if (pos->p[i]->k == LLM__N_KW) {
+            llm__jlist *items = llm__jiter(c, llm__jeval(c, pos->p[i]->a, f));
+            for (k = 0; k < items->n; k++) llm__jlist_push(c, p, items->a[k]);
+        } else llm__jlist_push(c, p, llm__jeval(c, pos->p[i], f));
+    }
+    for (i = 0; i < kw->n; i++) {
+        llm__jv v = llm__jeval(c, kw->p[i]->a, f);
+        if (kw->p[i]->op == 2) {
+            if (v.t != LLM__JDICT || v.u.d->ns) llm__jfail(c, "TypeError: argument after ** must be a mapping, not %s", llm__jtype(v));
+            for (k = 0; k < v.u.d->n; k++) {
+                if (v.u.d->k[k].t != LLM__JSTR) llm__jfail(c, "TypeError: keywords must be strings");
+                llm__jlist_push(c, names, v.u.d->k[k]); llm__jlist_push(c, vals, v.u.d->v[k]);
+            }
+        } else { llm__jlist_push(c, names, llm__jstrv(kw->p[i]->name)); llm__jlist_push(c, vals, v); }
+    }
+    a->n = p->n; a->nk = names->n;
+    a->pos = (llm__jv *)llm__jalloc(c, (p->n + 1) * sizeof *a->pos);
+    a->kv = (llm__jv *)llm__jalloc(c, (names->n + 1) * sizeof *a->kv);
+    a->kn = (llm__str *)llm__jalloc(c, (names->n + 1) * sizeof *a->kn);
+    for (i = 0; i < p->n; i++) a->pos[i] = p->a[i];
+    for (i = 0; i < names->n; i++) { a->kn[i] = names->a[i].u.s; a->kv[i] = vals->a[i]; }
 }
 
 static llm__jv llm__jcall(llm__jctx *c, llm__jv fn, llm__jargs *a);

@@ -80,6 +80,11 @@ static const jinja_case jinja_cases[] = {
       NULL },
     { "{{ 'a'.ljust(3, 'ab') }}",
       NULL },
+    /* calls with *items and **mapping (the Jamba template calls macros from a list so) */
+    { "{% macro f(a, b=2) %}[{{ a }}{{ b }}{{ varargs }}{{ kwargs }}]{% endmacro %}{% set calls = [f] %}{{ calls[0](*[1, 3, 4]) }}{{ f(0, *[5]) }}{{ f(1, **{'b': 9, 'c': 1}) }}|{{ '%s-%s'|format(*['a', 'b']) }}|{{ dict(a=1, **{'b': 2}) }}",
+      "[13(4,){}][05(){}][19(){'c': 1}]|a-b|{'a': 1, 'b': 2}" },
+    { "{{ dict(**{}, b=1) }}",
+      NULL },
     /* trim_blocks passes over {% raw %} */
     { "a{% raw %}\n{{ x }}{% endraw %}\nb{% raw -%}\n  c{% endraw %}",
       "a\n{{ x }}bc" },
