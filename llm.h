@@ -11764,7 +11764,6 @@ static double llm__jround_tens(double x, int k) {
     memset(d, '0', (size_t)k + 1);   /* zeros in front: the cut falls inside the digits */
     n += k + 1;
     cut = n - k;
-    if (k == 0) return x;
     half = d[cut] - '0';
     for (i = cut + 1; i < n; i++) rest |= d[i] != '0';
     up = half > 5 || (half == 5 && (rest || frac > 0)) || (half == 5 && ((d[cut - 1] - '0') & 1));
@@ -11802,7 +11801,7 @@ static int64_t llm__jparse_int(llm__jctx *c, llm__str s, int64_t base, int *ok) 
     if (t[0] == '0' && t[1]) {
         char p = (char)(t[1] | 0x20);
         int pb = p == 'x' ? 16 : p == 'o' ? 8 : p == 'b' ? 2 : 0;
-        if (pb && (base == 0 || base == pb)) { base = pb; t += 2; if (*t == '_') t++; }
+        if (pb && (base == 0 || base == pb)) { base = pb; t += 2; }
     }
     if (base == 0) {
         base = 10;
@@ -11946,7 +11945,7 @@ static llm__jv llm__jxmlattr(llm__jctx *c, llm__jv v, llm__jargs *a) {
         llm__str key = llm__jto_str(c, v.u.d->k[i]);
         if (v.u.d->v[i].t == LLM__JNONE || v.u.d->v[i].t == LLM__JU) continue;
         for (k = 0; k < key.n; k++)
-            if (llm__jis_ws(key.p[k]) || (key.p[k] >= 0x1c && key.p[k] <= 0x1f) || key.p[k] == '/' || key.p[k] == '>' || key.p[k] == '=')
+            if (llm__jis_ws(key.p[k]) || key.p[k] == '/' || key.p[k] == '>' || key.p[k] == '=')   /* ASCII \s, / > = */
                 llm__jfail(c, "ValueError: Invalid character in attribute name: '%.*s'", (int)key.n, key.p);
         if (b.n || !sp || llm__jtruthy(*sp)) llm__jputs(c, &b, " ");
         key = llm__jescape(c, key);
@@ -12235,17 +12234,12 @@ static llm__jv llm__jfilter_eager(llm__jctx *c, llm__str name, llm__jv v, llm__j
     if (llm__jstr_eq(name, "e") || llm__jstr_eq(name, "escape") || llm__jstr_eq(name, "forceescape"))
         return v.safe && name.p[0] != 'f' ? v : llm__jmarkup(llm__jescape(c, llm__jto_str(c, v)));
     if (llm__jstr_eq(name, "attr")) return a0 && a0->t == LLM__JSTR ? llm__jgetattr(c, v, a0->u.s) : llm__jundef("attr needs a name");
-    if (llm__jstr_eq(name, "center")) {
-        llm__str s = llm__jto_str(c, v);
-        int64_t w = a0 && a0->t == LLM__JINT ? a0->u.i : 80, n = (int64_t)llm__jcp_count(s), left, k;
-        llm__jbuf b;
-        memset(&b, 0, sizeof b);
-        if (n >= w) return llm__jstrv(s);
-        left = (w - n) / 2 + ((w - n) & w & 1);
-        for (k = 0; k < left; k++) llm__jputs(c, &b, " ");
-        llm__jput(c, &b, s.p, s.n);
-        for (k = 0; k < w - n - left; k++) llm__jputs(c, &b, " ");
-        return llm__jstrv(llm__jbuf_str(&b));
+    if (llm__jstr_eq(name, "center")) {   /* str.center(width=80) */
+        llm__jv w = a0 ? *a0 : llm__jint(80);
+        llm__jargs one;
+        memset(&one, 0, sizeof one);
+        one.pos = &w; one.n = 1;
+        return llm__jstr_method(c, llm__jto_str(c, v), name, &one);
     }
     if (llm__jstr_eq(name, "batch") || llm__jstr_eq(name, "slice")) return llm__jbatch(c, v, a, name.p[0] == 's');
     if (llm__jstr_eq(name, "groupby")) return llm__jgroupby(c, v, a);
