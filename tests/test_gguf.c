@@ -225,9 +225,10 @@ static void write_seed(const char *path, const buf *meta, int n_kv, const seed_t
     free(b.p);
 }
 
-/* The seeds; the second with tokenizer.ggml.pre = pre and tensor blk.0.attn_k.weight of
-   type k_type (the refusal checks change them). */
-static int write_seeds_as(const char *dir, const char *pre, uint32_t k_type, const char *arch) {
+/* The seeds; the second with tokenizer.ggml.pre = pre, tensor blk.0.attn_k.weight of type
+   k_type, and rope.scaling.type rope when not NULL (a yarn one with an extrapolation factor of
+   0.5): the refusal checks change them. */
+static int write_seeds_as(const char *dir, const char *pre, uint32_t k_type, const char *arch, const char *rope) {
     static const char *const spm[] = { "<unk>", "<s>", "</s>", "<0x0A>", "\342\226\201", "a", "b", "\342\226\201a", "ab", "\342\226\201ab" };
     static const char *const bpe[] = { "a", "b", "\304\240", "ab", "\304\240a", "\304\240ab", "<|endoftext|>", "<tool>" };
     static const char *const merges[] = { "a b", "\304\240 a", "\304\240a b" };
@@ -275,6 +276,10 @@ static int write_seeds_as(const char *dir, const char *pre, uint32_t k_type, con
     kv_u32(&m, &n, "qwen2.feed_forward_length", 8); kv_u32(&m, &n, "qwen2.attention.head_count", 2);
     kv_u32(&m, &n, "qwen2.attention.head_count_kv", 1); kv_u32(&m, &n, "qwen2.attention.key_length", 4);
     kv_u32(&m, &n, "qwen2.attention.value_length", 4); kv_u32(&m, &n, "qwen2.rope.dimension_count", 4);
+    if (rope) {
+        kv_str(&m, &n, "qwen2.rope.scaling.type", rope);
+        kv_f32(&m, &n, "qwen2.rope.scaling.factor", 4.0f); kv_f32(&m, &n, "qwen2.rope.scaling.yarn_ext_factor", 0.5f);
+    }
     kv_str(&m, &n, "tokenizer.ggml.model", "gpt2"); kv_str(&m, &n, "tokenizer.ggml.pre", pre);
     kv_strs(&m, &n, "tokenizer.ggml.tokens", bpe, 8);
     kv_nums(&m, &n, "tokenizer.ggml.token_type", LLM__GGUF_I32, btypes, 8);
@@ -286,12 +291,12 @@ static int write_seeds_as(const char *dir, const char *pre, uint32_t k_type, con
     return 0;
 }
 
-static int write_seeds(const char *dir) { return write_seeds_as(dir, "qwen2", LLM__GT_Q3_K, "qwen2"); }
+static int write_seeds(const char *dir) { return write_seeds_as(dir, "qwen2", LLM__GT_Q3_K, "qwen2", NULL); }
 
 /* A file llm_convert must refuse with a message that names the reason. */
-static void convert_refuses(const char *dir, const char *what, const char *pre, uint32_t k_type, const char *arch, const char *needle) {
+static void convert_refuses(const char *dir, const char *what, const char *pre, uint32_t k_type, const char *arch, const char *rope, const char *needle) {
     char seed[600], out[600], err[1024];
-    write_seeds_as(dir, pre, k_type, arch);
+    write_seeds_as(dir, pre, k_type, arch, rope);
     snprintf(seed, sizeof seed, "%s/qwen2-bpe.gguf", dir);
     snprintf(out, sizeof out, "%s/out.llm", dir);
     err[0] = 0;
@@ -566,9 +571,12 @@ static int convert_cuts(void) {
     }
     check(bad == 0, "each of %d cuts of it is refused by llm_convert with a message, leaving no file", cuts);
     free(data);
-    convert_refuses(dir, "an unknown pre-tokenizer", "made-up-pre", LLM__GT_Q3_K, "qwen2", "'made-up-pre'");
-    convert_refuses(dir, "an unknown architecture", "qwen2", LLM__GT_Q3_K, "made-up-arch", "'made-up-arch'");
-    convert_refuses(dir, "a type without a reader", "qwen2", 21, "qwen2", "IQ3_S");
+    convert_refuses(dir, "an unknown pre-tokenizer", "made-up-pre", LLM__GT_Q3_K, "qwen2", NULL, "'made-up-pre'");
+    convert_refuses(dir, "an unknown architecture", "qwen2", LLM__GT_Q3_K, "made-up-arch", NULL, "'made-up-arch'");
+    convert_refuses(dir, "a type without a reader", "qwen2", 21, "qwen2", NULL, "IQ3_S");
+    convert_refuses(dir, "an unknown rope scaling", "qwen2", LLM__GT_Q3_K, "qwen2", "dynamic", "rope scaling 'dynamic'");
+    convert_refuses(dir, "YaRN with another extrapolation factor", "qwen2", LLM__GT_Q3_K, "qwen2", "yarn", "yarn_ext_factor 0.5");
+    convert_refuses(dir, "longrope without its factor tensors", "qwen2", LLM__GT_Q3_K, "qwen2", "longrope", "without rope_factors_long.weight");
     write_seeds(dir);
     return 0;
 }

@@ -3,7 +3,7 @@
 # ../shared/testdata converted from safetensors (f32), written as the GGUF llama.cpp's
 # convert_hf_to_gguf.py makes for its architecture (tests/tool_gguf_write.c: llama.cpp's key
 # and tensor names, Q/K rows permuted where LlamaModel.permute applies, experts stacked into
-# 3-D tensors), imported back: the logits must be those of the safetensors conversion, bit for
+# 3-D tensors, Phi-3's fused projections and LongRoPE tensors, YaRN's keys), imported back: the logits must be those of the safetensors conversion, bit for
 # bit, on the golden's ids; the same for build/gen_model's Qwen2-MoE, OLMoE and linear rope
 # scaling (rope.scaling.type and factor), and within 1e-4
 # for Llama 3's rope scaling stored as rope_freqs.weight.
@@ -21,13 +21,26 @@ for f in model.safetensors tokenizer.json tokenizer_config.json generation_confi
   [ -e $data/gemma3-mini-hf/$f ] && ln -sf "$(cd $data/gemma3-mini-hf && pwd)/$f" $out/gemma3p6-mini-hf/$f
 done
 sed '/"layer_types"/,/\]/d; s/"sliding_window_pattern": 3/"sliding_window_pattern": 6/' $data/gemma3-mini-hf/config.json > $out/gemma3p6-mini-hf/config.json
+# YaRN with the ramp and the attention factor given (stored as yarn_beta_fast, yarn_beta_slow
+# and yarn_attn_factor)
+mkdir -p $out/yarnb-mini-hf
+for f in model.safetensors tokenizer.json tokenizer_config.json generation_config.json; do
+  [ -e $data/yarn-mini-hf/$f ] && ln -sf "$(cd $data/yarn-mini-hf && pwd)/$f" $out/yarnb-mini-hf/$f
+done
+sed 's/"rope_type": "yarn"/"rope_type": "yarn", "beta_fast": 16.0, "beta_slow": 2.0, "attention_factor": 1.25/' $data/yarn-mini-hf/config.json > $out/yarnb-mini-hf/config.json
 
-for pair in olmo2:olmo2 granite:granite smollm3:smollm3 qwen3moe:qwen3moe mixtral:llama gemma2:gemma2:8 gemma3p6:gemma3:8; do
+# phi3: Q, K and V fused in attn_qkv, gate and up in ffn_up, LongRoPE as factor tensors, partial
+# rotary; also as F16, whose fused rows are cut at other byte offsets
+for pair in olmo2:olmo2 granite:granite smollm3:smollm3 qwen3moe:qwen3moe mixtral:llama gemma2:gemma2:8 gemma3p6:gemma3:8 phi3:phi3 phi3f16:phi3 yarn:qwen2 yarnb:qwen2; do
   m=${pair%%:*}; a=${pair#*:}; win=${a#*:}; a=${a%%:*}; [ "$win" != "$a" ] || win=
-  src=$data/$m-mini-hf; ids=$data/$m-mini-golden/ids.txt
-  [ $m = gemma3p6 ] && { src=$out/gemma3p6-mini-hf; ids=$data/gemma3-mini-golden/ids.txt; }
-  $b/convert $src $out/$m-hf.llm --dtype f32 > $out/$m-hf.log 2>&1 || { echo "FAIL $m: convert"; cat $out/$m-hf.log; fail=1; continue; }
-  $b/tests/tool_gguf_write $a $out/$m-hf.llm $out/$m.gguf $win > /dev/null || { echo "FAIL $m: tool_gguf_write"; fail=1; continue; }
+  src=$data/$m-mini-hf; ids=$data/$m-mini-golden/ids.txt; type=f32
+  case $m in
+    gemma3p6) src=$out/gemma3p6-mini-hf; ids=$data/gemma3-mini-golden/ids.txt ;;
+    yarnb) src=$out/yarnb-mini-hf; ids=$data/yarn-mini-golden/ids.txt ;;
+    phi3f16) src=$data/phi3-mini-hf; ids=$data/phi3-mini-golden/ids.txt; type=f16 ;;
+  esac
+  $b/convert $src $out/$m-hf.llm --dtype $type > $out/$m-hf.log 2>&1 || { echo "FAIL $m: convert"; cat $out/$m-hf.log; fail=1; continue; }
+  $b/tests/tool_gguf_write $a $out/$m-hf.llm $out/$m.gguf $win --type $type > /dev/null || { echo "FAIL $m: tool_gguf_write"; fail=1; continue; }
   $b/convert $out/$m.gguf $out/$m-gguf.llm > $out/$m-gguf.log 2>&1 || { echo "FAIL $m: convert $m.gguf"; cat $out/$m-gguf.log; fail=1; continue; }
   for w in hf gguf; do
     $b/generate --kv-type f32 -m $out/$m-$w.llm -n 0 --ids-file $ids --dump-logits $out/$m-$w.f32 > $out/$m-$w.gen 2>&1 ||

@@ -389,8 +389,9 @@ int main(int argc, char **argv) {
     mapped = m->view.mapped;
     gw_kv_u32("block_count", (uint32_t)in->n_layer); gw_kv_u32("embedding_length", (uint32_t)in->n_embd);
     gw_kv_u32("feed_forward_length", (uint32_t)in->n_ff); gw_kv_u32("attention.head_count", (uint32_t)in->n_head);
-    gw_kv_u32("attention.head_count_kv", (uint32_t)in->n_head_kv); gw_kv_u32("attention.key_length", (uint32_t)in->head_dim);
-    gw_kv_u32("attention.value_length", (uint32_t)in->head_dim); gw_kv_u32("context_length", (uint32_t)in->n_ctx_train);
+    gw_kv_u32("attention.head_count_kv", (uint32_t)in->n_head_kv);
+    if (!phi3) { gw_kv_u32("attention.key_length", (uint32_t)in->head_dim); gw_kv_u32("attention.value_length", (uint32_t)in->head_dim); } /* Phi3MiniModel: n_embd / n_head */
+    gw_kv_u32("context_length", (uint32_t)in->n_ctx_train);
     gw_kv_f32("attention.layer_norm_rms_epsilon", in->rms_eps); gw_kv_f32("rope.freq_base", (float)in->rope_theta);
     gw_kv_u32("rope.dimension_count", (uint32_t)in->rope_dim);
     if (window || phi3) gw_kv_u32("attention.sliding_window", window ? (uint32_t)atoi(window) : 0);
@@ -429,6 +430,17 @@ int main(int argc, char **argv) {
     if (in->rope_scaling == LLM_ROPE_LINEAR) { /* TextModel.set_gguf_parameters */
         key("rope.scaling.type", GV_STRING); gw_putstr(&meta, "linear");
         gw_kv_f32("rope.scaling.factor", in->rope_factor);
+    }
+    if (in->rope_scaling == LLM_ROPE_YARN) { /* TextModel.set_gguf_parameters: the factor, the original context, and the
+                                                  ramp and attention factor where config.json gave them (here: where they are
+                                                  not transformers' defaults) */
+        key("rope.scaling.type", GV_STRING); gw_putstr(&meta, "yarn");
+        gw_kv_f32("rope.scaling.factor", in->rope_factor);
+        gw_kv_u32("rope.scaling.original_context_length", (uint32_t)in->rope_original_max_pos);
+        if (in->rope_beta_fast != 32.0f) gw_kv_f32("rope.scaling.yarn_beta_fast", in->rope_beta_fast);
+        if (in->rope_beta_slow != 1.0f) gw_kv_f32("rope.scaling.yarn_beta_slow", in->rope_beta_slow);
+        if (in->rope_attn_factor != (float)(0.1 * log(in->rope_factor) + 1.0)) gw_kv_f32("rope.scaling.yarn_attn_factor", in->rope_attn_factor);
+        if (!in->rope_truncate) die("yarn without truncation (gpt-oss) has no GGUF key, in", model_path);
     }
     if (phi3) gw_kv_u32("rope.scaling.original_context_length", (uint32_t)(in->rope_original_max_pos ? in->rope_original_max_pos : in->n_ctx_train));
     if (phi3 && in->rope_scaling == LLM_ROPE_LONGROPE) { /* Phi3MiniModel.generate_extra_tensors */

@@ -567,25 +567,29 @@ typedef struct llm__gguf_arch {
     int permute_qk;
     const char *fixed; /* config.json members, "" for none */
     int gemma;         /* 1 + w norms stored as such, sqrtf(n_embd) embedding scale, attention scale */
+    int fused_up;      /* ffn_up.weight is gate and up in one (Phi-3's gate_up_proj, gate first) */
 } llm__gguf_arch;
 
 static const llm__gguf_arch llm__gguf_archs[] = {
-    { "llama", "llama", 1, "", 0 },
-    { "qwen2", "qwen2", 0, "", 0 },
-    { "qwen3", "qwen3", 0, "", 0 },
-    { "granite", "granite", 1, "", 0 },
-    { "smollm3", "smollm3", 1, ", \"no_rope_layer_interval\": 4", 0 }, /* n_no_rope_layer_step = 4 */
-    { "olmo2", "olmo2", 0, "", 0 },
+    { "llama", "llama", 1, "", 0, 0 },
+    { "qwen2", "qwen2", 0, "", 0, 0 },
+    { "qwen3", "qwen3", 0, "", 0, 0 },
+    { "granite", "granite", 1, "", 0, 0 },
+    { "smollm3", "smollm3", 1, ", \"no_rope_layer_interval\": 4", 0, 0 }, /* n_no_rope_layer_step = 4 */
+    { "olmo2", "olmo2", 0, "", 0, 0 },
+    /* Phi-3, Phi-3.5-mini, Phi-4-mini: Q, K and V in one attn_qkv, LongRoPE as the tensors
+       rope_factors_long/short.weight (llm__gguf_rope_factors) */
+    { "phi3", "phi3", 0, "", 0, 1 },
     /* build_moe_ffn's norm_w: true for qwen3moe, false for qwen2moe and olmoe */
-    { "qwen3moe", "qwen3_moe", 0, ", \"norm_topk_prob\": true", 0 },
-    { "qwen2moe", "qwen2_moe", 0, ", \"norm_topk_prob\": false", 0 },
-    { "olmoe", "olmoe", 0, ", \"norm_topk_prob\": false", 0 },
+    { "qwen3moe", "qwen3_moe", 0, ", \"norm_topk_prob\": true", 0, 0 },
+    { "qwen2moe", "qwen2_moe", 0, ", \"norm_topk_prob\": false", 0, 0 },
+    { "olmoe", "olmoe", 0, ", \"norm_topk_prob\": false", 0, 0 },
     /* Gemma: llama.cpp's defaults (soft-capping 50 and 30, a window of 4096 every other
        layer from layer 0) are those of Gemma2Config; Gemma 3 has a global layer every sixth
        and theta 10000 on the others, whatever the checkpoint said, and no attention
        soft-capping */
-    { "gemma2", "gemma2", 0, "", 1 },
-    { "gemma3", "gemma3_text", 0, ", \"sliding_window_pattern\": 6, \"rope_local_base_freq\": 10000, \"attn_logit_softcapping\": null", 1 },
+    { "gemma2", "gemma2", 0, "", 1, 0 },
+    { "gemma3", "gemma3_text", 0, ", \"sliding_window_pattern\": 6, \"rope_local_base_freq\": 10000, \"attn_logit_softcapping\": null", 1, 0 },
 };
 
 /* GGUF tensor names (blk.N.X) and the HF names the converter writes. ffn_norm is the norm
@@ -598,7 +602,7 @@ static const char *const llm__gguf_layer_names[][2] = {
     { "attn_v.bias", "self_attn.v_proj.bias" },            { "attn_output.bias", "self_attn.o_proj.bias" },
     { "attn_q_norm.weight", "self_attn.q_norm.weight" },   { "attn_k_norm.weight", "self_attn.k_norm.weight" },
     { "ffn_gate.weight", "mlp.gate_proj.weight" },         { "ffn_up.weight", "mlp.up_proj.weight" },
-    { "ffn_down.weight", "mlp.down_proj.weight" },
+    { "ffn_down.weight", "mlp.down_proj.weight" },         { "attn_qkv.weight", "self_attn.qkv_proj.weight" },
     { "post_attention_norm.weight", "post_attention_layernorm.weight" },
     { "post_ffw_norm.weight", "post_feedforward_layernorm.weight" },
     { "ffn_gate_inp.weight", "mlp.gate.weight" },
@@ -710,7 +714,7 @@ static int llm__gguf_read_arch(llm__cv *cv, llm__gguf_file *gf) {
             snprintf(gf->prefix, sizeof gf->prefix, "%s.", llm__gguf_archs[i].name);
             return 0;
         }
-    return llm__cv_fail_as(cv, LLM_ERR_UNSUPPORTED, "%s: architecture '%.*s' is not supported (llama, qwen2, qwen3, granite, smollm3, olmo2, qwen3moe, qwen2moe, olmoe, gemma2, gemma3)",
+    return llm__cv_fail_as(cv, LLM_ERR_UNSUPPORTED, "%s: architecture '%.*s' is not supported (llama, qwen2, qwen3, granite, smollm3, olmo2, phi3, qwen3moe, qwen2moe, olmoe, gemma2, gemma3)",
                            gf->path, (int)(n > 64 ? 64 : n), a);
 }
 
@@ -779,11 +783,64 @@ static int llm__gguf_cfg_put(char *cfg, size_t cap, size_t *n, const char *fmt, 
     return 0;
 }
 
+/* The rope scaling as convert_hf_to_gguf.py stores config.json's rope_scaling, given back as
+   rope_scaling for the family's config reader. The type is linear unless given (llama.cpp);
+   linear's factor is rope.scaling.factor, else the older rope.scale_linear, 0 or 1 meaning none.
+   yarn: the factor, the original context, and beta_fast, beta_slow and the attention factor
+   where the checkpoint gave them (yarn_beta_fast, ...); yarn_log_multiplier is llama.cpp's
+   mscale_all_dim with mscale 1. An extrapolation factor other than 1 is not transformers' YaRN.
+   longrope's factors are tensors (llm__gguf_rope_factors). */
+static int llm__gguf_rope_scaling_text(llm__cv *cv, const llm__gguf_file *gf, char *cfg, size_t cap, size_t *n) {
+    static const struct { const char *gguf, *json; } yarn_keys[] = {
+        { "rope.scaling.yarn_beta_fast", "beta_fast" }, { "rope.scaling.yarn_beta_slow", "beta_slow" },
+        { "rope.scaling.yarn_attn_factor", "attention_factor" },
+    };
+    const llm__gguf_kv *kv = llm__gguf_arch_kv(gf, "rope.scaling.type");
+    const char *s = "linear";
+    size_t len = 6, i;
+    double factor = 0.0, v;
+    int r = 0, orig;
+    if (kv) {
+        size_t pos = kv->val;
+        s = kv->type == LLM__GGUF_STRING ? llm__gguf_str_at(&gf->g, &pos, &len) : "?";
+        if (kv->type != LLM__GGUF_STRING) len = 1;
+    }
+    if (len == 4 && !memcmp(s, "none", 4)) return 0;
+    if (len == 8 && !memcmp(s, "longrope", 8)) {
+        if (!llm__gguf_find_tensor(&gf->g, "rope_factors_long.weight"))
+            return llm__cv_fail(cv, "%s: rope scaling 'longrope' without rope_factors_long.weight", gf->path);
+        return 0;
+    }
+    if (llm__gguf_hp_num(cv, gf, llm__gguf_arch_kv(gf, "rope.scaling.factor") ? "rope.scaling.factor" : "rope.scale_linear", 0.0, &factor)) return -1;
+    if (len == 6 && !memcmp(s, "linear", 6)) {
+        if (factor != 0.0 && factor != 1.0) r = llm__gguf_cfg_put(cfg, cap, n, ", \"rope_scaling\": {\"rope_type\": \"linear\", \"factor\": %.17g}", factor);
+        return r ? llm__cv_fail(cv, "%s: too many hyper-parameters", gf->path) : 0;
+    }
+    if (!(len == 4 && !memcmp(s, "yarn", 4)))
+        return llm__cv_fail_as(cv, LLM_ERR_UNSUPPORTED, "%s: rope scaling '%.*s' is not supported (linear, yarn, longrope)", gf->path, (int)(len > 32 ? 32 : len), s);
+    if (!(factor > 0.0)) return llm__cv_fail(cv, "%s: yarn rope scaling without a positive rope.scaling.factor", gf->path);
+    if (llm__gguf_hp_num(cv, gf, "rope.scaling.yarn_ext_factor", 1.0, &v)) return -1;
+    if (v != 1.0) return llm__cv_fail_as(cv, LLM_ERR_UNSUPPORTED, "%s: yarn_ext_factor %g is not supported (transformers' YaRN has 1)", gf->path, v);
+    r |= llm__gguf_cfg_put(cfg, cap, n, ", \"rope_scaling\": {\"rope_type\": \"yarn\", \"factor\": %.17g", factor);
+    if (llm__gguf_arch_kv(gf, "rope.scaling.original_context_length")) {
+        if (llm__gguf_hp_int(cv, gf, "rope.scaling.original_context_length", 1, 0, &orig)) return -1;
+        r |= llm__gguf_cfg_put(cfg, cap, n, ", \"original_max_position_embeddings\": %d", orig);
+    }
+    for (i = 0; i < sizeof yarn_keys / sizeof yarn_keys[0]; i++) {
+        if (!llm__gguf_arch_kv(gf, yarn_keys[i].gguf)) continue;
+        if (llm__gguf_hp_num(cv, gf, yarn_keys[i].gguf, 0.0, &v)) return -1;
+        r |= llm__gguf_cfg_put(cfg, cap, n, ", \"%s\": %.17g", yarn_keys[i].json, v);
+    }
+    if (llm__gguf_hp_num(cv, gf, "rope.scaling.yarn_log_multiplier", 0.0, &v)) return -1;
+    if (v != 0.0) r |= llm__gguf_cfg_put(cfg, cap, n, ", \"mscale\": 1, \"mscale_all_dim\": %.17g", v);
+    r |= llm__gguf_cfg_put(cfg, cap, n, "}");
+    return r ? llm__cv_fail(cv, "%s: too many hyper-parameters", gf->path) : 0;
+}
+
 /* The config.json of the GGUF's model: the family's model_type and every key the GGUF holds. */
 static int llm__gguf_config_text(llm__cv *cv, const llm__gguf_file *gf, int n_vocab, char *cfg, size_t cap, size_t *n) {
     const llm__gguf *g = &gf->g;
-    const llm__gguf_kv *kv;
-    size_t i, len;
+    size_t i;
     int r = llm__gguf_cfg_put(cfg, cap, n, "{\"model_type\": \"%s\", \"vocab_size\": %d, \"tie_word_embeddings\": %s, \"attention_bias\": %s",
                               /* a llama GGUF with experts is Mixtral (llama.cpp's converter names it so) */
                               !strcmp(gf->arch->name, "llama") && llm__gguf_arch_kv(gf, "expert_count") ? "mixtral" : gf->arch->model_type, n_vocab, llm__gguf_find_tensor(g, "output.weight") ? "false" : "true",
@@ -805,22 +862,7 @@ static int llm__gguf_config_text(llm__cv *cv, const llm__gguf_file *gf, int n_vo
             r |= llm__gguf_cfg_put(cfg, cap, n, ", \"%s\": %d", llm__gguf_config_keys[i].json, v);
         }
     }
-    { /* llama.cpp: the type is linear unless given; the factor is rope.scaling.factor, else the
-         older rope.scale_linear, and 0 means none */
-        double factor = 0.0;
-        int linear = 1;
-        if ((kv = llm__gguf_arch_kv(gf, "rope.scaling.type")) != NULL) {
-            size_t pos = kv->val;
-            const char *s = kv->type == LLM__GGUF_STRING ? llm__gguf_str_at(g, &pos, &len) : "?";
-            if (kv->type != LLM__GGUF_STRING) len = 1;
-            if (len == 4 && !memcmp(s, "none", 4)) linear = 0;
-            else if (!(len == 6 && !memcmp(s, "linear", 6)))
-                return llm__cv_fail_as(cv, LLM_ERR_UNSUPPORTED, "%s: rope scaling '%.*s' is not supported", gf->path, (int)(len > 32 ? 32 : len), s);
-        }
-        if (llm__gguf_hp_num(cv, gf, llm__gguf_arch_kv(gf, "rope.scaling.factor") ? "rope.scaling.factor" : "rope.scale_linear", 0.0, &factor)) return -1;
-        if (linear && factor != 0.0 && factor != 1.0)
-            r |= llm__gguf_cfg_put(cfg, cap, n, ", \"rope_scaling\": {\"rope_type\": \"linear\", \"factor\": %.17g}", factor);
-    }
+    if (llm__gguf_rope_scaling_text(cv, gf, cfg, cap, n)) return -1;
     if (gf->arch->gemma) { /* llama.cpp's f_attention_scale: 1/sqrt(head_dim), 1/sqrt(n_embd/n_head) for the 27B models */
         int layers, embd, heads, hd;
         if (llm__gguf_hp_int(cv, gf, "block_count", 1, 0, &layers) || llm__gguf_hp_int(cv, gf, "embedding_length", 1, 0, &embd) ||
@@ -833,27 +875,59 @@ static int llm__gguf_config_text(llm__cv *cv, const llm__gguf_file *gf, int n_vo
     return r ? llm__cv_fail(cv, "%s: too many hyper-parameters", gf->path) : 0;
 }
 
-/* rope_freqs.weight: the llama3 rope scaling of Llama 3.1 / 3.2 as llama.cpp's converter
-   stores it, one factor per rotary pair that llama.cpp divides the frequency by
-   (theta_i = pos x base^(-2i/d) / f_i). llm.h's per-pair factors (LongRoPE's, with one table
-   for both lengths and an attention factor of 1) compute exactly that: 1 / (f_i x base^(2i/d)). */
-static int llm__gguf_rope_freqs(llm__cv *cv, const llm__gguf_file *gf, llm__cv_hparams *h) {
-    const llm__gguf_tensor *t = llm__gguf_find_tensor(&gf->g, "rope_freqs.weight");
+/* A vector of n positive F32 values (a rope factor tensor) into out: 1 when the file has it,
+   0 when not, -1 on error. */
+static int llm__gguf_rope_vector(llm__cv *cv, const llm__gguf_file *gf, const char *name, int n, float *out) {
+    const llm__gguf_tensor *t = llm__gguf_find_tensor(&gf->g, name);
     uint8_t b[4 * 512];
-    int i, n = h->rope_dim / 2;
+    int i;
     if (!t) return 0;
     if (t->type != LLM__GT_F32 || t->n_dims != 1 || t->ne[0] != (uint64_t)n || n > 512)
-        return llm__cv_fail(cv, "%s: rope_freqs.weight must be %d F32 values (rotary dimensions / 2)", gf->path, n);
-    if (h->rope_scaling != LLM_ROPE_NONE) return llm__cv_fail_as(cv, LLM_ERR_UNSUPPORTED, "%s: rope_freqs.weight with another rope scaling is not supported", gf->path);
+        return llm__cv_fail(cv, "%s: %s must be %d F32 values (rotary dimensions / 2)", gf->path, name, n);
     if (fseeko(gf->f, (off_t)(gf->g.data_offset + t->offset), SEEK_SET) != 0 || fread(b, 4, (size_t)n, gf->f) != (size_t)n)
-        return llm__cv_fail_as(cv, LLM_ERR_IO, "cannot read rope_freqs.weight from %s", gf->path);
-    for (i = 0; i < n; i++) {
-        h->rope_short[i] = h->rope_long[i] = llm__gguf_f32_at(b + 4 * i);
-        if (!(h->rope_short[i] > 0 && h->rope_short[i] <= FLT_MAX)) return llm__cv_fail(cv, "%s: rope_freqs.weight[%d] is not a positive number", gf->path, i);
-    }
+        return llm__cv_fail_as(cv, LLM_ERR_IO, "cannot read %s from %s", name, gf->path);
+    for (i = 0; i < n; i++)
+        if (!((out[i] = llm__gguf_f32_at(b + 4 * i)) > 0 && out[i] <= FLT_MAX)) return llm__cv_fail(cv, "%s: %s[%d] is not a positive number", gf->path, name, i);
+    return 1;
+}
+
+static int llm__gguf_is_rope_vector(const char *name, size_t n) {
+    static const char *const names[] = { "rope_freqs.weight", "rope_factors_long.weight", "rope_factors_short.weight" };
+    size_t i;
+    for (i = 0; i < 3; i++) if (n == strlen(names[i]) && !memcmp(name, names[i], n)) return 1;
+    return 0;
+}
+
+/* Per-pair rope factors, which llm.h keeps as LongRoPE's short and long tables:
+   - rope_freqs.weight, Llama 3.1 / 3.2's llama3 scaling as llama.cpp's converter stores it:
+     one factor per rotary pair that llama.cpp divides the frequency by (theta_i =
+     pos x base^(-2i/d) / f_i), which is what llm.h computes from a factor table:
+     1 / (f_i x base^(2i/d)); one table for both lengths and an attention factor of 1;
+   - rope_factors_short/long.weight, Phi-3's LongRoPE, with rope.scaling.original_context_length
+     and rope.scaling.attn_factor (transformers' sqrt(1 + ln(s) / ln(original)), stored by the
+     converter). */
+static int llm__gguf_rope_factors(llm__cv *cv, const llm__gguf_file *gf, llm__cv_hparams *h) {
+    int n = h->rope_dim / 2, freqs, lng, shrt;
+    double af;
+    if (n > (int)(sizeof h->rope_short / sizeof h->rope_short[0])) n = 513; /* refused by the reader */
+    if ((freqs = llm__gguf_rope_vector(cv, gf, "rope_freqs.weight", n, h->rope_short)) < 0 ||
+        (lng = llm__gguf_rope_vector(cv, gf, "rope_factors_long.weight", n, h->rope_long)) < 0 ||
+        (shrt = llm__gguf_rope_vector(cv, gf, "rope_factors_short.weight", n, h->rope_short)) < 0)
+        return -1;
+    if (!freqs && !lng && !shrt) return 0;
+    if (h->rope_scaling != LLM_ROPE_NONE) return llm__cv_fail_as(cv, LLM_ERR_UNSUPPORTED, "%s: rope factor tensors with another rope scaling are not supported", gf->path);
+    if (freqs + lng + shrt != (freqs ? 1 : 2))
+        return llm__cv_fail(cv, "%s: rope factors must be rope_freqs.weight alone, or rope_factors_long.weight and rope_factors_short.weight", gf->path);
     h->rope_scaling = LLM_ROPE_LONGROPE;
-    h->rope_orig = h->n_ctx_train > 0 ? h->n_ctx_train : 1;
-    h->rope_attn_factor = 1.0;
+    if (freqs) {
+        memcpy(h->rope_long, h->rope_short, (size_t)n * sizeof(float));
+        h->rope_orig = h->n_ctx_train > 0 ? h->n_ctx_train : 1;
+        h->rope_attn_factor = 1.0;
+        return 0;
+    }
+    if (llm__gguf_hp_int(cv, gf, "rope.scaling.original_context_length", 1, 0, &h->rope_orig) || llm__gguf_hp_num(cv, gf, "rope.scaling.attn_factor", 1.0, &af)) return -1;
+    if (h->rope_orig < 1 || !(af > 0)) return llm__cv_fail(cv, "%s: longrope needs original_context_length >= 1 and attn_factor > 0", gf->path);
+    h->rope_attn_factor = af;
     return 0;
 }
 
@@ -888,7 +962,7 @@ static int llm__gguf_read_hparams(llm__cv *cv, const llm__gguf_file *gf, llm__cv
     if (rope_dim != h->head_dim && !(h->fam->keys & LLM__CV_KEYS_PARTIAL))
         return llm__cv_fail_as(cv, LLM_ERR_UNSUPPORTED, "%s: rope.dimension_count %d is not head_dim %d (partial rotary) in a %s model", gf->path, rope_dim, h->head_dim, gf->arch->name);
     h->rope_dim = rope_dim;
-    if (llm__gguf_rope_freqs(cv, gf, h)) return -1;
+    if (llm__gguf_rope_factors(cv, gf, h)) return -1;
     if (gf->arch->gemma) {
         /* llama.cpp's converter stores Gemma's norm weights plus one, and its forward pass
            scales the embeddings by sqrtf(n_embd) in float32 */
@@ -975,8 +1049,8 @@ static int llm__gguf_plan_tensors(llm__cv *cv, const llm__gguf_file *gf, const l
     const llm__gguf *g = &gf->g;
     uint64_t i, n_src = g->n_tensors;
     int d, e;
-    /* a stack of experts is one source tensor per expert */
-    for (i = 0; i < g->n_tensors; i++) if (g->t[i].n_dims == 3) n_src += (uint64_t)(h->n_expert > 0 ? h->n_expert : 1);
+    /* a stack of experts is one source tensor per expert, a fused matrix up to three */
+    for (i = 0; i < g->n_tensors; i++) n_src += g->t[i].n_dims == 3 ? (uint64_t)(h->n_expert > 0 ? h->n_expert : 1) : 2;
     if (n_src > LLM__CV_MAX_TENSORS) return llm__cv_fail(cv, "%s: too many tensors", gf->path);
     pl->src.t = (llm__cv_src_tensor *)calloc((size_t)(n_src ? n_src : 1), sizeof *pl->src.t);
     pl->gt = (const llm__gguf_tensor **)calloc((size_t)(n_src ? n_src : 1), sizeof *pl->gt);
@@ -985,9 +1059,16 @@ static int llm__gguf_plan_tensors(llm__cv *cv, const llm__gguf_file *gf, const l
     for (i = 0; i < g->n_tensors; i++) {
         const llm__gguf_tensor *t = &g->t[i];
         const char *gname = (const char *)g->buf + t->name;
-        char name[320];
-        if (t->name_len == 17 && !memcmp(gname, "rope_freqs.weight", 17)) continue; /* read as hyper-parameters */
-        int kind = llm__gguf_hf_name_of(gname, t->name_len, h->block_norms == LLM_BLOCK_SANDWICH, 0, name, sizeof name), n_part = 1;
+        char name[320], fused[320];
+        const char *suffix[3];
+        int64_t rows[3], first = 0;
+        llm__cv_src_tensor whole;
+        uint64_t row_bytes;
+        int kind, n_part = 1, n_split = 0;
+        if (llm__gguf_is_rope_vector(gname, t->name_len)) continue; /* read as hyper-parameters */
+        kind = llm__gguf_hf_name_of(gname, t->name_len, h->block_norms == LLM_BLOCK_SANDWICH, 0, name, sizeof name);
+        if (kind == 1 && gf->arch->fused_up && strlen(name) > 18 && !strcmp(name + strlen(name) - 18, "mlp.up_proj.weight"))
+            memcpy(name + strlen(name) - 18, "mlp.gate_up_proj.weight", 24);
         if (!kind || !llm__cv_is_model_tensor(name, h))
             return llm__cv_fail(cv, "%s: tensor '%.*s' is not part of a %s model llm.h runs", gf->path, (int)t->name_len, gname, gf->arch->name);
         if (!llm__gguf_type_of(t->type)->blck) return llm__cv_fail_as(cv, LLM_ERR_UNSUPPORTED, "%s: tensor '%s' has type %s, which cannot be read", gf->path, name, llm__gguf_type_name(t->type));
@@ -995,17 +1076,30 @@ static int llm__gguf_plan_tensors(llm__cv *cv, const llm__gguf_file *gf, const l
             return llm__cv_fail(cv, "%s: tensor '%.*s' has %d dimensions, not %s", gf->path, (int)t->name_len, gname, t->n_dims,
                                 kind == 2 ? "[expert_count, rows, columns]" : "1 or 2");
         if (kind == 2) n_part = h->n_expert;
+        /* Phi-3's attn_qkv and fused ffn_up: whole rows of each piece, in the checkpoint's order */
+        memset(&whole, 0, sizeof whole);
+        whole.name = strcpy(fused, name);
+        if (kind == 1 && (n_split = llm__cv_split(&whole, h, suffix, rows)) > 0) {
+            int64_t total = 0;
+            for (e = 0; e < n_split; e++) total += rows[e];
+            if (t->n_dims != 2 || t->ne[1] != (uint64_t)total || t->ne[0] != (uint64_t)h->n_embd)
+                return llm__cv_fail(cv, "%s: tensor '%.*s' must be [%lld rows, %d columns]", gf->path, (int)t->name_len, gname, (long long)total, h->n_embd);
+            n_part = n_split;
+        }
+        row_bytes = t->ne[0] / llm__gguf_type_of(t->type)->blck * llm__gguf_type_of(t->type)->size;
         for (e = 0; e < n_part; e++) {
             llm__cv_src_tensor *st = &pl->src.t[pl->src.n];
             if (kind == 2) llm__gguf_hf_name_of(gname, t->name_len, 0, e, name, sizeof name);
+            if (n_split) snprintf(name, sizeof name, "%.*s%s", (int)(strstr(fused, n_split == 3 ? "self_attn." : "mlp.") - fused), fused, suffix[e]);
             if (!(st->name = llm__cv_strdup(name))) return llm__cv_oom(cv);
             st->n_dims = t->n_dims == 3 ? 2 : t->n_dims;
             for (d = 0; d < st->n_dims; d++) st->shape[d] = (int64_t)t->ne[st->n_dims - 1 - d]; /* HF order */
             /* Qwen2-MoE's shared-expert gate: llama.cpp's {n_embd}, HF's [1, hidden] */
             if (st->n_dims == 1 && strstr(name, "shared_expert_gate")) { st->n_dims = 2; st->shape[1] = st->shape[0]; st->shape[0] = 1; }
             st->dtype = llm__gguf_src_dtype(t->type);
-            st->size = t->size / (uint64_t)n_part;
-            st->offset = g->data_offset + t->offset + (uint64_t)e * st->size;
+            st->size = n_split ? (uint64_t)rows[e] * row_bytes : t->size / (uint64_t)n_part;
+            st->offset = g->data_offset + t->offset + (n_split ? (uint64_t)first * row_bytes : (uint64_t)e * st->size);
+            if (n_split) first += st->shape[0] = rows[e];
             pl->gt[pl->src.n++] = t;
         }
     }
