@@ -30,14 +30,16 @@ done
 sed 's/"rope_type": "yarn"/"rope_type": "yarn", "beta_fast": 16.0, "beta_slow": 2.0, "attention_factor": 1.25/' $data/yarn-mini-hf/config.json > $out/yarnb-mini-hf/config.json
 
 # phi3: Q, K and V fused in attn_qkv, gate and up in ffn_up, LongRoPE as factor tensors, partial
-# rotary; also as F16, whose fused rows are cut at other byte offsets
-for pair in olmo2:olmo2 granite:granite smollm3:smollm3 qwen3moe:qwen3moe mixtral:llama gemma2:gemma2:8 gemma3p6:gemma3:8 phi3:phi3 phi3f16:phi3 yarn:qwen2 yarnb:qwen2; do
+# rotary; also as F16 and as Q8_0 (a q8_0 conversion's blocks), whose fused rows are cut at
+# other byte offsets
+for pair in olmo2:olmo2 granite:granite smollm3:smollm3 qwen3moe:qwen3moe mixtral:llama gemma2:gemma2:8 gemma3p6:gemma3:8 phi3:phi3 phi3f16:phi3 phi3q8:phi3 yarn:qwen2 yarnb:qwen2; do
   m=${pair%%:*}; a=${pair#*:}; win=${a#*:}; a=${a%%:*}; [ "$win" != "$a" ] || win=
   src=$data/$m-mini-hf; ids=$data/$m-mini-golden/ids.txt; type=f32
   case $m in
     gemma3p6) src=$out/gemma3p6-mini-hf; ids=$data/gemma3-mini-golden/ids.txt ;;
     yarnb) src=$out/yarnb-mini-hf; ids=$data/yarn-mini-golden/ids.txt ;;
     phi3f16) src=$data/phi3-mini-hf; ids=$data/phi3-mini-golden/ids.txt; type=f16 ;;
+    phi3q8) src=$data/phi3-mini-hf; ids=$data/phi3-mini-golden/ids.txt; type=q8_0 ;;
   esac
   $b/convert $src $out/$m-hf.llm --dtype $type > $out/$m-hf.log 2>&1 || { echo "FAIL $m: convert"; cat $out/$m-hf.log; fail=1; continue; }
   $b/tests/tool_gguf_write $a $out/$m-hf.llm $out/$m.gguf $win --type $type > /dev/null || { echo "FAIL $m: tool_gguf_write"; fail=1; continue; }

@@ -3,7 +3,7 @@
    GGUF import of families there are no llama.cpp files of here (tests/test_gguf_families.sh),
    and to run llama.cpp (llama-bench) on the shapes of our own models.
 
-   tool_gguf_write ARCH MODEL.llm OUT.gguf [WINDOW] [--type f32|f16|bf16] [--vocab]
+   tool_gguf_write ARCH MODEL.llm OUT.gguf [WINDOW] [--type f32|f16|bf16|q8_0] [--vocab]
    tool_gguf_write --tokenizer VOCAB.llm OUT.gguf PRE
 
    As the converter lays them out: the hyper-parameters under "ARCH." (llama.cpp's key names),
@@ -19,8 +19,9 @@
    rope.scaling.attn_factor, and attention.sliding_window (0 when WINDOW is not given).
 
    WINDOW: the sliding window to record (Gemma, Phi-3). --type: the type of the matrices and
-   stacked experts (default f32); norms, biases, routers and other 1-D tensors stay F32, as the
-   converter keeps them. The weights are read through llm.h's dequantization (llm__get_row, as
+   stacked experts (default f32; q8_0 with llm.h's scales and codes, put_q8_0_block, F32 where
+   the columns are not a multiple of 32); norms, biases, routers and other 1-D tensors stay F32,
+   as the converter keeps them. The weights are read through llm.h's dequantization (llm__get_row, as
    the embedding lookup reads a row), so a .llm of any type will do. --vocab: a placeholder
    SentencePiece vocabulary for llama.cpp to load the file (tokens "<0>", "<1>" ... of score 0
    and type normal; bos and eos the model's, else 1 and 2); without it, no tokenizer.
@@ -57,7 +58,7 @@
 #include <unistd.h>
 #endif
 
-enum { GT_F32 = 0, GT_F16 = 1, GT_BF16 = 30 }; /* ggml_type */
+enum { GT_F32 = 0, GT_F16 = 1, GT_Q8_0 = 8, GT_BF16 = 30 }; /* ggml_type */
 enum { GV_U32 = 4, GV_I32 = 5, GV_F32 = 6, GV_STRING = 8, GV_ARRAY = 9 }; /* gguf_type */
 
 static void die(const char *what, const char *name) { fprintf(stderr, "tool_gguf_write: %s %s\n", what, name); exit(2); }
@@ -118,7 +119,7 @@ static gt *new_tensor(const char *gname, int n_dims, uint64_t cols, uint64_t row
     snprintf(t->name, sizeof t->name, "%s", gname);
     t->n_dims = n_dims;
     t->ne[0] = cols; t->ne[1] = rows; t->ne[2] = n_expert;
-    t->type = n_dims >= 2 && !strstr(gname, "ffn_gate_inp") ? wtype : (uint32_t)GT_F32;
+    t->type = n_dims >= 2 && !strstr(gname, "ffn_gate_inp") && (wtype != GT_Q8_0 || cols % 32 == 0) ? wtype : (uint32_t)GT_F32;
     return t;
 }
 
@@ -176,8 +177,26 @@ static float *row, *tmp;
 static uint8_t *row16;
 static size_t row_cap;
 
-static uint64_t type_size(uint32_t type) { return type == GT_F32 ? 4 : 2; }
-static uint64_t tensor_bytes(const gt *t) { return t->ne[0] * t->ne[1] * t->ne[2] * type_size(t->type); }
+static uint64_t row_bytes(uint32_t type, uint64_t cols) { return type == GT_Q8_0 ? cols / 32 * 34 : cols * (type == GT_F32 ? 4 : 2); }
+static uint64_t tensor_bytes(const gt *t) { return row_bytes(t->type, t->ne[0]) * t->ne[1] * t->ne[2]; }
+
+/* A Q8_0 block of 32 values (f16 scale, 32 codes) with the scale and codes of llm.h's q8_0
+   (the converter's: max|x| / 127 rounded to f16, the codes at that rounded scale, halves away
+   from zero), so that a q8_0 model's values come back unchanged. */
+static void put_q8_0_block(const float *x, uint8_t *b) {
+    float amax = 0.0f, d, id;
+    uint16_t h;
+    int i;
+    for (i = 0; i < 32; i++) amax = fabsf(x[i]) > amax ? fabsf(x[i]) : amax;
+    h = llm_f32_to_f16(amax / 127.0f);
+    d = llm_f16_to_f32(h);
+    id = d > 0.0f ? 1.0f / d : 0.0f;
+    b[0] = (uint8_t)h; b[1] = (uint8_t)(h >> 8);
+    for (i = 0; i < 32; i++) {
+        float v = x[i] * id;
+        b[2 + i] = (uint8_t)(int8_t)roundf(v > 127.0f ? 127.0f : v < -127.0f ? -127.0f : v);
+    }
+}
 
 static void put_file(const void *p, size_t n) { if (fwrite(p, 1, n, out) != n) die("cannot write", "the output"); }
 static void pad_file(uint64_t n) { static const uint8_t zero[32] = { 0 }; if (n % 32) put_file(zero, (size_t)(32 - n % 32)); }
@@ -185,6 +204,11 @@ static void pad_file(uint64_t n) { static const uint8_t zero[32] = { 0 }; if (n 
 static void put_row(const float *x, uint64_t n, uint32_t type) {
     uint64_t i;
     if (type == GT_F32) { put_file(x, (size_t)n * 4); return; } /* little-endian hosts */
+    if (type == GT_Q8_0) {
+        for (i = 0; i < n / 32; i++) put_q8_0_block(x + 32 * i, row16 + 34 * i);
+        put_file(row16, (size_t)(n / 32 * 34));
+        return;
+    }
     for (i = 0; i < n; i++) {
         uint16_t h = type == GT_F16 ? llm_f32_to_f16(x[i]) : llm_f32_to_bf16(x[i]);
         row16[2 * i] = (uint8_t)h; row16[2 * i + 1] = (uint8_t)(h >> 8);
@@ -229,7 +253,7 @@ static void write_tensor(const llm_model *m, const gt *t) {
         row_cap = (size_t)t->ne[0];
         row = (float *)realloc(row, row_cap * sizeof(float));
         tmp = (float *)realloc(tmp, row_cap * sizeof(float));
-        row16 = (uint8_t *)realloc(row16, row_cap * 2);
+        row16 = (uint8_t *)realloc(row16, row_cap * 2); /* also a Q8_0 row's 34 bytes a 32 */
         if (!row || !tmp || !row16) die("out of memory for", t->name);
     }
     if (t->data) put_row(t->data, t->ne[0], t->type);
@@ -371,12 +395,13 @@ int main(int argc, char **argv) {
             if (!strcmp(t, "f32")) wtype = GT_F32;
             else if (!strcmp(t, "f16")) wtype = GT_F16;
             else if (!strcmp(t, "bf16")) wtype = GT_BF16;
-            else die("--type must be f32, f16 or bf16, not", t);
+            else if (!strcmp(t, "q8_0")) wtype = GT_Q8_0;
+            else die("--type must be f32, f16, bf16 or q8_0, not", t);
         } else if (n_pos < 4 && argv[i][0] != '-') pos[n_pos++] = argv[i];
         else n_pos = 5;
     }
     if (n_pos != 3 && n_pos != 4) {
-        fprintf(stderr, "usage: tool_gguf_write ARCH MODEL.llm OUT.gguf [WINDOW] [--type f32|f16|bf16] [--vocab]\n");
+        fprintf(stderr, "usage: tool_gguf_write ARCH MODEL.llm OUT.gguf [WINDOW] [--type f32|f16|bf16|q8_0] [--vocab]\n");
         return 2;
     }
     arch = pos[0]; model_path = pos[1]; out_path = pos[2];
@@ -406,7 +431,7 @@ int main(int argc, char **argv) {
         if (in->n_ff_shared) gw_kv_u32("expert_shared_feed_forward_length", (uint32_t)in->n_ff_shared);
     }
     key_raw("general.architecture", GV_STRING); gw_putstr(&meta, arch);
-    kv_raw_u32("general.file_type", wtype == GT_F32 ? 0 : wtype == GT_F16 ? 1 : 32); /* LLAMA_FTYPE_ALL_F32, MOSTLY_F16, MOSTLY_BF16 */
+    kv_raw_u32("general.file_type", wtype == GT_F32 ? 0 : wtype == GT_F16 ? 1 : wtype == GT_Q8_0 ? 7 : 32); /* LLAMA_FTYPE_ALL_F32, MOSTLY_F16, MOSTLY_Q8_0, MOSTLY_BF16 */
     bos = in->bos_id >= 0 ? in->bos_id : vocab ? 1 : -1;
     eos = in->n_stop_ids ? in->stop_ids[0] : vocab ? 2 : -1;
     if (vocab) placeholder_vocab(in->n_vocab);
@@ -512,7 +537,7 @@ int main(int argc, char **argv) {
     remove(out_path); /* rename does not replace a file on Windows */
     if (rename(tmp_path, out_path) != 0) die("cannot rename the output to", out_path);
     printf("%s: %d tensors, %d metadata entries (%s, %s), %llu bytes\n", out_path, n_ts, n_kv, arch,
-           wtype == GT_F32 ? "f32" : wtype == GT_F16 ? "f16" : "bf16", (unsigned long long)(b.n + off));
+           wtype == GT_F32 ? "f32" : wtype == GT_F16 ? "f16" : wtype == GT_Q8_0 ? "q8_0" : "bf16", (unsigned long long)(b.n + off));
     for (i = 0; i < n_ts; i++) free(ts[i].data);
     llm_model_close(m);
     free(meta.p); free(b.p); free(row); free(tmp); free(row16);
