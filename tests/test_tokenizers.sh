@@ -31,15 +31,20 @@ hf() {
 # --tokenizer, with llama.cpp's pre-tokenizer name for it), converted back by build/convert
 # (not with LLM_TEST_QUICK=1, an emulated CPU or the sanitizers: there test_gguf_llamacpp.sh's two
 # GGUF tokenizers, a SentencePiece and a byte-level one, stand for the GGUF path).
-for p in "mistral -" "llama3 llama-bpe" "qwen3 qwen2" "gemma3 -" "o200k gpt-4o"; do
-  set -- $p; t=$1; d=$data/tokenizers/$t
+# After the name, the other names llama.cpp gives a tokenizer of the same rules
+# (DeepSeek-R1-Distill-Qwen's is Qwen2's, Falcon 3's Llama 3's).
+for p in "mistral -" "llama3 llama-bpe falcon3" "qwen3 qwen2 deepseek-r1-qwen" "gemma3 -" "o200k gpt-4o"; do
+  set -- $p; t=$1; d=$data/tokenizers/$t; shift
   if ! $b/convert --vocab-only $d $out/$t.llm >$out/$t.log 2>&1; then echo "$t: convert failed"; cat $out/$t.log; fail=1; continue; fi
   hf $t $out/$t.llm ""
   [ "${LLM_TEST_QUICK:-0}" = 1 ] && continue
-  if ! { $b/tests/tool_gguf_write --tokenizer $out/$t.llm $out/$t.gguf $2 && $b/convert $out/$t.gguf $out/$t-gguf.llm; } >$out/$t-gguf.log 2>&1; then
-    echo "$t: GGUF round trip failed"; cat $out/$t-gguf.log; fail=1; continue
-  fi
-  hf $t $out/$t-gguf.llm -gguf
+  for pre in "$@"; do
+    label=-gguf; [ "$pre" = "$1" ] || label=-gguf-$pre
+    if ! { $b/tests/tool_gguf_write --tokenizer $out/$t.llm $out/$t.gguf $pre && $b/convert $out/$t.gguf $out/$t-gguf.llm; } >$out/$t-gguf.log 2>&1; then
+      echo "$t: GGUF round trip ($pre) failed"; cat $out/$t-gguf.log; fail=1; continue
+    fi
+    hf $t $out/$t-gguf.llm $label
+  done
 done
 
 # kjv-tiny: ids of "In the beginning" with BOS, and the decoding of its greedy ids, from HF

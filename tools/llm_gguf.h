@@ -1229,9 +1229,17 @@ typedef struct llm__gguf_pre {
 
 static const llm__gguf_pre llm__gguf_pres[] = {
     { "gpt-2", 0, &llm__cv_tok_regex_gpt2, LLM_NORM_NONE, 0 },
+    { "mellum", 0, &llm__cv_tok_regex_gpt2, LLM_NORM_NONE, 0 },    /* JetBrains Mellum */
+    { "trillion", 0, &llm__cv_tok_regex_gpt2, LLM_NORM_NONE, 0 },  /* Trillion-7B */
     { "qwen2", 0, &llm__cv_tok_regex_qwen2, LLM_NORM_NFC, 0 },
+    { "deepseek-r1-qwen", 0, &llm__cv_tok_regex_qwen2, LLM_NORM_NFC, 0 }, /* DeepSeek-R1-Distill-Qwen: Qwen2's */
     { "llama3", 0, &llm__cv_tok_regex_llama3, LLM_NORM_NONE, LLM_BPE_IGNORE_MERGES },
     { "llama-bpe", 0, &llm__cv_tok_regex_llama3, LLM_NORM_NONE, LLM_BPE_IGNORE_MERGES },
+    { "falcon3", 0, &llm__cv_tok_regex_llama3, LLM_NORM_NONE, LLM_BPE_IGNORE_MERGES },
+    { "midm-2.0", 0, &llm__cv_tok_regex_llama3, LLM_NORM_NONE, LLM_BPE_IGNORE_MERGES },
+    /* Llama 3's regex with the merges always applied: Smaug-Llama-3, and cl100k's (DBRX) */
+    { "smaug-bpe", 0, &llm__cv_tok_regex_llama3, LLM_NORM_NONE, 0 },
+    { "dbrx", 0, &llm__cv_tok_regex_llama3, LLM_NORM_NONE, 0 },
     { "gpt-4o", 0, &llm__gguf_regex_o200k, LLM_NORM_NONE, LLM_BPE_IGNORE_MERGES }, /* o200k: gpt-oss, Phi-4-mini */
     { "tekken", 0, &llm__gguf_regex_tekken, LLM_NORM_NONE, LLM_BPE_IGNORE_MERGES },
     { "smollm", 1, &llm__cv_tok_regex_gpt2, LLM_NORM_NONE, 0 },    /* SmolLM, SmolLM2 */
@@ -1380,7 +1388,13 @@ static int llm__gguf_tok_pipeline(llm__cv *cv, const llm__gguf_file *gf, llm__cv
             td->decoder = LLM_DEC_BYTE_LEVEL;
             return 0;
         }
-    return llm__cv_fail_as(cv, LLM_ERR_UNSUPPORTED, "%s: tokenizer.ggml.pre '%.*s' is not supported (gpt-2, qwen2, llama3, llama-bpe, gpt-4o, tekken, smollm, starcoder, refact, command-r)", gf->path, (int)(n > 64 ? 64 : n), pre);
+    {
+        char names[512];
+        size_t k = 0;
+        for (i = 0; i < sizeof llm__gguf_pres / sizeof llm__gguf_pres[0] && k < sizeof names; i++)
+            k += (size_t)snprintf(names + k, sizeof names - k, "%s%s", i ? ", " : "", llm__gguf_pres[i].name);
+        return llm__cv_fail_as(cv, LLM_ERR_UNSUPPORTED, "%s: tokenizer.ggml.pre '%.*s' is not supported (%s)", gf->path, (int)(n > 64 ? 64 : n), pre, names);
+    }
 }
 
 /* The ids put around the text: add_bos_token (default: SentencePiece yes, gpt2 no) and
