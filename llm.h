@@ -42,7 +42,7 @@
    CLI over the writer library tools/llm_convert.h (the builder, the quantizers, llm_convert);
    the format's names and values (LLM_FILE_MAGIC, LLM_KEY_*, LLM_TF_*, ...) are declared here
    for reader and writer alike. Its layout, and that of a saved context state, is in
-   docs/FORMAT.md. Supported families: llama, mistral, qwen2, qwen3, gemma2, gemma3, phi3,
+   docs/FORMAT.md. Supported families: llama, mistral, qwen2, qwen3, gemma, gemma2, gemma3, phi3,
    smollm3, granite, olmo2, and the mixtures of experts mixtral, qwen3_moe, qwen2_moe, olmoe.
    The file describes a family by its switches (norm placement, q/k norm, activation, scales,
    soft-caps, per-layer RoPE, rope scaling, experts) and the forward pass reads only those.
@@ -290,7 +290,8 @@ typedef struct llm_model_desc {
 typedef enum llm_arch {
     LLM_ARCH_LLAMA = 0, LLM_ARCH_MISTRAL = 1, LLM_ARCH_QWEN2 = 2, LLM_ARCH_QWEN3 = 3,
     LLM_ARCH_GEMMA2 = 4, LLM_ARCH_GEMMA3 = 5, LLM_ARCH_PHI3 = 6, LLM_ARCH_SMOLLM3 = 7, LLM_ARCH_GRANITE = 8,
-    LLM_ARCH_OLMO2 = 9, LLM_ARCH_MIXTRAL = 10, LLM_ARCH_QWEN3_MOE = 11, LLM_ARCH_QWEN2_MOE = 12, LLM_ARCH_OLMOE = 13
+    LLM_ARCH_OLMO2 = 9, LLM_ARCH_MIXTRAL = 10, LLM_ARCH_QWEN3_MOE = 11, LLM_ARCH_QWEN2_MOE = 12, LLM_ARCH_OLMOE = 13,
+    LLM_ARCH_GEMMA = 14
 } llm_arch;
 
 typedef enum llm_rope_scaling {
@@ -305,8 +306,9 @@ typedef enum llm_block_norms { LLM_BLOCK_PRE = 0, LLM_BLOCK_POST = 1, LLM_BLOCK_
 /* q/k RMSNorm before RoPE: none, per head (Qwen3, Gemma 3) or over all heads (OLMo 2). */
 typedef enum llm_qk_norm { LLM_QK_NORM_NONE = 0, LLM_QK_NORM_HEAD = 1, LLM_QK_NORM_FULL = 2 } llm_qk_norm;
 
-/* The gate activation of the MLP: down(act(gate x) * up x). */
-typedef enum llm_activation { LLM_ACT_SILU = 0, LLM_ACT_GELU_TANH = 1 } llm_activation;
+/* The gate activation of the MLP: down(act(gate x) * up x). GELU is the exact one,
+   0.5 x (1 + erf(x / sqrt 2)) (hidden_act "gelu"); GELU_TANH its tanh approximation. */
+typedef enum llm_activation { LLM_ACT_SILU = 0, LLM_ACT_GELU_TANH = 1, LLM_ACT_GELU = 2 } llm_activation;
 
 /* Which RoPE a layer applies (llm.layer_rope): none (SmolLM3's NoPE layers), the model's
    (rope_theta with its scaling), or the local one (Gemma 3's sliding layers). */
@@ -2210,6 +2212,14 @@ static void llm__geglu_ref(float *gate, const float *up, int n) {
         float x = gate[i], u = LLM__GELU_BETA * (x + LLM__GELU_KAPPA * x * (x * x));
         gate[i] = x / (1.0f + expf(-2.0f * u)) * up[i];
     }
+}
+
+/* The exact GELU gate, in place in gate: 0.5 x (1 + erf(x / sqrt 2)) * up, as PyTorch's
+   gelu(approximate="none") computes it. libm's erff for every kernel set: the gate is a small
+   part of a layer's work (n_ff values a token against n_ff x n_embd multiply-adds). */
+static void llm__gelu_erf_gate(float *gate, const float *up, int n) {
+    int i;
+    for (i = 0; i < n; i++) gate[i] = gate[i] * 0.5f * (1.0f + erff(gate[i] * 0.70710678118654752f)) * up[i];
 }
 
 static const llm__kernels llm__kernels_ref = {
@@ -4777,7 +4787,7 @@ LLMDEF const llm_tensor *llm_model_tensor(const llm_model *model, const char *na
 
 /* ---- llm: model --------------------------------------------------------------------------- */
 static const char *const llm__arch_names[] = { "llama", "mistral", "qwen2", "qwen3", "gemma2", "gemma3", "phi3",
-                                               "smollm3", "granite", "olmo2", "mixtral", "qwen3_moe", "qwen2_moe", "olmoe" };
+                                               "smollm3", "granite", "olmo2", "mixtral", "qwen3_moe", "qwen2_moe", "olmoe", "gemma" };
 
 /* An optional f64 key into a float, dflt when absent. */
 static llm_result llm__meta_float(const llm_model *m, const char *key, double dflt, float *out, char *err, size_t es) {
@@ -4872,7 +4882,7 @@ static llm_result llm__read_info(llm_model *m, char *err, size_t es) {
 static llm_result llm__check_switches(const llm_model_info *h, char *err, size_t es) {
     if ((unsigned)h->block_norms > LLM_BLOCK_SANDWICH) return llm__fail(err, es, LLM_ERR_UNSUPPORTED, "unknown block norm placement %d", (int)h->block_norms);
     if ((unsigned)h->qk_norm > LLM_QK_NORM_FULL) return llm__fail(err, es, LLM_ERR_UNSUPPORTED, "unknown q/k norm kind %d", (int)h->qk_norm);
-    if ((unsigned)h->activation > LLM_ACT_GELU_TANH) return llm__fail(err, es, LLM_ERR_UNSUPPORTED, "unknown activation %d", (int)h->activation);
+    if ((unsigned)h->activation > LLM_ACT_GELU) return llm__fail(err, es, LLM_ERR_UNSUPPORTED, "unknown activation %d", (int)h->activation);
     if (h->rope_dim < 2 || h->rope_dim > h->head_dim || h->rope_dim % 2)
         return llm__fail(err, es, LLM_ERR_BAD_FILE, "rope_dim %d is not an even number in [2, head_dim %d]", h->rope_dim, h->head_dim);
     if (!(h->embd_scale > 0.0f && h->embd_scale < FLT_MAX) || !(h->attn_scale >= 0.0f && h->attn_scale < FLT_MAX) ||
@@ -5857,6 +5867,7 @@ static void llm__swiglu_chunk(void *arg, int chunk) {
         float *gt = g->out + (size_t)t * (size_t)g->n_out + r0;
         const float *ut = u->out + (size_t)t * (size_t)g->n_out + r0;
         if (job->act == LLM_ACT_GELU_TANH) job->kern->geglu(gt, ut, r1 - r0);
+        else if (job->act == LLM_ACT_GELU) llm__gelu_erf_gate(gt, ut, r1 - r0);
         else job->kern->swiglu(gt, ut, r1 - r0);
     }
 }

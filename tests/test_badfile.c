@@ -309,7 +309,7 @@ static void m_qk_norm_full(llm_builder *b) { llm_builder_set_i32(b, "llm.qk_norm
 static void m_qk_norm_3(llm_builder *b) { llm_builder_set_i32(b, "llm.qk_norm", 3); }
 static void m_block_norms_3(llm_builder *b) { llm_builder_set_i32(b, LLM_KEY_BLOCK_NORMS, 3); }
 static void m_sandwich(llm_builder *b) { llm_builder_set_i32(b, LLM_KEY_BLOCK_NORMS, LLM_BLOCK_SANDWICH); }
-static void m_activation_2(llm_builder *b) { llm_builder_set_i32(b, LLM_KEY_ACTIVATION, 2); }
+static void m_activation_3(llm_builder *b) { llm_builder_set_i32(b, LLM_KEY_ACTIVATION, 3); }
 static void m_rope_dim_odd(llm_builder *b) { llm_builder_set_i32(b, LLM_KEY_ROPE_DIM, 3); }
 static void m_rope_dim_big(llm_builder *b) { llm_builder_set_i32(b, LLM_KEY_ROPE_DIM, 6); }
 static void m_softcap_negative(llm_builder *b) { llm_builder_set_f64(b, LLM_KEY_ATTN_SOFTCAP, -1.0); }
@@ -399,7 +399,7 @@ static const file_case file_cases[] = {
     { "qk_norm 3", { NULL, NULL, NULL, NULL, m_qk_norm_3 }, NULL, LLM_ERR_UNSUPPORTED, "q/k norm kind 3" },
     { "block norm placement 3", { NULL, NULL, NULL, NULL, m_block_norms_3 }, NULL, LLM_ERR_UNSUPPORTED, "block norm placement 3" },
     { "sandwich norms without their tensors", { NULL, NULL, NULL, NULL, m_sandwich }, NULL, LLM_ERR_BAD_FILE, "post_feedforward_layernorm" },
-    { "activation 2", { NULL, NULL, NULL, NULL, m_activation_2 }, NULL, LLM_ERR_UNSUPPORTED, "activation 2" },
+    { "activation 3", { NULL, NULL, NULL, NULL, m_activation_3 }, NULL, LLM_ERR_UNSUPPORTED, "activation 3" },
     { "odd rope_dim", { NULL, NULL, NULL, NULL, m_rope_dim_odd }, NULL, LLM_ERR_BAD_FILE, "rope_dim 3" },
     { "rope_dim past head_dim", { NULL, NULL, NULL, NULL, m_rope_dim_big }, NULL, LLM_ERR_BAD_FILE, "rope_dim 6" },
     { "negative soft-cap", { NULL, NULL, NULL, NULL, m_softcap_negative }, NULL, LLM_ERR_BAD_FILE, "soft-cap" },
@@ -760,7 +760,7 @@ static const convert_case convert_cases[] = {
     { "longrope with one factor for two pairs", "rope_scaling",
       "{\"type\": \"longrope\", \"short_factor\": [1.0], \"long_factor\": [1.0, 2.0]}", NULL, NULL, NULL, NULL, NULL, NULL,
       ST_PLAIN, NULL, "short_factor", "must list 2 numbers" },
-    { "hidden_act gelu", "hidden_act", "\"gelu\"", NULL, NULL, NULL, NULL, NULL, NULL, ST_PLAIN, NULL, "hidden_act", "'gelu'" },
+    { "hidden_act gelu_new", "hidden_act", "\"gelu_new\"", NULL, NULL, NULL, NULL, NULL, NULL, ST_PLAIN, NULL, "hidden_act", "'gelu_new'" },
     { "hidden_size a string", "hidden_size", "\"8\"", NULL, NULL, NULL, NULL, NULL, NULL, ST_PLAIN, NULL, "hidden_size", "string" },
     { "vocab_size missing", "vocab_size", NULL, NULL, NULL, NULL, NULL, NULL, NULL, ST_PLAIN, NULL, "vocab_size", "missing" },
     { "3 kv heads for 2 heads", "num_key_value_heads", "3", NULL, NULL, NULL, NULL, NULL, NULL, ST_PLAIN, NULL, "num_kv_heads 3", "num_heads 2" },

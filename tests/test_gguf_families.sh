@@ -3,10 +3,11 @@
 # ../shared/testdata converted from safetensors (f32), written as the GGUF llama.cpp's
 # convert_hf_to_gguf.py makes for its architecture (tests/tool_gguf_write.c: llama.cpp's key
 # and tensor names, Q/K rows permuted where LlamaModel.permute applies, experts stacked into
-# 3-D tensors, Phi-3's fused projections and LongRoPE tensors, YaRN's keys), imported back: the logits must be those of the safetensors conversion, bit for
-# bit, on the golden's ids; the same for build/gen_model's Qwen2-MoE, OLMoE and linear rope
-# scaling (rope.scaling.type and factor), and within 1e-4
-# for Llama 3's rope scaling stored as rope_freqs.weight.
+# 3-D tensors, Phi-3's fused projections and LongRoPE tensors, YaRN's keys), imported back:
+# the logits must be those of the safetensors conversion, bit for bit, on the golden's ids; the
+# same for build/gen_model's Qwen2-MoE, OLMoE, Gemma 1 and linear rope scaling
+# (rope.scaling.type and factor), and within 1e-4 for Llama 3's rope scaling stored as
+# rope_freqs.weight.
 set -e
 b=${BUILD:-build}
 data=../shared/testdata
@@ -51,12 +52,15 @@ for pair in olmo2:olmo2 granite:granite smollm3:smollm3 qwen3moe:qwen3moe mixtra
   if cmp -s $out/$m-hf.f32 $out/$m-gguf.f32; then echo "$m.gguf ($a): logits bitwise equal to the safetensors conversion's ($(wc -c < $out/$m-hf.f32) bytes)"; n=$((n + 1))
   else echo "FAIL $m.gguf ($a): logits differ from the safetensors conversion's"; $b/tests/tool_compare $out/$m-gguf.f32 $out/$m-hf.f32 0 || true; fail=1; fi
 done
-# build/gen_model's Qwen2-MoE (a shared expert with its gate, q/k/v biases), OLMoE and Llama
-# with linear rope scaling
+# build/gen_model's Qwen2-MoE (a shared expert with its gate, q/k/v biases), OLMoE, Llama
+# with linear rope scaling and Gemma 1 (with hidden_act gelu_pytorch_tanh, the GELU llama.cpp
+# runs)
 echo "1 17 33 5 99 64 2 127 80 45 12 3 77 101 56 9" > $out/gen-ids.txt
-for pair in qwen2-moe:qwen2moe olmoe:olmoe llama-linear:llama; do
+for pair in qwen2-moe:qwen2moe olmoe:olmoe llama-linear:llama gemma:gemma; do
   m=${pair%%:*}; a=${pair#*:}
-  $b/gen_model $out/$m-gen --variant $m > /dev/null && $b/convert $out/$m-gen $out/$m-hf.llm --dtype f32 > $out/$m-hf.log 2>&1 &&
+  $b/gen_model $out/$m-gen --variant $m > /dev/null &&
+    { [ $m != gemma ] || sed -i.orig 's/"hidden_act": "gelu"/"hidden_act": "gelu_pytorch_tanh"/' $out/$m-gen/config.json; } &&
+    $b/convert $out/$m-gen $out/$m-hf.llm --dtype f32 > $out/$m-hf.log 2>&1 &&
     $b/tests/tool_gguf_write $a $out/$m-hf.llm $out/$m.gguf > /dev/null && $b/convert $out/$m.gguf $out/$m-gguf.llm > $out/$m-gguf.log 2>&1 ||
     { echo "FAIL $m: conversion"; cat $out/$m-gguf.log; fail=1; continue; }
   for w in hf gguf; do

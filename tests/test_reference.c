@@ -60,7 +60,7 @@ typedef struct ref_config {
     int *window; /* per layer; 0: full attention */
     /* the families beyond Llama's anatomy */
     int block;              /* 0 pre-norm, 1 post-norm (Olmo2), 2 sandwich (Gemma2/3) */
-    int plus_one, gelu;     /* Gemma: norms times (1 + w); gelu_pytorch_tanh gate */
+    int plus_one, gelu;     /* Gemma: norms times (1 + w); the gate: 0 silu, 1 gelu_pytorch_tanh, 2 gelu (llm_activation) */
     int fused;              /* Phi3: qkv_proj, gate_up_proj */
     double embed_scale, scaling, residual, logits_scaling, attn_cap, final_cap;
     int rotary_dim;         /* Phi3: int(head_dim * partial_rotary_factor) */
@@ -87,15 +87,18 @@ static int flag(const json_value *o, const char *key) {
     return v && v->type == JSON_TRUE;
 }
 
-/* Gemma2/3, Phi3, Granite, Olmo2, SmolLM3: their config classes' numbers and the modeling
-   code's choices (Gemma2Config, Gemma3TextConfig, Phi3Config, GraniteConfig, ...). */
+/* Gemma 1/2/3, Phi3, Granite, Olmo2, SmolLM3: their config classes' numbers and the modeling
+   code's choices (GemmaConfig, Gemma2Config, Gemma3TextConfig, Phi3Config, GraniteConfig, ...). */
 static void ref_read_family(const json_value *j, ref_config *c, int gemma, int gemma3) {
-    const json_value *rs = get(j, "rope_scaling");
-    int i;
+    const json_value *rs = get(j, "rope_scaling"), *act;
+    int i, gemma1 = !strcmp(c->model_type, "gemma");
     c->block = gemma ? 2 : !strcmp(c->model_type, "olmo2") ? 1 : 0;
-    c->plus_one = gemma;
-    c->gelu = gemma; /* hidden_activation gelu_pytorch_tanh */
-    c->embed_scale = gemma ? sqrt((double)c->hidden) : 1.0;
+    c->plus_one = gemma || gemma1;
+    /* GemmaMLP: ACT2FN[hidden_act], GemmaConfig's default gelu_pytorch_tanh; Gemma 2/3's MLP:
+       hidden_activation; the others: hidden_act, silu */
+    act = get(j, gemma ? "hidden_activation" : "hidden_act");
+    c->gelu = !act ? gemma || gemma1 : !strcmp(act->str, "gelu_pytorch_tanh") ? 1 : !strcmp(act->str, "gelu") ? 2 : 0;
+    c->embed_scale = gemma || gemma1 ? sqrt((double)c->hidden) : 1.0;
     c->scaling = 1.0 / sqrt((double)c->head_dim);
     c->residual = 1.0;
     c->logits_scaling = 1.0;
@@ -198,7 +201,7 @@ static void ref_read_config(const char *dir, ref_config *c) {
     c->kv_heads = (int)num(j, "num_key_value_heads", c->heads);
     gemma3 = !strcmp(c->model_type, "gemma3_text");
     gemma = gemma3 || !strcmp(c->model_type, "gemma2");
-    c->head_dim = (int)num(j, "head_dim", !strcmp(c->model_type, "qwen3") ? 128 : gemma ? 256 : c->hidden / c->heads);
+    c->head_dim = (int)num(j, "head_dim", !strcmp(c->model_type, "qwen3") ? 128 : gemma || !strcmp(c->model_type, "gemma") ? 256 : c->hidden / c->heads);
     c->eps = num(j, "rms_norm_eps", 1e-6);
     c->theta = num(j, "rope_theta", 10000.0);
     c->tied = flag(j, "tie_word_embeddings");
@@ -225,7 +228,7 @@ static void ref_read_config(const char *dir, ref_config *c) {
     window = !sw ? 4096 : sw->type == JSON_NULL ? 0 : (int)sw->number;
     if (!sw && (!strcmp(c->model_type, "phi3") || !strcmp(c->model_type, "smollm3"))) window = 0;
     is_qwen |= !strcmp(c->model_type, "smollm3");
-    if (!strcmp(c->model_type, "llama") || !strcmp(c->model_type, "granite") || !strcmp(c->model_type, "olmo2") ||
+    if (!strcmp(c->model_type, "llama") || !strcmp(c->model_type, "granite") || !strcmp(c->model_type, "olmo2") || !strcmp(c->model_type, "gemma") ||
         !strcmp(c->model_type, "olmoe") || (is_qwen && !flag(j, "use_sliding_window")))
         window = 0;
     if (is_qwen) first_window_layer = (int)num(j, "max_window_layers", 28);
@@ -415,6 +418,9 @@ static void rope(double *x, const ref_config *c, int pos, int kind) {
 /* gelu(approximate="tanh") */
 static double gelu_tanh(double x) { return 0.5 * x * (1 + tanh(sqrt(2 / 3.14159265358979323846) * (x + 0.044715 * x * x * x))); }
 
+/* gelu(approximate="none") */
+static double gelu_erf(double x) { return 0.5 * x * (1 + erf(x / sqrt(2.0))); }
+
 static double silu(double x) { return x / (1.0 + exp(-x)); }
 
 /* One expert (or the shared one): y[D] = down(silu(gate(x)) * up(x)), from weights named
@@ -554,7 +560,7 @@ static void ref_forward(const ref_config *c, const ref_weights *w, const int32_t
             } else {
                 linear(g, wg, NULL, h1, F, D);
                 linear(u, wu, NULL, h1, F, D);
-                for (k = 0; k < F; k++) g[k] = (c->gelu ? gelu_tanh(g[k]) : silu(g[k])) * u[k];
+                for (k = 0; k < F; k++) g[k] = (c->gelu == 1 ? gelu_tanh(g[k]) : c->gelu == 2 ? gelu_erf(g[k]) : silu(g[k])) * u[k];
                 linear(o, W(w, "model.layers.%d.mlp.down_proj.weight", l), NULL, g, D, F);
             }
             if (c->block) rms_norm(o, o, W(w, "model.layers.%d.post_feedforward_layernorm.weight", l), D, c->eps);
@@ -678,7 +684,7 @@ static const variant variants[] = {
     { "qwen2", "bf16" }, { "llama-gqa-tied", "f16" }, { "qwen3", "bf16" },
     { "gemma3", "f32" }, { "gemma3-pattern", "f32" }, { "gemma2", "f32" }, { "olmo2", "f32" }, { "granite", "f32" },
     { "smollm3", "f32" }, { "smollm3-interval", "f32" }, { "phi3", "f32" }, { "phi3-long", "f32" }, { "qwen2-yarn", "f32" },
-    { "gemma2", "bf16" }, { "phi3", "bf16" },
+    { "gemma2", "bf16" }, { "phi3", "bf16" }, { "gemma", "f32" }, { "gemma", "bf16" },
     { "mixtral", "f32" }, { "qwen3-moe", "f32" }, { "qwen3-moe-step2", "f32" }, { "qwen2-moe", "f32" }, { "qwen3-moe", "bf16" },
     { "olmoe", "f32" }, { "olmoe", "bf16" },
 };
@@ -694,7 +700,7 @@ static void check_config(const char *label, const llm_model *m, const ref_config
     ok &= h->n_expert == c->experts && h->n_expert_used == c->used && h->n_ff_expert == c->moe_ff &&
           h->expert_norm_topk == c->norm_topk && h->n_ff_shared == c->shared_ff;
     ok &= (m->layers[0].bq != NULL) == c->bias_qkv && (m->layers[0].bo != NULL) == c->bias_o;
-    ok &= (int)h->block_norms == c->block && h->norm_plus_one == c->plus_one && (h->activation == LLM_ACT_GELU_TANH) == c->gelu &&
+    ok &= (int)h->block_norms == c->block && h->norm_plus_one == c->plus_one && (int)h->activation == c->gelu &&
           h->rope_dim == c->rotary_dim && fabs(h->embd_scale - c->embed_scale) <= 1e-6 * c->embed_scale &&
           fabs((h->attn_scale > 0 ? h->attn_scale : 1 / sqrt((double)h->head_dim)) - c->scaling) <= 1e-6 * c->scaling &&
           fabs(h->residual_scale - c->residual) <= 1e-6 && fabs(h->logits_divisor - c->logits_scaling) <= 1e-6 * c->logits_scaling &&
@@ -818,7 +824,7 @@ static void ref_config_of(const tiny_desc *d, ref_config *c) {
     c->vocab = d->n_vocab; c->hidden = d->n_embd; c->ff = d->n_ff; c->layers = d->n_layer;
     c->heads = d->n_head; c->kv_heads = d->n_head_kv; c->head_dim = d->head_dim;
     c->eps = 1e-5; c->theta = 10000.0; c->tied = d->tied; c->qk_norm = d->qk_norm; c->bias_qkv = d->bias;
-    c->block = d->block_norms; c->plus_one = d->norm_plus_one; c->gelu = d->activation == LLM_ACT_GELU_TANH;
+    c->block = d->block_norms; c->plus_one = d->norm_plus_one; c->gelu = d->activation;
     c->embed_scale = d->embd_scale > 0 ? d->embd_scale : 1.0;
     c->scaling = d->attn_scale > 0 ? d->attn_scale : 1.0 / sqrt((double)d->head_dim);
     c->residual = d->residual_scale > 0 ? d->residual_scale : 1.0;
@@ -848,7 +854,7 @@ static void test_combinations(double *worst_all) {
         size_t size, i;
         void *file;
         d.n_layer = 3; d.seed = (uint32_t)k + 11;
-        d.block_norms = k % 3; d.qk_norm = k / 3 % 3; d.activation = k / 9 % 2; d.norm_plus_one = k / 18 % 2;
+        d.block_norms = k % 3; d.qk_norm = k / 3 % 3; d.activation = k / 9 % 3; d.norm_plus_one = k / 18 % 2;
         if (k % 2) { d.embd_scale = 3.0; d.attn_scale = 0.2; d.residual_scale = 0.5; d.logits_divisor = 2.0; }
         if (k % 3 == 0) { d.attn_softcap = 2.0; d.final_softcap = 5.0; }
         if (k % 4 == 1) d.rope_dim = 4;

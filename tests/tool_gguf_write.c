@@ -412,6 +412,8 @@ int main(int argc, char **argv) {
     if (llm_model_open(&m, model_path, NULL) != LLM_OK) die("cannot open", model_path);
     in = llm_model_info_get(m);
     mapped = m->view.mapped;
+    /* llama.cpp's Gemma graphs run GELU-tanh, the others SiLU */
+    if (in->activation != (gemma ? LLM_ACT_GELU_TANH : LLM_ACT_SILU)) die("llama.cpp runs another activation for the architecture of", model_path);
     gw_kv_u32("block_count", (uint32_t)in->n_layer); gw_kv_u32("embedding_length", (uint32_t)in->n_embd);
     gw_kv_u32("feed_forward_length", (uint32_t)in->n_ff); gw_kv_u32("attention.head_count", (uint32_t)in->n_head);
     gw_kv_u32("attention.head_count_kv", (uint32_t)in->n_head_kv);

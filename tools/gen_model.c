@@ -86,6 +86,9 @@ static const spec variants[] = {
     { "gemma2", "gemma2", "soft-capped scores (3) and logits (10), alternate sliding layers (window 5), hidden 48 (sqrt not exact)",
       128, 48, 96, 3, 4, 2, 16, 8192, 1e-6, 10000.0, 1, 0, NULL, 5, -1, -1, 2, 1, -1, LLM_DTYPE_F32,
       "\"query_pre_attn_scalar\": 16,\n  \"attn_logit_softcapping\": 3.0,\n  \"final_logit_softcapping\": 10.0,\n" },
+    { "gemma", "gemma", "Gemma 1: pre-norm, (1 + w) norms, sqrt(hidden) embeddings, hidden_act gelu (the exact GELU) beside "
+      "hidden_activation gelu_pytorch_tanh, as google/gemma-7b's config has them, one kv head",
+      128, 48, 96, 2, 4, 1, 16, 8192, 1e-6, 10000.0, 1, 0, NULL, -1, -1, -1, 2, 1, -1, LLM_DTYPE_F32, "\"hidden_act\": \"gelu\",\n" },
     { "olmo2", "olmo2", "post-norms on attention and MLP outputs, q/k RMSNorm over all heads",
       TINY, 2, 0, 4096, 1e-6, 500000.0, 0, 0, NULL, -1, -1, -1, 1, 2, -1, LLM_DTYPE_F32, NULL },
     { "granite", "granite", "embedding, attention, residual multipliers and logits_scaling",
@@ -255,7 +258,7 @@ static void add(tensor_list *l, const char *name, int64_t d0, int64_t d1, float 
     t->half_width = (float)(sd * 1.7320508075688772);
 }
 
-static int is_gemma(const spec *s) { return !strcmp(s->model_type, "gemma2") || !strcmp(s->model_type, "gemma3_text"); }
+static int is_gemma(const spec *s) { return !strcmp(s->model_type, "gemma") || !strcmp(s->model_type, "gemma2") || !strcmp(s->model_type, "gemma3_text"); }
 
 static int head_dim_of(const spec *s) {
     return s->head_dim > 0 ? s->head_dim : !strcmp(s->model_type, "qwen3") ? 128 : is_gemma(s) ? 256 : s->hidden / s->heads;
@@ -294,6 +297,7 @@ static void plan_tensors(const spec *s, tensor_list *l) {
     int qwen2 = !strcmp(s->model_type, "qwen2") || !strcmp(s->model_type, "qwen2_moe");
     int qwen3 = !strcmp(s->model_type, "qwen3") || !strcmp(s->model_type, "qwen3_moe") || !strcmp(s->model_type, "gemma3_text");
     int olmo2 = !strcmp(s->model_type, "olmo2"), olmoe = !strcmp(s->model_type, "olmoe"), phi3 = !strcmp(s->model_type, "phi3"), gemma = is_gemma(s);
+    int sandwich = gemma && strcmp(s->model_type, "gemma"); /* Gemma 2 and 3; Gemma 1 is pre-norm */
     float norm_center = gemma ? 0.0f : 1.0f; /* Gemma's norms multiply by 1 + w */
     const moe_spec *moe = moe_of(s);
     int il;
@@ -328,8 +332,8 @@ static void plan_tensors(const spec *s, tensor_list *l) {
             add(l, NAME("self_attn.k_norm.weight"), kvd, 0, 2.0f, 0.3f);
         }
         add(l, NAME("post_attention_layernorm.weight"), D, 0, norm_center, 0.15f);
-        if (gemma) add(l, NAME("pre_feedforward_layernorm.weight"), D, 0, norm_center, 0.15f);
-        if (gemma || olmo2) add(l, NAME("post_feedforward_layernorm.weight"), D, 0, norm_center, 0.15f);
+        if (sandwich) add(l, NAME("pre_feedforward_layernorm.weight"), D, 0, norm_center, 0.15f);
+        if (sandwich || olmo2) add(l, NAME("post_feedforward_layernorm.weight"), D, 0, norm_center, 0.15f);
         if (moe_layer(moe, il)) {
             add_experts(l, s, moe, il);
             continue;
@@ -396,7 +400,7 @@ static void write_config(const char *dir, const spec *s) {
     snprintf(path, sizeof path, "%s/config.json", dir);
     if (!(f = fopen(path, "w"))) die_io(path);
     static const char *const classes[][2] = {
-        { "llama", "Llama" }, { "mistral", "Mistral" }, { "qwen2", "Qwen2" }, { "qwen3", "Qwen3" }, { "gemma2", "Gemma2" },
+        { "llama", "Llama" }, { "mistral", "Mistral" }, { "qwen2", "Qwen2" }, { "qwen3", "Qwen3" }, { "gemma", "Gemma" }, { "gemma2", "Gemma2" },
         { "gemma3_text", "Gemma3" }, { "phi3", "Phi3" }, { "smollm3", "SmolLM3" }, { "granite", "Granite" }, { "olmo2", "Olmo2" },
         { "mixtral", "Mixtral" }, { "qwen3_moe", "Qwen3Moe" }, { "qwen2_moe", "Qwen2Moe" }, { "olmoe", "Olmoe" },
     };

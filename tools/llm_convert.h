@@ -2105,8 +2105,9 @@ enum { LLM__CV_KEYS_GEMMA = 1,   /* query_pre_attn_scalar, soft-capping, hidden_
        LLM__CV_EMBD_SQRT = 64,   /* embeddings times sqrt(hidden_size) in the weights' dtype */
        LLM__CV_ORIG_CTX = 128,   /* the class has original_max_position_embeddings (Phi3Config: 4096),
                                     and reads rope_scaling type su or yarn as longrope */
-       LLM__CV_TIED = 256 };     /* the class ties the embeddings by default, so a tied config written
+       LLM__CV_TIED = 256,       /* the class ties the embeddings by default, so a tied config written
                                     by transformers may leave tie_word_embeddings out */
+       LLM__CV_GELU_TANH = 512 };/* hidden_act defaults to gelu_pytorch_tanh (GemmaConfig) */
 
 typedef struct llm__cv_family {
     const char *model_type;
@@ -2123,6 +2124,10 @@ static const llm__cv_family llm__cv_families[] = {
     { "mistral", LLM_ARCH_MISTRAL, 4096 * 32, 0, LLM__CV_BIAS_NONE, LLM__CV_WIN_ALL, 4096, 0, LLM_BLOCK_PRE, 0, 0, 0, 0, 0, 0 },
     { "qwen2", LLM_ARCH_QWEN2, 32768, 0, LLM__CV_BIAS_QKV, LLM__CV_WIN_QWEN, 4096, 0, LLM_BLOCK_PRE, 0, 0, 0, 0, 0, 0 },
     { "qwen3", LLM_ARCH_QWEN3, 32768, 128, LLM__CV_BIAS_ALL, LLM__CV_WIN_QWEN, 4096, 0, LLM_BLOCK_PRE, LLM_QK_NORM_HEAD, 0, 0, 0, 0, 0 },
+    /* Gemma 1: today's GemmaMLP reads hidden_act (older releases read hidden_activation), so
+       google/gemma-7b's "hidden_act": "gelu" is the exact GELU */
+    { "gemma", LLM_ARCH_GEMMA, 8192, 256, LLM__CV_BIAS_ALL, LLM__CV_WIN_NONE, 0, 0, LLM_BLOCK_PRE, 0, 1,
+      LLM__CV_EMBD_SQRT | LLM__CV_TIED | LLM__CV_GELU_TANH, 0, 0, 0 },
     { "gemma2", LLM_ARCH_GEMMA2, 8192, 256, LLM__CV_BIAS_ALL, LLM__CV_WIN_TYPES, 4096, 2, LLM_BLOCK_SANDWICH, 0, 1,
       LLM__CV_KEYS_GEMMA | LLM__CV_EMBD_SQRT | LLM__CV_TIED, 256, 50.0, 30.0 },
     { "gemma3_text", LLM_ARCH_GEMMA3, 131072, 256, LLM__CV_BIAS_ALL, LLM__CV_WIN_TYPES, 4096, 6, LLM_BLOCK_SANDWICH,
@@ -2539,13 +2544,14 @@ static int llm__cv_hparams_from_json(llm__cv *cv, const json_value *cfg, const j
     memset(h, 0, sizeof *h);
     if (cfg->type != JSON_OBJECT) return llm__cv_fail(cv, "config.json: not a JSON object (found %s), so it has no 'model_type'", json_type_name(cfg->type));
     if (llm__cv_read_arch(cv, cfg, h)) return -1;
-    /* Gemma's modeling code reads hidden_activation (hidden_act is kept for old configs). */
+    /* Gemma 2 and 3's modeling code reads hidden_activation (hidden_act is kept for old configs). */
     act_key = h->fam->keys & LLM__CV_KEYS_GEMMA && json_get(cfg, "hidden_activation") ? "hidden_activation" : "hidden_act";
     act = json_get(cfg, act_key);
     if (act && llm__cv_cfg_str_is(act, "gelu_pytorch_tanh")) h->activation = LLM_ACT_GELU_TANH;
+    else if (act && llm__cv_cfg_str_is(act, "gelu")) h->activation = LLM_ACT_GELU;
     else if (act && !llm__cv_cfg_str_is(act, "silu"))
-        return llm__cv_fail_as(cv, LLM_ERR_UNSUPPORTED, "config.json: %s '%s' is not supported (silu, gelu_pytorch_tanh)", act_key, act->type == JSON_STRING ? act->str : "?");
-    else if (!act && h->fam->keys & LLM__CV_KEYS_GEMMA) h->activation = LLM_ACT_GELU_TANH; /* the config classes' default */
+        return llm__cv_fail_as(cv, LLM_ERR_UNSUPPORTED, "config.json: %s '%s' is not supported (silu, gelu, gelu_pytorch_tanh)", act_key, act->type == JSON_STRING ? act->str : "?");
+    else if (!act && h->fam->keys & (LLM__CV_KEYS_GEMMA | LLM__CV_GELU_TANH)) h->activation = LLM_ACT_GELU_TANH; /* the config classes' default */
     if (llm__cv_cfg_int(cv, cfg, "vocab_size", 1, 0, &h->n_vocab) || llm__cv_cfg_int(cv, cfg, "hidden_size", 1, 0, &h->n_embd) ||
         llm__cv_cfg_int(cv, cfg, "intermediate_size", 1, 0, &h->n_ff) || llm__cv_cfg_int(cv, cfg, "num_hidden_layers", 1, 0, &h->n_layer) ||
         llm__cv_cfg_int(cv, cfg, "num_attention_heads", 1, 0, &h->n_head) ||

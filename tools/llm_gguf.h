@@ -588,6 +588,7 @@ static const llm__gguf_arch llm__gguf_archs[] = {
        layer from layer 0) are those of Gemma2Config; Gemma 3 has a global layer every sixth
        and theta 10000 on the others, whatever the checkpoint said, and no attention
        soft-capping */
+    { "gemma", "gemma", 0, "", 1, 0 }, /* Gemma 1: llama.cpp's GELU is the tanh one, GemmaConfig's default */
     { "gemma2", "gemma2", 0, "", 1, 0 },
     { "gemma3", "gemma3_text", 0, ", \"sliding_window_pattern\": 6, \"rope_local_base_freq\": 10000, \"attn_logit_softcapping\": null", 1, 0 },
 };
@@ -714,7 +715,7 @@ static int llm__gguf_read_arch(llm__cv *cv, llm__gguf_file *gf) {
             snprintf(gf->prefix, sizeof gf->prefix, "%s.", llm__gguf_archs[i].name);
             return 0;
         }
-    return llm__cv_fail_as(cv, LLM_ERR_UNSUPPORTED, "%s: architecture '%.*s' is not supported (llama, qwen2, qwen3, granite, smollm3, olmo2, phi3, qwen3moe, qwen2moe, olmoe, gemma2, gemma3)",
+    return llm__cv_fail_as(cv, LLM_ERR_UNSUPPORTED, "%s: architecture '%.*s' is not supported (llama, qwen2, qwen3, granite, smollm3, olmo2, phi3, qwen3moe, qwen2moe, olmoe, gemma, gemma2, gemma3)",
                            gf->path, (int)(n > 64 ? 64 : n), a);
 }
 
@@ -863,7 +864,7 @@ static int llm__gguf_config_text(llm__cv *cv, const llm__gguf_file *gf, int n_vo
         }
     }
     if (llm__gguf_rope_scaling_text(cv, gf, cfg, cap, n)) return -1;
-    if (gf->arch->gemma) { /* llama.cpp's f_attention_scale: 1/sqrt(head_dim), 1/sqrt(n_embd/n_head) for the 27B models */
+    if (gf->arch->gemma && strcmp(gf->arch->name, "gemma")) { /* llama.cpp's f_attention_scale: 1/sqrt(head_dim), 1/sqrt(n_embd/n_head) for the 27B models */
         int layers, embd, heads, hd;
         if (llm__gguf_hp_int(cv, gf, "block_count", 1, 0, &layers) || llm__gguf_hp_int(cv, gf, "embedding_length", 1, 0, &embd) ||
             llm__gguf_hp_int(cv, gf, "attention.head_count", 1, 0, &heads) || llm__gguf_hp_int(cv, gf, "attention.key_length", 0, heads ? embd / heads : 0, &hd))
