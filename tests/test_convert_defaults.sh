@@ -5,7 +5,7 @@
 # Gemma 2, Gemma 3 and SmolLM3 (transformers does not write a default it shares with its
 # base class) and false for Llama, whose tied checkpoint then has no head to read; Phi-3's
 # rope_scaling type "su" and "yarn" are LongRoPE (Phi3Config renames them); a Qwen3-MoE
-# config may count its experts as num_local_experts.
+# config may count its experts as num_local_experts; each MLP's activation key.
 b=${BUILD:-build}
 out=$b/tests/convert_defaults; rm -rf $out; mkdir -p $out
 fail=0
@@ -25,6 +25,10 @@ for v in gemma2 gemma3 smollm3; do same $v "no tie_word_embeddings" '/"tie_word_
 same phi3 "rope_scaling type su" 's/"type": "longrope"/"type": "su"/'
 same phi3 "rope_scaling type yarn" 's/"type": "longrope"/"type": "yarn"/'
 same qwen3-moe "num_local_experts" 's/"num_experts":/"num_local_experts":/'
+# the activation key each MLP reads: Gemma 2 and 3 hidden_activation only (its default
+# gelu_pytorch_tanh when absent, whatever hidden_act says), Gemma 1 hidden_act only
+for v in gemma2 gemma3; do same $v "hidden_act silu instead of hidden_activation" 's/"hidden_activation": "gelu_pytorch_tanh"/"hidden_act": "silu"/'; done
+same gemma "hidden_activation silu beside hidden_act gelu" 's/"hidden_activation": "gelu_pytorch_tanh"/"hidden_activation": "silu"/'
 
 # Llama's class unties: without the key its tied checkpoint lacks lm_head.weight
 d=$out/llama; $b/gen_model $d --variant llama-gqa-tied >/dev/null

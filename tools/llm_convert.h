@@ -2544,8 +2544,9 @@ static int llm__cv_hparams_from_json(llm__cv *cv, const json_value *cfg, const j
     memset(h, 0, sizeof *h);
     if (cfg->type != JSON_OBJECT) return llm__cv_fail(cv, "config.json: not a JSON object (found %s), so it has no 'model_type'", json_type_name(cfg->type));
     if (llm__cv_read_arch(cv, cfg, h)) return -1;
-    /* Gemma 2 and 3's modeling code reads hidden_activation (hidden_act is kept for old configs). */
-    act_key = h->fam->keys & LLM__CV_KEYS_GEMMA && json_get(cfg, "hidden_activation") ? "hidden_activation" : "hidden_act";
+    /* Gemma 2 and 3's MLP reads hidden_activation only (their configs keep a hidden_act it
+       ignores); the others read hidden_act. */
+    act_key = h->fam->keys & LLM__CV_KEYS_GEMMA ? "hidden_activation" : "hidden_act";
     act = json_get(cfg, act_key);
     if (act && llm__cv_cfg_str_is(act, "gelu_pytorch_tanh")) h->activation = LLM_ACT_GELU_TANH;
     else if (act && llm__cv_cfg_str_is(act, "gelu")) h->activation = LLM_ACT_GELU;
