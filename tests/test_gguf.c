@@ -507,7 +507,7 @@ static int read_back(const char *gguf, const char *ref_path, const char *llm_pat
         uint64_t cols = t->ne[0], rows = t->n_elem / cols, r, hd = 0;
         float *row, *one;
         sha256_ctx c;
-        if (!llm__gguf_hf_name_of((const char *)g.buf + t->name, t->name_len, 0, 0, name, sizeof name) || !(w = llm_model_tensor(m, name))) {
+        if (!llm__gguf_hf_name_of((const char *)g.buf + t->name, t->name_len, 0, 0, 0, name, sizeof name) || !(w = llm_model_tensor(m, name))) {
             printf("  tensor %.*s: not in %s\n", (int)t->name_len, (const char *)g.buf + t->name, llm_path);
             continue;
         }

@@ -876,8 +876,8 @@ static int llm__gguf_config_text(llm__cv *cv, const llm__gguf_file *gf, int n_vo
     return r ? llm__cv_fail(cv, "%s: too many hyper-parameters", gf->path) : 0;
 }
 
-/* A vector of n positive F32 values (a rope factor tensor) into out: 1 when the file has it,
-   0 when not, -1 on error. */
+/* A vector of n positive F32 values (a rope factor tensor) into out, which holds 512: 1 when
+   the file has it, 0 when not, -1 on error (a longer one among them). */
 static int llm__gguf_rope_vector(llm__cv *cv, const llm__gguf_file *gf, const char *name, int n, float *out) {
     const llm__gguf_tensor *t = llm__gguf_find_tensor(&gf->g, name);
     uint8_t b[4 * 512];
@@ -910,7 +910,6 @@ static int llm__gguf_is_rope_vector(const char *name, size_t n) {
 static int llm__gguf_rope_factors(llm__cv *cv, const llm__gguf_file *gf, llm__cv_hparams *h) {
     int n = h->rope_dim / 2, freqs, lng, shrt;
     double af;
-    if (n > (int)(sizeof h->rope_short / sizeof h->rope_short[0])) n = 513; /* refused by the reader */
     if ((freqs = llm__gguf_rope_vector(cv, gf, "rope_freqs.weight", n, h->rope_short)) < 0 ||
         (lng = llm__gguf_rope_vector(cv, gf, "rope_factors_long.weight", n, h->rope_long)) < 0 ||
         (shrt = llm__gguf_rope_vector(cv, gf, "rope_factors_short.weight", n, h->rope_short)) < 0)
@@ -980,8 +979,9 @@ static int llm__gguf_read_hparams(llm__cv *cv, const llm__gguf_file *gf, llm__cv
 
 /* blk.N.X -> model.layers.N.Y; 0 when the name is not one llm.h reads, 2 for a stack of
    experts, whose name is that of expert `expert`. A sandwich block's ffn_norm is HF's
-   pre_feedforward_layernorm (llama.cpp's tensor map). */
-static int llm__gguf_hf_name_of(const char *name, size_t n, int sandwich, int expert, char *out, size_t cap) {
+   pre_feedforward_layernorm (llama.cpp's tensor map), and a fused_up architecture's ffn_up is
+   gate_up_proj. */
+static int llm__gguf_hf_name_of(const char *name, size_t n, int sandwich, int fused_up, int expert, char *out, size_t cap) {
     size_t i;
     long layer = 0;
     const char *p = name, *end = name + n;
@@ -995,7 +995,9 @@ static int llm__gguf_hf_name_of(const char *name, size_t n, int sandwich, int ex
     if (p >= end || *p++ != '.') return 0;
     for (i = 0; i < sizeof llm__gguf_layer_names / sizeof llm__gguf_layer_names[0]; i++)
         if ((size_t)(end - p) == strlen(llm__gguf_layer_names[i][0]) && !memcmp(p, llm__gguf_layer_names[i][0], (size_t)(end - p))) {
-            const char *hf = sandwich && i == 1 ? "pre_feedforward_layernorm.weight" : llm__gguf_layer_names[i][1], *pct = strstr(hf, "%d");
+            const char *hf = sandwich && i == 1 ? "pre_feedforward_layernorm.weight"
+                           : fused_up && !strcmp(llm__gguf_layer_names[i][0], "ffn_up.weight") ? "mlp.gate_up_proj.weight"
+                           : llm__gguf_layer_names[i][1], *pct = strstr(hf, "%d");
             if (!pct) { snprintf(out, cap, "model.layers.%ld.%s", layer, hf); return 1; }
             snprintf(out, cap, "model.layers.%ld.%.*s%d%s", layer, (int)(pct - hf), hf, expert, pct + 2);
             return 2;
@@ -1067,9 +1069,7 @@ static int llm__gguf_plan_tensors(llm__cv *cv, const llm__gguf_file *gf, const l
         uint64_t row_bytes;
         int kind, n_part = 1, n_split = 0;
         if (llm__gguf_is_rope_vector(gname, t->name_len)) continue; /* read as hyper-parameters */
-        kind = llm__gguf_hf_name_of(gname, t->name_len, h->block_norms == LLM_BLOCK_SANDWICH, 0, name, sizeof name);
-        if (kind == 1 && gf->arch->fused_up && strlen(name) > 18 && !strcmp(name + strlen(name) - 18, "mlp.up_proj.weight"))
-            memcpy(name + strlen(name) - 18, "mlp.gate_up_proj.weight", 24);
+        kind = llm__gguf_hf_name_of(gname, t->name_len, h->block_norms == LLM_BLOCK_SANDWICH, gf->arch->fused_up, 0, name, sizeof name);
         if (!kind || !llm__cv_is_model_tensor(name, h))
             return llm__cv_fail(cv, "%s: tensor '%.*s' is not part of a %s model llm.h runs", gf->path, (int)t->name_len, gname, gf->arch->name);
         if (!llm__gguf_type_of(t->type)->blck) return llm__cv_fail_as(cv, LLM_ERR_UNSUPPORTED, "%s: tensor '%s' has type %s, which cannot be read", gf->path, name, llm__gguf_type_name(t->type));
@@ -1090,7 +1090,7 @@ static int llm__gguf_plan_tensors(llm__cv *cv, const llm__gguf_file *gf, const l
         row_bytes = t->ne[0] / llm__gguf_type_of(t->type)->blck * llm__gguf_type_of(t->type)->size;
         for (e = 0; e < n_part; e++) {
             llm__cv_src_tensor *st = &pl->src.t[pl->src.n];
-            if (kind == 2) llm__gguf_hf_name_of(gname, t->name_len, 0, e, name, sizeof name);
+            if (kind == 2) llm__gguf_hf_name_of(gname, t->name_len, 0, 0, e, name, sizeof name);
             if (n_split) snprintf(name, sizeof name, "%.*s%s", (int)(strstr(fused, n_split == 3 ? "self_attn." : "mlp.") - fused), fused, suffix[e]);
             if (!(st->name = llm__cv_strdup(name))) return llm__cv_oom(cv);
             st->n_dims = t->n_dims == 3 ? 2 : t->n_dims;
