@@ -581,6 +581,30 @@ static int convert_cuts(void) {
     return 0;
 }
 
+/* The re-encodings of the import (Q5_0 and IQ4_NL as Q8_0, Q3_K as Q6_K) give every value
+   bit for bit: random blocks (every code, scale and high bit; d a random finite f16),
+   dequantized as ggml does from both types. */
+static void recodes(void) {
+    static const uint32_t from[3] = { LLM__GT_Q5_0, LLM__GT_IQ4_NL, LLM__GT_Q3_K }, to[3] = { LLM__GT_Q8_0, LLM__GT_Q8_0, LLM__GT_Q6_K };
+    static uint8_t src[64 * 110], dst[64 * 210];
+    static float a[64 * 256], b[64 * 256];
+    uint32_t rng = 12345u;
+    int k, round, bad;
+    for (k = 0; k < 3; k++) {
+        const llm__gguf_type *f = llm__gguf_type_of(from[k]), *t = llm__gguf_type_of(to[k]);
+        size_t i, n_blocks = 64, n = n_blocks * f->blck, d_at = from[k] == LLM__GT_Q3_K ? 108 : 0;
+        for (round = bad = 0; round < 50; round++) {
+            for (i = 0; i < n_blocks * f->size; i++) { rng = rng * 1664525u + 1013904223u; src[i] = (uint8_t)(rng >> 24); }
+            for (i = 0; i < n_blocks; i++) src[i * f->size + d_at + 1] &= 0x7B; /* exponent below 31: finite, positive */
+            llm__gguf_recode(from[k], src, n_blocks, dst);
+            llm__gguf_dequantize(from[k], src, n, a);
+            llm__gguf_dequantize(to[k], dst, n, b);
+            bad += memcmp(a, b, n * sizeof(float)) != 0;
+        }
+        CHECK(bad == 0, "%s re-encoded as %s: %d of 50 rounds of 64 blocks give other values", f->name, t->name, bad);
+    }
+}
+
 int main(int argc, char **argv) {
     if (argc == 3 && !strcmp(argv[1], "--seeds")) return write_seeds(argv[2]);
     if (argc == 3) return against_reference(argv[1], argv[2]);
@@ -588,5 +612,6 @@ int main(int argc, char **argv) {
     if (argc != 1) { fprintf(stderr, "usage: test_gguf [FILE.gguf TENSORS.json [CONVERTED.llm]]\n"); return 2; }
     hostile();
     convert_cuts();
+    recodes();
     return check_summary("test_gguf: every hostile header and every cut model refused with a message; unknown names refused by name");
 }

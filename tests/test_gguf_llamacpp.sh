@@ -10,7 +10,8 @@
 #     kjv-tiny 0.17, kq-mini 0.65, qwen2-mini 0.33);
 #   F16 files against logits.f32: 0.05 (the README's bound: llama.cpp rounds activations);
 #   the default conversion (Q8_0, Q4_0, Q4_K, Q5_K, Q6_K kept as llm.h's q8_0, q4_0, q4_k,
-#     q5_k, q6_k, whose kernels round the activations to 8 bits as llama.cpp's do) within the
+#     q5_k, q6_k, Q5_0 and IQ4_NL held as q8_0 and Q3_K as q6_k, whose kernels round the
+#     activations to 8 bits as llama.cpp's do) within the
 #     same gap of f32 math on the same weights (f32w/, or the --dtype f32 import); and every tensor of it read back through llm.h's dequantization equal bit for
 #     bit to llama.cpp's dequantized values (test_gguf FILE JSON LLM).
 # And the models' own checkpoints: kq-mini-F16.gguf gives the logits of ../kq-mini-hf

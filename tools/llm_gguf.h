@@ -1023,9 +1023,11 @@ static llm_dtype llm__gguf_src_dtype(uint32_t type) {
    f32. With --dtype, the converter's rule for the requested type. Otherwise every type is
    kept without loss: F32, F16, BF16 as they are; Q8_0, Q4_0, Q4_K, Q5_K and Q6_K re-laid out
    into llm.h's q8_0, q4_0, q4_k, q5_k and q6_k (the same scales and codes, the same values
-   bit for bit, docs/FORMAT.md) when the rows come in groups of 16; every other type, and
-   those whose rows do not, dequantized exactly to f32 (llm.h has no type that holds their
-   blocks). */
+   bit for bit, docs/FORMAT.md) when the rows come in groups of 16; Q5_0 and IQ4_NL, whose
+   values are an f16 scale times a small integer, into q8_0, and Q3_K, whose are d x a 6-bit
+   scale x a 3-bit code, into q6_k, the same values bit for bit (llm__gguf_recode); every
+   other type, and those whose rows do not come in 16s, dequantized exactly to f32 (llm.h has
+   no type that holds their blocks). */
 static llm_dtype llm__gguf_stored_dtype(const llm__gguf_tensor *t, const llm__cv_src_tensor *st, const llm__cv_hparams *h,
                                         const llm_convert_desc *d) {
     uint64_t rows = (uint64_t)st->shape[0];
@@ -1037,6 +1039,8 @@ static llm_dtype llm__gguf_stored_dtype(const llm__gguf_tensor *t, const llm__cv
     case LLM__GT_BF16: return LLM_DTYPE_BF16;
     case LLM__GT_Q8_0: case LLM__GT_Q4_0: case LLM__GT_Q4_K: case LLM__GT_Q5_K: case LLM__GT_Q6_K:
         return rows % LLM__QG == 0 ? llm__gguf_src_dtype(t->type) : LLM_DTYPE_F32;
+    case LLM__GT_Q5_0: case LLM__GT_IQ4_NL: return rows % LLM__QG == 0 ? LLM_DTYPE_Q8_0 : LLM_DTYPE_F32;
+    case LLM__GT_Q3_K: return rows % LLM__QG == 0 ? LLM_DTYPE_Q6_K : LLM_DTYPE_F32;
     default: return LLM_DTYPE_F32;
     }
 }
@@ -1135,6 +1139,58 @@ static int llm__gguf_unpermute(uint8_t *data, uint64_t rows, size_t row_bytes, i
     return 0;
 }
 
+/* Blocks whose values another ggml type holds exactly, rewritten as that type (n blocks at
+   src into dst), so that llm.h keeps them in a quantized type rather than in f32:
+   - Q5_0 (d, the 5th bits, 4-bit codes: d x (q - 16)) and IQ4_NL (d, 4-bit indices into a
+     table of int8 values: d x table[q]) as Q8_0: the same f16 d and the integers as codes;
+   - Q3_K (hmask, 2-bit codes, sixteen 6-bit scales, d: d x (scale - 32) x code, code in
+     [-4, 3]) as Q6_K: the same d, the signed scales as its int8 scales, code + 32 as its
+     6-bit codes. Every product is exact in f32 either way, so the values are ggml's. */
+static int llm__gguf_recodes(uint32_t type, llm_dtype dt) {
+    return (dt == LLM_DTYPE_Q8_0 && (type == LLM__GT_Q5_0 || type == LLM__GT_IQ4_NL)) || (dt == LLM_DTYPE_Q6_K && type == LLM__GT_Q3_K);
+}
+
+static void llm__gguf_recode(uint32_t type, const uint8_t *src, uint64_t n, uint8_t *dst) {
+    uint64_t i;
+    int j;
+    for (i = 0; i < n; i++) {
+        if (type == LLM__GT_Q3_K) {
+            const uint8_t *b = src + i * 110, *hm = b, *q = b + 32;
+            uint8_t *o = dst + i * 210, *ql = o, *qh = o + 128;
+            int sc[16], v[256], e, half, shift, m = 1;
+            llm__gguf_q3_k_scales(b + 96, sc);
+            for (e = 0, half = 0; half < 2; half++, q += 32)
+                for (shift = 0; shift < 8; shift += 2, m <<= 1)
+                    for (j = 0; j < 32; j++, e++) v[e] = ((q[j] >> shift) & 3) - ((hm[j] & m) ? 0 : 4) + 32;
+            memset(o, 0, 192);
+            for (half = 0; half < 2; half++, ql += 64, qh += 32)
+                for (j = 0; j < 32; j++) {
+                    const int *w = v + 128 * half + j;
+                    ql[j] = (uint8_t)((w[0] & 15) | (w[64] & 15) << 4);
+                    ql[j + 32] = (uint8_t)((w[32] & 15) | (w[96] & 15) << 4);
+                    qh[j] = (uint8_t)(w[0] >> 4 | (w[32] >> 4) << 2 | (w[64] >> 4) << 4 | (w[96] >> 4) << 6);
+                }
+            for (j = 0; j < 16; j++) o[192 + j] = (uint8_t)(int8_t)sc[j];
+            o[208] = b[108]; o[209] = b[109];
+        } else {
+            const uint8_t *b = src + i * (type == LLM__GT_Q5_0 ? 22 : 18), *qs = b + (type == LLM__GT_Q5_0 ? 6 : 2);
+            uint8_t *o = dst + i * 34;
+            uint32_t h = type == LLM__GT_Q5_0 ? (uint32_t)llm__gguf_le(b + 2, 4) : 0;
+            o[0] = b[0]; o[1] = b[1];
+            for (j = 0; j < 16; j++) {
+                int lo = qs[j] & 15, hi = qs[j] >> 4;
+                if (type == LLM__GT_Q5_0) {
+                    o[2 + j] = (uint8_t)(int8_t)((lo | (int)((h >> j) & 1) << 4) - 16);
+                    o[18 + j] = (uint8_t)(int8_t)((hi | (int)((h >> (j + 16)) & 1) << 4) - 16);
+                } else {
+                    o[2 + j] = (uint8_t)llm__gguf_iq4nl[lo];
+                    o[18 + j] = (uint8_t)llm__gguf_iq4nl[hi];
+                }
+            }
+        }
+    }
+}
+
 /* Q8_0 / Q4_0 blocks into llm.h's q8_0 / q4_0 layout (docs/FORMAT.md), unchanged: the same
    f16 scale and codes. A Q4_0 byte already holds weight k low and k + 16 high, as llm.h's. */
 static void llm__gguf_relayout_q(uint32_t type, const uint8_t *src, uint64_t rows, uint64_t cols, uint8_t *dst) {
@@ -1178,12 +1234,22 @@ static int llm__gguf_convert_tensor(llm__cv *cv, const llm__gguf_file *gf, const
             goto done;
         }
     }
-    if ((dt == LLM_DTYPE_Q8_0 && t->type == LLM__GT_Q8_0) || (dt == LLM_DTYPE_Q4_0 && t->type == LLM__GT_Q4_0)) {
-        llm__gguf_relayout_q(t->type, raw, rows, cols, dst);
+    if (llm__gguf_recodes(t->type, dt)) {
+        uint32_t to = dt == LLM_DTYPE_Q8_0 ? LLM__GT_Q8_0 : LLM__GT_Q6_K;
+        uint64_t n_blocks = n_elem / ty->blck;
+        uint8_t *re = (uint8_t *)malloc((size_t)(n_blocks * llm__gguf_type_of(to)->size));
+        if (!re) { llm__cv_fail_as(cv, LLM_ERR_OUT_OF_MEMORY, "out of memory for tensor '%s'", st->name); goto done; }
+        llm__gguf_recode(t->type, raw, n_blocks, re);
+        free(raw);
+        raw = re;
+        ty = llm__gguf_type_of(to);
+    }
+    if ((dt == LLM_DTYPE_Q8_0 && ty->id == LLM__GT_Q8_0) || (dt == LLM_DTYPE_Q4_0 && ty->id == LLM__GT_Q4_0)) {
+        llm__gguf_relayout_q(ty->id, raw, rows, cols, dst);
         rc = 0;
         goto done;
     }
-    if (dt == llm__gguf_src_dtype(t->type) && (dt == LLM_DTYPE_Q4_K || dt == LLM_DTYPE_Q5_K || dt == LLM_DTYPE_Q6_K)) {
+    if (dt == llm__gguf_src_dtype(ty->id) && (dt == LLM_DTYPE_Q4_K || dt == LLM_DTYPE_Q5_K || dt == LLM_DTYPE_Q6_K)) {
         llm_result r = dt == LLM_DTYPE_Q4_K ? llm_q4_k_from_ggml(raw, (int64_t)rows, (int64_t)cols, dst)
                      : dt == LLM_DTYPE_Q5_K ? llm_q5_k_from_ggml(raw, (int64_t)rows, (int64_t)cols, dst)
                                             : llm_q6_k_from_ggml(raw, (int64_t)rows, (int64_t)cols, dst);
@@ -1192,7 +1258,7 @@ static int llm__gguf_convert_tensor(llm__cv *cv, const llm__gguf_file *gf, const
         goto done;
     }
     if (!(f = (float *)malloc((size_t)n_elem * sizeof(float)))) { llm__cv_fail_as(cv, LLM_ERR_OUT_OF_MEMORY, "out of memory for tensor '%s'", st->name); goto done; }
-    llm__gguf_dequantize(t->type, raw, n_elem, f);
+    llm__gguf_dequantize(ty->id, raw, n_elem, f);
     if (llm__cv_quantize(cv, dt, f, (int64_t)rows, (int64_t)cols, dst) != LLM_OK)
         llm__cv_fail(cv, "tensor '%s': cannot convert %s to %s", st->name, ty->name, llm_dtype_name(dt));
     else rc = 0;
@@ -1515,6 +1581,7 @@ static void llm__gguf_describe_types(llm__cv *cv, const llm__gguf_plan *pl) {
             if (!count) continue;
             llm__cv_log(cv, "GGUF %-6s %3d tensor%s -> %s (%s)", llm__gguf_types[k].name, count, count == 1 ? " " : "s", llm_dtype_name((llm_dtype)d),
                         (uint32_t)llm__gguf_src_dtype(llm__gguf_types[k].id) == (uint32_t)d && (d != LLM_DTYPE_F32 || llm__gguf_types[k].id == LLM__GT_F32) ? "kept exactly"
+                        : llm__gguf_recodes(llm__gguf_types[k].id, (llm_dtype)d) ? "re-encoded exactly"
                         : d == LLM_DTYPE_F32 ? "dequantized exactly" : "converted");
         }
 }
