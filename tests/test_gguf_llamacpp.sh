@@ -64,6 +64,10 @@ for f in $(files_of); do
   grep -o 'ok   [^ ]*: [0-9]*/[0-9]* dequantized tensors bit-exact' $out/$n.check || true
   $b/convert $f $out/$n.llm > $out/$n.log 2>&1 || { echo "FAIL $n: convert exited with $?"; cat $out/$n.log; fail=1; continue; }
   grep '^convert: GGUF' $out/$n.log | sed "s/^convert:/  $n:/"
+  # quantized tensors that became f32 are named with the way to keep them small, and only then
+  widened=0; grep -q '^convert: GGUF [QI][^ ]* .* -> f32 (dequantized exactly)' $out/$n.log && widened=1
+  grep -q 'note: .* became f32' $out/$n.log && noted=1 || noted=0
+  [ $widened = $noted ] || { echo "FAIL $n: quantized tensors widened to f32: $widened, the note about it: $noted"; fail=1; }
   $b/tests/test_gguf $f $r/tensors.json $out/$n.llm > $out/$n.back || { grep -v '^ok' $out/$n.back; fail=1; }
   grep -o 'ok   [^ ]*: [0-9]*/[0-9]* tensors read back.*' $out/$n.back && read_back=$((read_back + 1)) || true
   case $quick:$n in 1:kq-mini-F16|1:kq-mini-Q8_0|1:kq-mini-Q4_K|1:kjv-tiny-*|1:qwen2-mini-*|0:*) ;; *) continue;; esac

@@ -1570,10 +1570,13 @@ static int llm__gguf_chat(llm__cv *cv, llm_builder *b, const llm__gguf_file *gf,
     return rc;
 }
 
-/* One line per GGUF tensor type: how many tensors and what they became. */
+/* One line per GGUF tensor type: how many tensors and what they became; and, where
+   quantized blocks became f32, how to keep the file small instead. */
 static void llm__gguf_describe_types(llm__cv *cv, const llm__gguf_plan *pl) {
     size_t k;
-    int i, d;
+    int i, d, widened = 0;
+    for (i = 0; i < pl->p.n; i++)
+        widened += pl->p.dst[i] == LLM_DTYPE_F32 && llm__gguf_type_of(pl->gt[i]->type)->blck > 1;
     for (k = 0; k < sizeof llm__gguf_types / sizeof llm__gguf_types[0]; k++)
         for (d = 0; d < LLM_DTYPE_COUNT; d++) {
             int count = 0;
@@ -1584,6 +1587,9 @@ static void llm__gguf_describe_types(llm__cv *cv, const llm__gguf_plan *pl) {
                         : llm__gguf_recodes(llm__gguf_types[k].id, (llm_dtype)d) ? "re-encoded exactly"
                         : d == LLM_DTYPE_F32 ? "dequantized exactly" : "converted");
         }
+    if (widened)
+        llm__cv_log(cv, "note: %d quantized tensor%s became f32 (32 bits a weight); --dtype q8_0, q6_k or q4_k_m "
+                    "stores every matrix quantized instead, from the exact values", widened, widened == 1 ? "" : "s");
 }
 
 static int llm__gguf_write(llm__cv *cv, const char *out_path, const llm__gguf_file *gf, const llm__gguf_plan *pl, const llm__cv_hparams *h,
