@@ -6717,12 +6717,14 @@ static size_t llm__regex_match(int kind, const uint8_t *s, size_t n, size_t i) {
    tokenizers use: literals, . [...] [^...] with ranges, \s \S \p{Gc} \P{Gc} (a general
    category or its first letter), \r \n \t \f \v \xHH \x{H..} \uHHHH and escaped punctuation,
    (...) (?:...) (?i:...) (?=...) (?!...) (?>...), | and ? * + {n} {n,} {n,m}, greedy, lazy
-   or (but for {}) possessive, as tiktoken's patterns write them. Under (?i) only ASCII letters
+   or (but for {}) possessive, as tiktoken's patterns write them, and the anchors ^ and $ of
+   Oniguruma's Ruby syntax: the start and end of a line (after and before a \n, or at either
+   end of the piece; DeepSeek LLM's pattern ends a run of spaces with \s+$). Under (?i) only ASCII letters
    fold (with U+017F for s and U+212A for k, as Unicode's simple case folding has it); letter
    pairs that a character folds to as a whole (ss, st, ff, fi, fl) and categories are refused
    there. Anything else is refused with its position, never approximated; so is a pattern
    that can match nothing, which HF splits oddly. */
-enum { LLM__RE_MATCH, LLM__RE_CHAR, LLM__RE_CHAR_I, LLM__RE_ANY, LLM__RE_CLASS, LLM__RE_SPLIT, LLM__RE_JMP, LLM__RE_SUB };
+enum { LLM__RE_MATCH, LLM__RE_CHAR, LLM__RE_CHAR_I, LLM__RE_ANY, LLM__RE_CLASS, LLM__RE_SPLIT, LLM__RE_JMP, LLM__RE_SUB, LLM__RE_LINE };
 enum { LLM__RE_AHEAD, LLM__RE_NOT_AHEAD, LLM__RE_ATOMIC }; /* kinds of LLM__RE_SUB, a program of its own */
 enum { LLM__RE_RANGE, LLM__RE_GC, LLM__RE_NOT_GC, LLM__RE_SPACE, LLM__RE_NOT_SPACE };
 #define LLM__RE_MAX_OPS 8192
@@ -6951,7 +6953,10 @@ static int llm__re_atom(llm__re_parser *p, int icase, int *look, int *letter) {
     case '(': return llm__re_group(p, icase, look);
     case '[': return llm__re_class(p, icase) ? -1 : 0;
     case '.': p->i++; return llm__re_emit(p, LLM__RE_ANY, 0, 0, 0) ? -1 : 0;
-    case '^': case '$': return llm__re_error(p, "an anchor");
+    case '^': case '$': /* zero-width, like a look-ahead: it can match nothing and is not repeated */
+        p->i++;
+        *look = 1;
+        return llm__re_emit(p, LLM__RE_LINE, c == '$', 0, 0) ? -1 : 1;
     case '*': case '+': case '?': case '{': return llm__re_error(p, "a quantifier with nothing to repeat (or an unescaped '{')");
     case ']': case '}': return llm__re_error(p, "an unescaped ']' or '}'");
     default: break;
@@ -7009,7 +7014,7 @@ static int llm__re_quantifier(llm__re_parser *p, int32_t a, int nullable, int lo
     } else {
         return nullable;
     }
-    if (look) return llm__re_error(p, "a repeated look-ahead");
+    if (look) return llm__re_error(p, "a repeated look-ahead or anchor");
     if (nullable && hi != 0 && hi != 1) return llm__re_error(p, "a repeated sub-pattern that can match nothing");
     p->i++;
     lazy = p->i < p->n && p->s[p->i] == '?';
@@ -7468,6 +7473,9 @@ static int llm__re_run(llm__tokenize_state *k, const llm__re *re, int32_t pc, co
             if (llm__re_push(k, pc + op->y, i)) return -1;
             pc += op->x;
             continue;
+        case LLM__RE_LINE: /* $ (neg): before a \n or at the end; ^: after a \n or at the start */
+            if (op->neg ? i == n || s[i] == '\n' : i == 0 || s[i - 1] == '\n') { pc++; continue; }
+            break;
         case LLM__RE_SUB: /* a look-ahead, or an atomic group: no way back into it */
             if ((r = llm__re_run(k, re, pc + 1, s, n, i, &e)) < 0) return -1;
             if (r != (op->neg == LLM__RE_NOT_AHEAD)) {

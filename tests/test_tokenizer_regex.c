@@ -3,7 +3,7 @@
       50000 random strings exactly where the scanners cut them; so does Llama 3's regex as
       tiktoken spells it (possessive quantifiers, '(?i:[sdmt]|ll|ve|re), \s*[\r\n]).
    2. Split behaviours on HF's own cases (tokenizers/src/pre_tokenizers/split.rs tests), and
-      what Oniguruma does with lazy, counted, possessive, look-ahead and (?i) patterns.
+      what Oniguruma does with lazy, counted, possessive, look-ahead, (?i) and anchored patterns.
    3. A pattern that backtracks without end fails the call; the general categories of the
       Unicode table are Unicode 16.0's (as HF's Oniguruma has them).
    4. Patterns the matcher cannot honour are regex_refused, each with what it does not take. */
@@ -213,6 +213,11 @@ static void test_matching(void) {
     SPLIT("[^\\s]+", iso, "a\xC2\xA0" "b", "a", "\xC2\xA0", "b");      /* NBSP is \s */
     SPLIT("\\x41|\\u00e9|\\x{1F600}", iso, "A\xC3\xA9\xF0\x9F\x98\x80", "A", "\xC3\xA9", "\xF0\x9F\x98\x80");
     SPLIT(".+", iso, "ab\ncd", "ab", "\n", "cd");                         /* . is not \n */
+    /* Ruby syntax's anchors are the line's: $ before a \n (not a \r) or at the end, ^ after a \n
+       or at the start (DeepSeek LLM's \s+$ backtracks to the spaces before a newline) */
+    SPLIT("\\s+$", iso, " a  \n  b  ", " a", "  ", "\n  b", "  ");
+    SPLIT("^a", iso, "aa\naa", "a", "a\n", "a", "a");
+    SPLIT("a$", iso, "a\r\na", "a\r\n", "a");
 }
 
 /* A pattern that backtracks without end fails the call, as Oniguruma's retry limit would,
@@ -281,8 +286,8 @@ static void test_refusals(void) {
     regex_refused("(?i:\\p{L})", "a category under (?i)");
     regex_refused("a*", "a pattern that can match nothing");
     regex_refused("(a*)*b", "a repeated sub-pattern that can match nothing");
-    regex_refused("^a", "an anchor");
-    regex_refused("a$", "an anchor");
+    regex_refused("^", "a pattern that can match nothing");
+    regex_refused("a$+", "a repeated look-ahead or anchor");
     regex_refused("\\p{Han}", "not a general category");
     regex_refused("\\p{Xy}", "an unknown general category");
     regex_refused("a{1,200}", "over 100");
