@@ -55,7 +55,8 @@ same split_string spm_legacy "Split regex"
 # (tests/tool_gguf_write --tokenizer), converted back: still HF's ids and text. (bl_qwen2's
 # added tokens are lstrip, rstrip, single_word and normalized, which GGUF has no place for.)
 mkdir -p $out/gguf
-for p in "bl_gpt2 gpt-2" "bl_llama3 llama-bpe" "bl_starcoder smollm" "bl_starcoder starcoder" "bl_starcoder refact"; do
+for p in "bl_gpt2 gpt-2" "bl_llama3 llama-bpe" "bl_starcoder smollm" "bl_starcoder starcoder" "bl_starcoder refact" \
+         "bl_deepseek deepseek-llm" "bl_deepseek_coder deepseek-coder"; do
   set -- $p; g=$out/gguf/$1-$2; v=tests/data/tokenizers/$1/vectors.jsonl
   if ! { $b/tests/tool_gguf_write --tokenizer $out/$1.llm $g.gguf $2 && $b/convert $g.gguf $g.llm; } >$g.log 2>&1; then
     echo "FAIL: $1 as a GGUF file with tokenizer.ggml.pre $2:"; cat $g.log; fail=1; continue

@@ -1287,32 +1287,71 @@ static const char *const llm__gguf_regex_tekken =
     "[^\\r\\n\\p{L}\\p{N}]?[\\p{Lu}\\p{Lt}\\p{Lm}\\p{Lo}\\p{M}]+[\\p{Ll}\\p{Lm}\\p{Lo}\\p{M}]*|"
     "\\p{N}| ?[^\\s\\p{L}\\p{N}]+[\\r\\n/]*|\\s*[\\r\\n]+|\\s+(?!\\S)|\\s+";
 
+/* DeepSeek LLM and DeepSeek Coder (LlamaForCausalLM): a sequence of splits (the first one in
+   `regex`, the others in `then`), as their tokenizer.json has them, written with escapes. The
+   letters of DeepSeek LLM's second split are the cased letters (Lu, Ll, Lt) of a few scripts;
+   llama.cpp's copy of the class has three of them normalized to other characters (U+1FBE to
+   U+03B9, U+2126 to U+03A9, U+212A to K, which makes K-U+212D a range that takes in most of
+   the BMP) and three range ends too (U+1F7D, U+1FD3, U+1FDB): here they are HF's. */
+static const char *const llm__gguf_regex_deepseek_llm[] = {
+    "[\\r\\n]",
+    "\\s?[A-Za-z\\u00B5\\u00C0-\\u00D6\\u00D8-\\u00F6\\u00F8-\\u01BA\\u01BC-\\u01BF\\u01C4-\\u0293"
+      "\\u0295-\\u02AF\\u0370-\\u0373\\u0376\\u0377\\u037B-\\u037D\\u037F\\u0386\\u0388-\\u038A"
+      "\\u038C\\u038E-\\u03A1\\u03A3-\\u03F5\\u03F7-\\u0481\\u048A-\\u052F\\u0531-\\u0556\\u10A0-"
+      "\\u10C5\\u13A0-\\u13F5\\u13F8-\\u13FD\\u1C90-\\u1CBA\\u1CBD-\\u1CBF\\u1D00-\\u1D2B\\u1D6B-"
+      "\\u1D77\\u1D79-\\u1D9A\\u1E00-\\u1F15\\u1F18-\\u1F1D\\u1F20-\\u1F45\\u1F48-\\u1F4D\\u1F50-"
+      "\\u1F57\\u1F59\\u1F5B\\u1F5D\\u1F5F-\\u1F7D\\u1F80-\\u1FB4\\u1FB6-\\u1FBC\\u1FBE\\u1FC2-"
+      "\\u1FC4\\u1FC6-\\u1FCC\\u1FD0-\\u1FD3\\u1FD6-\\u1FDB\\u1FE0-\\u1FEC\\u1FF2-\\u1FF4\\u1FF6-"
+      "\\u1FFC\\u2102\\u2107\\u210A-\\u2113\\u2115\\u2119-\\u211D\\u2124\\u2126\\u2128\\u212A-"
+      "\\u212D\\u212F-\\u2134\\u2139\\u213C-\\u213F\\u2145-\\u2149\\u214E\\u2183\\u2184\\u2C00-"
+      "\\u2C7B\\u2C7E-\\u2CE4\\u2CEB-\\u2CEE\\u2CF2\\u2CF3\\uA640-\\uA66D\\uA680-\\uA69B\\uA722-"
+      "\\uA76F\\uA771-\\uA787\\uA78B-\\uA78E\\uAB70-\\uABBF\\uFB00-\\uFB06\\uFB13-\\uFB17\\uFF21-"
+      "\\uFF3A\\uFF41-\\uFF5A\\x{10400}-\\x{1044F}\\x{104B0}-\\x{104D3}\\x{104D8}-\\x{104FB}\\x{10C80}-"
+      "\\x{10CB2}\\x{10CC0}-\\x{10CF2}\\x{118A0}-\\x{118DF}\\x{1E900}-\\x{1E943}]+",
+    "\\s?[!-/:-~\\uFF01-\\uFF0F\\uFF1A-\\uFF5E\\u2018-\\u201F\\u3000-\\u3002]+",
+    "\\s+$",
+    "[\\u4E00-\\u9FA5\\u0800-\\u4E00\\uAC00-\\uD7FF]+",
+    "\\p{N}+",
+    NULL,
+};
+static const char *const llm__gguf_regex_deepseek_coder[] = {
+    "[\\r\\n]",
+    "\\s?\\p{L}+",
+    "\\s?\\p{P}+",
+    "[\\u4E00-\\u9FA5\\u0800-\\u4E00\\uAC00-\\uD7FF]+",
+    "\\p{N}",
+    NULL,
+};
+
 typedef struct llm__gguf_pre {
     const char *name;
     int32_t digits;
     const char *const *regex;
     int32_t normalizer, bpe_opts;
+    const char *const *then; /* the splits after the first, to a NULL; NULL for none */
 } llm__gguf_pre;
 
 static const llm__gguf_pre llm__gguf_pres[] = {
-    { "gpt-2", 0, &llm__cv_tok_regex_gpt2, LLM_NORM_NONE, 0 },
-    { "mellum", 0, &llm__cv_tok_regex_gpt2, LLM_NORM_NONE, 0 },    /* JetBrains Mellum */
-    { "trillion", 0, &llm__cv_tok_regex_gpt2, LLM_NORM_NONE, 0 },  /* Trillion-7B */
-    { "qwen2", 0, &llm__cv_tok_regex_qwen2, LLM_NORM_NFC, 0 },
-    { "deepseek-r1-qwen", 0, &llm__cv_tok_regex_qwen2, LLM_NORM_NFC, 0 }, /* DeepSeek-R1-Distill-Qwen: Qwen2's */
-    { "llama3", 0, &llm__cv_tok_regex_llama3, LLM_NORM_NONE, LLM_BPE_IGNORE_MERGES },
-    { "llama-bpe", 0, &llm__cv_tok_regex_llama3, LLM_NORM_NONE, LLM_BPE_IGNORE_MERGES },
-    { "falcon3", 0, &llm__cv_tok_regex_llama3, LLM_NORM_NONE, LLM_BPE_IGNORE_MERGES },
-    { "midm-2.0", 0, &llm__cv_tok_regex_llama3, LLM_NORM_NONE, LLM_BPE_IGNORE_MERGES },
+    { "gpt-2", 0, &llm__cv_tok_regex_gpt2, LLM_NORM_NONE, 0, NULL },
+    { "mellum", 0, &llm__cv_tok_regex_gpt2, LLM_NORM_NONE, 0, NULL },    /* JetBrains Mellum */
+    { "trillion", 0, &llm__cv_tok_regex_gpt2, LLM_NORM_NONE, 0, NULL },  /* Trillion-7B */
+    { "qwen2", 0, &llm__cv_tok_regex_qwen2, LLM_NORM_NFC, 0, NULL },
+    { "deepseek-r1-qwen", 0, &llm__cv_tok_regex_qwen2, LLM_NORM_NFC, 0, NULL }, /* DeepSeek-R1-Distill-Qwen: Qwen2's */
+    { "llama3", 0, &llm__cv_tok_regex_llama3, LLM_NORM_NONE, LLM_BPE_IGNORE_MERGES, NULL },
+    { "llama-bpe", 0, &llm__cv_tok_regex_llama3, LLM_NORM_NONE, LLM_BPE_IGNORE_MERGES, NULL },
+    { "falcon3", 0, &llm__cv_tok_regex_llama3, LLM_NORM_NONE, LLM_BPE_IGNORE_MERGES, NULL },
+    { "midm-2.0", 0, &llm__cv_tok_regex_llama3, LLM_NORM_NONE, LLM_BPE_IGNORE_MERGES, NULL },
     /* Llama 3's regex with the merges always applied: Smaug-Llama-3, and cl100k's (DBRX) */
-    { "smaug-bpe", 0, &llm__cv_tok_regex_llama3, LLM_NORM_NONE, 0 },
-    { "dbrx", 0, &llm__cv_tok_regex_llama3, LLM_NORM_NONE, 0 },
-    { "gpt-4o", 0, &llm__gguf_regex_o200k, LLM_NORM_NONE, LLM_BPE_IGNORE_MERGES }, /* o200k: gpt-oss, Phi-4-mini */
-    { "tekken", 0, &llm__gguf_regex_tekken, LLM_NORM_NONE, LLM_BPE_IGNORE_MERGES },
-    { "smollm", 1, &llm__cv_tok_regex_gpt2, LLM_NORM_NONE, 0 },    /* SmolLM, SmolLM2 */
-    { "starcoder", 1, &llm__cv_tok_regex_gpt2, LLM_NORM_NONE, 0 }, /* StarCoder 2 */
-    { "refact", 1, &llm__cv_tok_regex_gpt2, LLM_NORM_NONE, 0 },    /* Granite 3 */
-    { "command-r", 1, &llm__cv_tok_regex_gpt2, LLM_NORM_NFC, 0 },
+    { "smaug-bpe", 0, &llm__cv_tok_regex_llama3, LLM_NORM_NONE, 0, NULL },
+    { "dbrx", 0, &llm__cv_tok_regex_llama3, LLM_NORM_NONE, 0, NULL },
+    { "gpt-4o", 0, &llm__gguf_regex_o200k, LLM_NORM_NONE, LLM_BPE_IGNORE_MERGES, NULL }, /* o200k: gpt-oss, Phi-4-mini */
+    { "tekken", 0, &llm__gguf_regex_tekken, LLM_NORM_NONE, LLM_BPE_IGNORE_MERGES, NULL },
+    { "smollm", 1, &llm__cv_tok_regex_gpt2, LLM_NORM_NONE, 0, NULL },    /* SmolLM, SmolLM2 */
+    { "starcoder", 1, &llm__cv_tok_regex_gpt2, LLM_NORM_NONE, 0, NULL }, /* StarCoder 2 */
+    { "refact", 1, &llm__cv_tok_regex_gpt2, LLM_NORM_NONE, 0, NULL },    /* Granite 3 */
+    { "command-r", 1, &llm__cv_tok_regex_gpt2, LLM_NORM_NFC, 0, NULL },
+    { "deepseek-llm", 0, &llm__gguf_regex_deepseek_llm[0], LLM_NORM_NONE, 0, &llm__gguf_regex_deepseek_llm[1] },
+    { "deepseek-coder", 0, &llm__gguf_regex_deepseek_coder[0], LLM_NORM_NONE, 0, &llm__gguf_regex_deepseek_coder[1] },
 };
 
 /* An array entry of the expected element type and count (n < 2^24). */
@@ -1429,7 +1468,7 @@ static int llm__gguf_bpe_merges(llm__cv *cv, const llm__gguf_file *gf, llm__cv_t
 /* How the text is cut and put back: SentencePiece's legacy spelling for "llama" (as HF's
    LlamaConverter writes it), the named pre-tokenizer for "gpt2". */
 static int llm__gguf_tok_pipeline(llm__cv *cv, const llm__gguf_file *gf, llm__cv_tok_data *td, int byte_level) {
-    size_t n, i;
+    size_t n, i, j;
     const char *pre = llm__gguf_kv_str(&gf->g, "tokenizer.ggml.pre", &n);
     if (!byte_level) {
         int prefix = llm__gguf_bool(&gf->g, "tokenizer.ggml.add_space_prefix", 1);
@@ -1449,6 +1488,10 @@ static int llm__gguf_tok_pipeline(llm__cv *cv, const llm__gguf_file *gf, llm__cv
             if (!re) return llm__cv_oom(cv);
             if (llm__gguf_pres[i].digits && llm__cv_tok_add_step(cv, td, LLM_PRE_DIGITS, NULL)) { free(re); return -1; }
             if (llm__cv_tok_add_split(cv, td, re, strlen(re), LLM_SPLIT_ISOLATED, NULL)) return -1;
+            for (j = 0; llm__gguf_pres[i].then && llm__gguf_pres[i].then[j]; j++) {
+                if (!(re = llm__cv_strdup(llm__gguf_pres[i].then[j]))) return llm__cv_oom(cv);
+                if (llm__cv_tok_add_split(cv, td, re, strlen(re), LLM_SPLIT_ISOLATED, NULL)) return -1;
+            }
             td->byte_level = 1;
             td->normalizer = llm__gguf_pres[i].normalizer;
             td->bpe_opts = llm__gguf_pres[i].bpe_opts;
