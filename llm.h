@@ -4628,6 +4628,8 @@ static llm_result llm__parse_header(llm_model *m, uint64_t *meta_off, uint64_t *
     uint64_t fsize;
     if (m->size < 4 && (m->size == 0 || memcmp(h, LLM_FILE_MAGIC, (size_t)m->size) == 0))
         return llm__fail(err, es, LLM_ERR_TRUNCATED, "file ends inside the magic (%llu bytes)", (unsigned long long)m->size);
+    if (m->size >= 4 && memcmp(h, "GGUF", 4) == 0) /* what a llama.cpp user tries first */
+        return llm__fail(err, es, LLM_ERR_BAD_MAGIC, "a GGUF file, not a .llm model file: convert it first (convert FILE.gguf FILE.llm)");
     if (m->size < 4 || memcmp(h, LLM_FILE_MAGIC, 4) != 0)
         return llm__fail(err, es, LLM_ERR_BAD_MAGIC, "not a .llm model file (magic is not \"LLMF\")");
     if (m->size < 8) return llm__fail(err, es, LLM_ERR_TRUNCATED, "file ends inside the header (%llu bytes)", (unsigned long long)m->size);

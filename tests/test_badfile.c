@@ -234,7 +234,8 @@ static size_t meta_entry(const uint8_t *buf, int i) {
 }
 
 /* ---- the bad files ---------------------------------------------------------------------- */
-static void p_magic(uint8_t *b, size_t n) { (void)n; memcpy(b, "GGUF", 4); }
+static void p_magic(uint8_t *b, size_t n) { (void)n; memcpy(b, "LLMX", 4); }
+static void p_gguf(uint8_t *b, size_t n) { (void)n; memcpy(b, "GGUF", 4); }
 static void p_version(uint8_t *b, size_t n) { (void)n; wr32(b + H_VERSION, 1); }
 static void p_version2(uint8_t *b, size_t n) { (void)n; wr32(b + H_VERSION, 2); }
 static void p_version4(uint8_t *b, size_t n) { (void)n; wr32(b + H_VERSION, 4); }
@@ -339,6 +340,7 @@ typedef struct file_case {
 #define R0 { NULL, NULL, NULL, NULL, NULL }
 static const file_case file_cases[] = {
     { "wrong magic", R0, p_magic, LLM_ERR_BAD_MAGIC, "magic" },
+    { "a GGUF file", R0, p_gguf, LLM_ERR_BAD_MAGIC, "a GGUF file, not a .llm model file: convert it first" },
     { "wrong version", R0, p_version, LLM_ERR_BAD_VERSION, "version 1" },
     { "version 2 (no checksum)", R0, p_version2, LLM_ERR_BAD_VERSION, "version 2, this header reads version 3: convert the model again" },
     { "version 4", R0, p_version4, LLM_ERR_BAD_VERSION, "version 4" },
