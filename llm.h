@@ -6721,10 +6721,10 @@ static size_t llm__regex_match(int kind, const uint8_t *s, size_t n, size_t i) {
    (...) (?:...) (?i:...) (?=...) (?!...) (?>...), | and ? * + {n} {n,} {n,m}, greedy, lazy
    or (but for {}) possessive, as tiktoken's patterns write them, and the anchors ^ and $ of
    Oniguruma's Ruby syntax: the start and end of a line (after and before a \n, or at either
-   end of the piece; DeepSeek LLM's pattern ends a run of spaces with \s+$). Under (?i) only ASCII letters
-   fold (with U+017F for s and U+212A for k, as Unicode's simple case folding has it); letter
-   pairs that a character folds to as a whole (ss, st, ff, fi, fl) and categories are refused
-   there. Anything else is refused with its position, never approximated; so is a pattern
+   end of the piece; DeepSeek LLM's pattern ends a run of spaces with \s+$). Under (?i) only
+   ASCII letters fold (with U+017F for s and U+212A for k, as Unicode's simple case folding has
+   it); letter pairs that a character folds to as a whole (ss, st, ff, fi, fl) and categories
+   are refused there. Anything else is refused with its position, never approximated; so is a pattern
    that can match nothing, which HF splits oddly. */
 enum { LLM__RE_MATCH, LLM__RE_CHAR, LLM__RE_CHAR_I, LLM__RE_ANY, LLM__RE_CLASS, LLM__RE_SPLIT, LLM__RE_JMP, LLM__RE_SUB, LLM__RE_LINE };
 enum { LLM__RE_AHEAD, LLM__RE_NOT_AHEAD, LLM__RE_ATOMIC }; /* kinds of LLM__RE_SUB, a program of its own */

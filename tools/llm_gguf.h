@@ -1288,11 +1288,12 @@ static const char *const llm__gguf_regex_tekken =
     "\\p{N}| ?[^\\s\\p{L}\\p{N}]+[\\r\\n/]*|\\s*[\\r\\n]+|\\s+(?!\\S)|\\s+";
 
 /* DeepSeek LLM and DeepSeek Coder (LlamaForCausalLM): a sequence of splits (the first one in
-   `regex`, the others in `then`), as their tokenizer.json has them, written with escapes. The
-   letters of DeepSeek LLM's second split are the cased letters (Lu, Ll, Lt) of a few scripts;
-   llama.cpp's copy of the class has three of them normalized to other characters (U+1FBE to
-   U+03B9, U+2126 to U+03A9, U+212A to K, which makes K-U+212D a range that takes in most of
-   the BMP) and three range ends too (U+1F7D, U+1FD3, U+1FDB): here they are HF's. */
+   `regex`, the others in `then`), those llama.cpp lists for them from their tokenizer.json,
+   written with escapes. DeepSeek LLM's second split takes the cased letters (Lu, Ll, Lt) of a
+   few scripts; llama.cpp's copy of that class has three of them NFC-normalized to other
+   characters (U+1FBE to U+03B9, U+2126 to U+03A9, U+212A to K, which makes K-U+212D a range
+   over most of the BMP) and three range ends too (U+1F7D, U+1FD3, U+1FDB): here they are the
+   cased letters again. */
 static const char *const llm__gguf_regex_deepseek_llm[] = {
     "[\\r\\n]",
     "\\s?[A-Za-z\\u00B5\\u00C0-\\u00D6\\u00D8-\\u00F6\\u00F8-\\u01BA\\u01BC-\\u01BF\\u01C4-\\u0293"
