@@ -583,7 +583,9 @@ static int convert_cuts(void) {
 
 /* The re-encodings of the import (Q5_0 and IQ4_NL as Q8_0, Q3_K as Q6_K) give every value
    bit for bit: random blocks (every code, scale and high bit; d a random finite f16),
-   dequantized as ggml does from both types. */
+   dequantized as ggml does from both types. The re-encoding reads codes with the
+   dequantizers' own unpacking, so this checks the packing into the other type;
+   test_gguf_llamacpp.sh checks the unpacking against llama.cpp's values. */
 static void recodes(void) {
     static const uint32_t from[3] = { LLM__GT_Q5_0, LLM__GT_IQ4_NL, LLM__GT_Q3_K }, to[3] = { LLM__GT_Q8_0, LLM__GT_Q8_0, LLM__GT_Q6_K };
     static uint8_t src[64 * 110], dst[64 * 210];

@@ -387,22 +387,23 @@ static void llm__gguf_deq_q4_1(const uint8_t *b, float *y) {
     }
 }
 
-/* Q5_0 / Q5_1: the fifth bits of the 32 weights in a u32 (bit j for weight j). */
-static void llm__gguf_deq_q5(const uint8_t *b, float *y, int has_min) {
-    float d = llm__gguf_half(b), m = has_min ? llm__gguf_half(b + 2) : 0.0f;
+/* Q5_0 / Q5_1: the fifth bits of the 32 weights in a u32 (bit j for weight j); x gets the
+   32 codes (0 to 31) in weight order. */
+static void llm__gguf_q5_codes(const uint8_t *b, int has_min, int *x) {
     const uint8_t *qh = b + (has_min ? 4 : 2), *qs = qh + 4;
     uint32_t h = (uint32_t)llm__gguf_le(qh, 4);
     int j;
     for (j = 0; j < 16; j++) {
-        int x0 = (qs[j] & 15) | (int)((h >> j) & 1) << 4, x1 = (qs[j] >> 4) | (int)((h >> (j + 16)) & 1) << 4;
-        if (has_min) {
-            y[j] = llm__gguf_mul_add((float)x0, d, m);
-            y[j + 16] = llm__gguf_mul_add((float)x1, d, m);
-        } else {
-            y[j] = (float)(x0 - 16) * d;
-            y[j + 16] = (float)(x1 - 16) * d;
-        }
+        x[j] = (qs[j] & 15) | (int)((h >> j) & 1) << 4;
+        x[j + 16] = (qs[j] >> 4) | (int)((h >> (j + 16)) & 1) << 4;
     }
+}
+
+static void llm__gguf_deq_q5(const uint8_t *b, float *y, int has_min) {
+    float d = llm__gguf_half(b), m = has_min ? llm__gguf_half(b + 2) : 0.0f;
+    int x[32], j;
+    llm__gguf_q5_codes(b, has_min, x);
+    for (j = 0; j < 32; j++) y[j] = has_min ? llm__gguf_mul_add((float)x[j], d, m) : (float)(x[j] - 16) * d;
 }
 
 static void llm__gguf_deq_q8_0(const uint8_t *b, float *y) {
@@ -445,20 +446,22 @@ static void llm__gguf_q3_k_scales(const uint8_t *s, int sc[16]) {
     }
 }
 
-static void llm__gguf_deq_q3_k(const uint8_t *b, float *y) {
+/* The 256 codes of a Q3_K block (-4 to 3) in weight order: 2 bits from qs, minus 4 where
+   the weight's bit of hmask is clear. */
+static void llm__gguf_q3_k_codes(const uint8_t *b, int *v) {
     const uint8_t *hm = b, *q = b + 32;
+    int half, shift, j, e = 0, m = 1;
+    for (half = 0; half < 2; half++, q += 32)
+        for (shift = 0; shift < 8; shift += 2, m <<= 1)
+            for (j = 0; j < 32; j++) v[e++] = ((q[j] >> shift) & 3) - ((hm[j] & m) ? 0 : 4);
+}
+
+static void llm__gguf_deq_q3_k(const uint8_t *b, float *y) {
     float d = llm__gguf_half(b + 108);
-    int sc[16], n, j, l, half, is = 0, m = 1;
+    int sc[16], v[256], e;
     llm__gguf_q3_k_scales(b + 96, sc);
-    for (n = 0; n < 256; n += 128, q += 32)
-        for (j = 0; j < 4; j++, m <<= 1)
-            for (half = 0; half < 2; half++, is++) {
-                float dl = d * (float)sc[is];
-                for (l = 0; l < 16; l++) {
-                    int k = l + 16 * half, v = ((q[k] >> (2 * j)) & 3) - ((hm[k] & m) ? 0 : 4);
-                    *y++ = dl * (float)v;
-                }
-            }
+    llm__gguf_q3_k_codes(b, v);
+    for (e = 0; e < 256; e++) y[e] = d * (float)sc[e / 16] * (float)v[e];
 }
 
 /* Q4_K / Q5_K: eight 6-bit scales and mins packed in 12 bytes (ggml's get_scale_min_k4). */
@@ -1019,6 +1022,12 @@ static llm_dtype llm__gguf_src_dtype(uint32_t type) {
     }
 }
 
+/* The type that holds a type's values exactly where llm.h has none of its own
+   (llm__gguf_recode), or f32. */
+static llm_dtype llm__gguf_recode_dtype(uint32_t type) {
+    return type == LLM__GT_Q5_0 || type == LLM__GT_IQ4_NL ? LLM_DTYPE_Q8_0 : type == LLM__GT_Q3_K ? LLM_DTYPE_Q6_K : LLM_DTYPE_F32;
+}
+
 /* What a GGUF tensor becomes in the file: the one place that decides. Norms and biases are
    f32. With --dtype, the converter's rule for the requested type. Otherwise every type is
    kept without loss: F32, F16, BF16 as they are; Q8_0, Q4_0, Q4_K, Q5_K and Q6_K re-laid out
@@ -1039,9 +1048,7 @@ static llm_dtype llm__gguf_stored_dtype(const llm__gguf_tensor *t, const llm__cv
     case LLM__GT_BF16: return LLM_DTYPE_BF16;
     case LLM__GT_Q8_0: case LLM__GT_Q4_0: case LLM__GT_Q4_K: case LLM__GT_Q5_K: case LLM__GT_Q6_K:
         return rows % LLM__QG == 0 ? llm__gguf_src_dtype(t->type) : LLM_DTYPE_F32;
-    case LLM__GT_Q5_0: case LLM__GT_IQ4_NL: return rows % LLM__QG == 0 ? LLM_DTYPE_Q8_0 : LLM_DTYPE_F32;
-    case LLM__GT_Q3_K: return rows % LLM__QG == 0 ? LLM_DTYPE_Q6_K : LLM_DTYPE_F32;
-    default: return LLM_DTYPE_F32;
+    default: return rows % LLM__QG == 0 ? llm__gguf_recode_dtype(t->type) : LLM_DTYPE_F32;
     }
 }
 
@@ -1146,25 +1153,21 @@ static int llm__gguf_unpermute(uint8_t *data, uint64_t rows, size_t row_bytes, i
    - Q3_K (hmask, 2-bit codes, sixteen 6-bit scales, d: d x (scale - 32) x code, code in
      [-4, 3]) as Q6_K: the same d, the signed scales as its int8 scales, code + 32 as its
      6-bit codes. Every product is exact in f32 either way, so the values are ggml's. */
-static int llm__gguf_recodes(uint32_t type, llm_dtype dt) {
-    return (dt == LLM_DTYPE_Q8_0 && (type == LLM__GT_Q5_0 || type == LLM__GT_IQ4_NL)) || (dt == LLM_DTYPE_Q6_K && type == LLM__GT_Q3_K);
-}
+static int llm__gguf_recodes(uint32_t type, llm_dtype dt) { return dt != LLM_DTYPE_F32 && dt == llm__gguf_recode_dtype(type); }
 
 static void llm__gguf_recode(uint32_t type, const uint8_t *src, uint64_t n, uint8_t *dst) {
     uint64_t i;
-    int j;
+    int j, half;
     for (i = 0; i < n; i++) {
         if (type == LLM__GT_Q3_K) {
-            const uint8_t *b = src + i * 110, *hm = b, *q = b + 32;
+            const uint8_t *b = src + i * 110;
             uint8_t *o = dst + i * 210, *ql = o, *qh = o + 128;
-            int sc[16], v[256], e, half, shift, m = 1;
+            int sc[16], v[256];
             llm__gguf_q3_k_scales(b + 96, sc);
-            for (e = 0, half = 0; half < 2; half++, q += 32)
-                for (shift = 0; shift < 8; shift += 2, m <<= 1)
-                    for (j = 0; j < 32; j++, e++) v[e] = ((q[j] >> shift) & 3) - ((hm[j] & m) ? 0 : 4) + 32;
-            memset(o, 0, 192);
+            llm__gguf_q3_k_codes(b, v);
+            for (j = 0; j < 256; j++) v[j] += 32;
             for (half = 0; half < 2; half++, ql += 64, qh += 32)
-                for (j = 0; j < 32; j++) {
+                for (j = 0; j < 32; j++) { /* ggml's Q6_K order: ql and qh hold weights j, j+32, j+64, j+96 */
                     const int *w = v + 128 * half + j;
                     ql[j] = (uint8_t)((w[0] & 15) | (w[64] & 15) << 4);
                     ql[j + 32] = (uint8_t)((w[32] & 15) | (w[96] & 15) << 4);
@@ -1173,20 +1176,13 @@ static void llm__gguf_recode(uint32_t type, const uint8_t *src, uint64_t n, uint
             for (j = 0; j < 16; j++) o[192 + j] = (uint8_t)(int8_t)sc[j];
             o[208] = b[108]; o[209] = b[109];
         } else {
-            const uint8_t *b = src + i * (type == LLM__GT_Q5_0 ? 22 : 18), *qs = b + (type == LLM__GT_Q5_0 ? 6 : 2);
+            const uint8_t *b = src + i * (type == LLM__GT_Q5_0 ? 22 : 18);
             uint8_t *o = dst + i * 34;
-            uint32_t h = type == LLM__GT_Q5_0 ? (uint32_t)llm__gguf_le(b + 2, 4) : 0;
+            int x[32];
+            if (type == LLM__GT_Q5_0) llm__gguf_q5_codes(b, 0, x);
             o[0] = b[0]; o[1] = b[1];
-            for (j = 0; j < 16; j++) {
-                int lo = qs[j] & 15, hi = qs[j] >> 4;
-                if (type == LLM__GT_Q5_0) {
-                    o[2 + j] = (uint8_t)(int8_t)((lo | (int)((h >> j) & 1) << 4) - 16);
-                    o[18 + j] = (uint8_t)(int8_t)((hi | (int)((h >> (j + 16)) & 1) << 4) - 16);
-                } else {
-                    o[2 + j] = (uint8_t)llm__gguf_iq4nl[lo];
-                    o[18 + j] = (uint8_t)llm__gguf_iq4nl[hi];
-                }
-            }
+            for (j = 0; j < 32; j++)
+                o[2 + j] = (uint8_t)(type == LLM__GT_Q5_0 ? x[j] - 16 : llm__gguf_iq4nl[j < 16 ? b[2 + j] & 15 : b[2 + j - 16] >> 4]);
         }
     }
 }
