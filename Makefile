@@ -37,7 +37,8 @@ TEST_WARN ?= $(WARN)
 TEST_CFLAGS = $(TEST_WARN) $(CFLAGS) $(ARCH_FLAGS) $(OMP_FLAGS)
 
 PROGRAMS = $(B)/convert$(EXE) $(B)/generate$(EXE) $(B)/chat$(EXE) $(B)/simple$(EXE) $(B)/tokenize$(EXE) \
-           $(B)/bench_tokenize$(EXE) $(B)/gen_model$(EXE) $(B)/bench$(EXE) $(B)/npc$(EXE) $(B)/perplexity$(EXE)
+           $(B)/bench_tokenize$(EXE) $(B)/gen_model$(EXE) $(B)/bench$(EXE) $(B)/npc$(EXE) $(B)/perplexity$(EXE) \
+           $(B)/embed$(EXE)
 TEST_SRCS = $(wildcard tests/test_*.c)
 TEST_BINS = $(patsubst tests/%.c,$(B)/tests/%$(EXE),$(TEST_SRCS))
 TOOL_BINS = $(patsubst tests/%.c,$(B)/tests/%$(EXE),$(wildcard tests/tool_*.c))
@@ -170,7 +171,7 @@ run: build/kjv-tiny.llm build/generate
 # make install PREFIX=/usr/local DESTDIR=...: llm.h, the programs as llm-NAME, llm.pc.
 PREFIX  ?= /usr/local
 VERSION  = 0.1.0
-INSTALL_PROGRAMS = $(filter-out $(B)/simple$(EXE) $(B)/gen_model$(EXE) $(B)/bench_tokenize$(EXE) $(B)/npc$(EXE),$(PROGRAMS))
+INSTALL_PROGRAMS = $(filter-out $(B)/simple$(EXE) $(B)/gen_model$(EXE) $(B)/bench_tokenize$(EXE) $(B)/npc$(EXE) $(B)/embed$(EXE),$(PROGRAMS))
 ifeq ($(OPENMP),1)
   PC_OMP = -fopenmp
 endif

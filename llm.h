@@ -113,6 +113,7 @@
        llm_eval                 append tokens to the sequence; computes the last one's logits
        llm_logits               the logits of the last evaluated token
        llm_logits_at            the logits of any position of the last chunk (logits_all)
+       llm_embed                a text's embedding: its final hidden states pooled (mean, last, first)
        llm_ctx_pos              how many tokens the context holds
        llm_ctx_size             its n_ctx
        llm_ctx_batch            its n_batch
@@ -330,6 +331,10 @@ typedef struct llm_model_info {
     float rope_factor, rope_low_freq_factor, rope_high_freq_factor;
     int32_t rope_original_max_pos;
     int32_t tied_embeddings;     /* the LM head is the embedding matrix */
+    int32_t no_lm_head;          /* 1: the file has no LM head (an embedding model saved without
+                                    it): llm_eval refuses it, llm_embed runs it */
+    int32_t pooling;             /* an llm_pooling, what llm_embed does by default (never MODEL) */
+    int32_t embd_normalize;      /* 1: llm_embed divides by the L2 norm by default */
     int32_t qk_norm;             /* an llm_qk_norm */
     int32_t bos_id;              /* -1: none */
     int32_t n_stop_ids;
@@ -384,6 +389,13 @@ LLMDEF const llm_tensor *llm_model_tensor(const llm_model *model, const char *na
 LLMDEF const char *llm_model_meta_string(const llm_model *model, const char *key, size_t *len);
 
 /* ---- llm: context ----------------------------------------------------------------------- */
+/* How llm_embed makes one vector of a text's final hidden states, sentence-transformers'
+   Pooling modes: the mean over the tokens, the last token's, the first token's (its
+   "cls_token"). MODEL: the model file's, which the converter takes from the checkpoint's
+   sentence-transformers files (modules.json), and the mean where it has none, as
+   sentence-transformers does for a plain transformers directory. */
+typedef enum llm_pooling { LLM_POOLING_MODEL = 0, LLM_POOLING_MEAN = 1, LLM_POOLING_LAST = 2, LLM_POOLING_FIRST = 3 } llm_pooling;
+
 typedef enum llm_kv_type { LLM_KV_DEFAULT = 0, LLM_KV_F32 = 1, LLM_KV_F16 = 2 } llm_kv_type;
 
 #define LLM_MAX_THREADS 256         /* more threads than this are taken as this many */
@@ -432,6 +444,14 @@ LLMDEF const float *llm_logits(const llm_ctx *ctx);
    position of the last llm_eval call's last chunk with logits_all, else only the last one.
    NULL for any other position, and whenever llm_logits is NULL. */
 LLMDEF const float *llm_logits_at(const llm_ctx *ctx, int32_t pos);
+/* A text's embedding: evaluates tokens from position 0 (what the context held is dropped),
+   n_batch at a time, and writes to out the model's n_embd floats: the final hidden states
+   (after the final norm: what the LM head reads, transformers' last_hidden_state) pooled as
+   `pooling` says, then divided by their L2 norm when normalize is 1 (sentence-transformers'
+   Normalize; 0: not; -1: as the model file says). No logits are computed: the context then
+   holds the tokens and no logits. Pass the ids as the model expects them (llm_tokenize with
+   LLM_TOKENIZE_ADD_SPECIAL adds the tokenizer's own, such as an end token for LAST). */
+LLMDEF llm_result llm_embed(llm_ctx *ctx, const int32_t *tokens, size_t n, llm_pooling pooling, int normalize, float *out);
 LLMDEF int32_t llm_ctx_pos(const llm_ctx *ctx);
 LLMDEF int32_t llm_ctx_size(const llm_ctx *ctx);
 LLMDEF int32_t llm_ctx_batch(const llm_ctx *ctx);           /* tokens per prompt chunk */
@@ -772,6 +792,9 @@ enum { LLM_META_I32 = 1, LLM_META_F64 = 2, LLM_META_STRING = 3, LLM_META_I32_ARR
 #define LLM_KEY_RMS_EPS           "llm.rms_norm_eps"                          /* f64 */
 #define LLM_KEY_ROPE_THETA        "llm.rope_theta"                            /* f64 */
 #define LLM_KEY_TIED_EMBEDDINGS   "llm.tie_word_embeddings"
+#define LLM_KEY_NO_LM_HEAD        "llm.no_lm_head"                            /* 1: no LM head tensor */
+#define LLM_KEY_POOLING           "llm.pooling"                               /* an llm_pooling (not MODEL) */
+#define LLM_KEY_EMBD_NORMALIZE    "llm.embedding_normalize"                   /* 1: L2-normalized embeddings */
 #define LLM_KEY_QK_NORM           "llm.qk_norm"
 #define LLM_KEY_ROPE_SCALING      "llm.rope_scaling"                          /* an llm_rope_scaling */
 #define LLM_KEY_ROPE_FACTOR       "llm.rope_factor"                           /* f64 */
@@ -4853,11 +4876,15 @@ static llm_result llm__read_info(llm_model *m, char *err, size_t es) {
         (r = llm__meta_i32(m, LLM_KEY_HEAD_DIM, 1, &h->head_dim, err, es)) ||
         (r = llm__meta_i32(m, LLM_KEY_N_CTX_TRAIN, 1, &h->n_ctx_train, err, es)) ||
         (r = llm__meta_i32(m, LLM_KEY_TIED_EMBEDDINGS, 0, &h->tied_embeddings, err, es)) ||
+        (r = llm__meta_i32(m, LLM_KEY_NO_LM_HEAD, 0, &h->no_lm_head, err, es)) ||
+        (r = llm__meta_i32(m, LLM_KEY_POOLING, 0, &h->pooling, err, es)) ||
+        (r = llm__meta_i32(m, LLM_KEY_EMBD_NORMALIZE, 0, &h->embd_normalize, err, es)) ||
         (r = llm__meta_i32(m, LLM_KEY_QK_NORM, 0, &h->qk_norm, err, es)) ||
         (r = llm__meta_i32(m, LLM_KEY_BOS_ID, 0, &h->bos_id, err, es)) ||
         (r = llm__meta_i32(m, LLM_KEY_ROPE_SCALING, 0, &scaling, err, es)) ||
         (r = llm__meta_i32(m, LLM_KEY_ROPE_ORIG_CTX, 0, &orig, err, es)))
         return r;
+    if (!llm__meta_find(m, LLM_KEY_POOLING)) h->pooling = LLM_POOLING_MEAN;
     if ((r = llm__meta_f64(m, LLM_KEY_RMS_EPS, 1, &v, err, es))) return r;
     h->rms_eps = (float)v;
     if ((r = llm__meta_f64(m, LLM_KEY_ROPE_THETA, 1, &h->rope_theta, err, es))) return r;
@@ -4922,6 +4949,10 @@ static llm_result llm__check_info(const llm_model_info *h, char *err, size_t es)
                                                !(h->rope_high_freq_factor > h->rope_low_freq_factor)))
         return llm__fail(err, es, LLM_ERR_BAD_FILE, "llama3 rope scaling parameters are out of range");
     if ((r = llm__check_switches(h, err, es))) return r;
+    if (h->pooling < LLM_POOLING_MEAN || h->pooling > LLM_POOLING_FIRST || (unsigned)h->embd_normalize > 1 || (unsigned)h->no_lm_head > 1 ||
+        (h->no_lm_head && h->tied_embeddings))
+        return llm__fail(err, es, LLM_ERR_BAD_FILE, "metadata: pooling %d, embedding_normalize %d or no_lm_head %d (tied %d) is out of range",
+                         h->pooling, h->embd_normalize, h->no_lm_head, h->tied_embeddings);
     if (h->bos_id < -1 || h->bos_id >= h->n_vocab) return llm__fail(err, es, LLM_ERR_BAD_FILE, "bos_token_id %d is outside the vocabulary", h->bos_id);
     for (i = 0; i < h->n_stop_ids; i++)
         if (h->stop_ids[i] < 0 || h->stop_ids[i] >= h->n_vocab)
@@ -5137,7 +5168,7 @@ static llm_result llm__bind_model(llm_model *m, char *err, size_t es) {
         (r = llm__bind(m, &m->norm, "model.norm.weight", h->n_embd, 0, 0, err, es)))
         return r;
     if (h->tied_embeddings) m->output = m->tok_embd;
-    else if ((r = llm__bind(m, &m->output, "lm_head.weight", h->n_vocab, h->n_embd, 0, err, es))) return r;
+    else if (!h->no_lm_head && (r = llm__bind(m, &m->output, "lm_head.weight", h->n_vocab, h->n_embd, 0, err, es))) return r;
     if (win && (win->type != LLM_META_I32_ARRAY || win->size != (uint64_t)h->n_layer * 4))
         return llm__fail(err, es, LLM_ERR_BAD_FILE, "metadata: 'llm.sliding_window' must hold one i32 per layer");
     if ((r = llm__layer_array(m, LLM_KEY_LAYER_ROPE, &ropes, err, es))) return r;
@@ -5330,6 +5361,7 @@ struct llm_ctx {
     void *scratch;
     float *x, *xb, *q, *k, *v, *att_out, *hb, *hb2, *scores, *logits, *rope;
     float *rope_local;         /* the local layers' angles, when the model has such layers */
+    double *pool;              /* llm_embed's sums, n_embd */
     int32_t rope_long;         /* LongRoPE: this llm_eval call takes the long factors */
     uint8_t *xq;
     size_t xq_stride;
@@ -5421,7 +5453,7 @@ static uint64_t llm__ctx_scratch(llm_ctx *c, size_t B, size_t max_in, uint8_t *b
     uint64_t o_rope = llm__part(&total, B, 4 * (uint64_t)h->head_dim * (c->model->rope_inv_freq_local ? 2 : 1)), o_xq = llm__part(&total, B, c->xq_stride);
     int packs = c->kern->x_tile && llm__model_has_w16(c->model);
     uint64_t o_xp = llm__part(&total, packs ? B : 0, 4 * (uint64_t)max_in + 64);
-    uint64_t o_moe = llm__part(&total, 1, llm__moe_scratch(c, B, NULL));
+    uint64_t o_moe = llm__part(&total, 1, llm__moe_scratch(c, B, NULL)), o_pool = llm__part(&total, 1, 8 * (uint64_t)h->n_embd);
     uint64_t o_scores = llm__part(&total, (uint64_t)h->n_head, 4 * (uint64_t)c->n_ctx);
     *filled = o_scores;
     if (!base) return total;
@@ -5431,6 +5463,7 @@ static uint64_t llm__ctx_scratch(llm_ctx *c, size_t B, size_t max_in, uint8_t *b
     c->scores = (float *)(base + o_scores); c->logits = (float *)(base + o_logits); c->rope = (float *)(base + o_rope);
     c->rope_local = c->model->rope_inv_freq_local ? c->rope + B * (size_t)h->head_dim : NULL;
     c->xq = base + o_xq;
+    c->pool = (double *)(base + o_pool);
     c->xp = packs ? (float *)(base + o_xp) : NULL;
     llm__moe_scratch(c, B, base + o_moe);
     return total;
@@ -6174,12 +6207,12 @@ static void llm__logits_scale(const llm_model_info *h, float *logits, size_t n) 
     if (h->final_softcap > 0.0f) llm__softcap(logits, n, h->final_softcap);
 }
 
-/* Evaluates a chunk of at most n_batch tokens; logits for the chunk's last token, or for
-   all of them with logits_all. */
-static void llm__forward_chunk(llm_ctx *c, const int32_t *tokens, int n_tok, int want_logits) {
+/* Runs a chunk of at most n_batch tokens through the layers: their hidden states are then
+   in c->x (before the final norm), their keys and values in the cache. */
+static void llm__forward_layers(llm_ctx *c, const int32_t *tokens, int n_tok) {
     const llm_model *m = c->model;
     const llm_model_info *h = &m->info;
-    int b, layer, D = h->n_embd, first = c->logits_all ? 0 : n_tok - 1;
+    int b, layer, D = h->n_embd;
     for (b = 0; b < n_tok; b++) llm__get_row(m->tok_embd, tokens[b], c->x + (size_t)b * D, D);
     if (h->embd_scale != 1.0f)
         for (b = 0; b < n_tok * D; b++) c->x[b] *= h->embd_scale;
@@ -6187,6 +6220,15 @@ static void llm__forward_chunk(llm_ctx *c, const int32_t *tokens, int n_tok, int
     llm__rope_table(c, n_tok);
     for (layer = 0; layer < h->n_layer; layer++) llm__block(c, layer, n_tok);
     c->pos += n_tok;
+}
+
+/* Evaluates a chunk of at most n_batch tokens; logits for the chunk's last token, or for
+   all of them with logits_all. */
+static void llm__forward_chunk(llm_ctx *c, const int32_t *tokens, int n_tok, int want_logits) {
+    const llm_model *m = c->model;
+    const llm_model_info *h = &m->info;
+    int b, D = h->n_embd, first = c->logits_all ? 0 : n_tok - 1;
+    llm__forward_layers(c, tokens, n_tok);
     if (!want_logits) return;
     for (b = first; b < n_tok; b++) llm__norm(h, c->xb + (size_t)(b - first) * D, c->x + (size_t)b * D, m->norm, D);
     llm__matmul1(c, c->xb, n_tok - first, D, m->output, c->logits, NULL);
@@ -6195,32 +6237,88 @@ static void llm__forward_chunk(llm_ctx *c, const int32_t *tokens, int n_tok, int
     c->n_logits = n_tok - first;
 }
 
-LLMDEF llm_result llm_eval(llm_ctx *ctx, const int32_t *tokens, size_t n) {
+/* Whether n tokens can follow position pos (the message names the caller); then the
+   LongRoPE switch for the call: the long factors in a call whose sequence (its last position
+   + 1) passes the original context, as HF's longrope_frequency_update does for each forward
+   call, however many chunks it takes. */
+static llm_result llm__begin_call(llm_ctx *ctx, const char *fn, const int32_t *tokens, size_t n, int32_t pos) {
     size_t i;
-    if (!ctx) return LLM_ERR_INVALID_ARGUMENT;
     if (!tokens || n == 0) {
-        snprintf(ctx->error, sizeof ctx->error, "llm_eval: no tokens given");
+        snprintf(ctx->error, sizeof ctx->error, "%s: no tokens given", fn);
         return LLM_ERR_INVALID_ARGUMENT;
     }
-    if (n > (size_t)(ctx->n_ctx - ctx->pos)) {
-        snprintf(ctx->error, sizeof ctx->error, "llm_eval: %llu tokens at position %d pass the context size %d",
-                 (unsigned long long)n, ctx->pos, ctx->n_ctx);
+    if (n > (size_t)(ctx->n_ctx - pos)) {
+        snprintf(ctx->error, sizeof ctx->error, "%s: %llu tokens at position %d pass the context size %d", fn, (unsigned long long)n, pos,
+                 ctx->n_ctx);
         return LLM_ERR_CONTEXT_FULL;
     }
     for (i = 0; i < n; i++)
         if (tokens[i] < 0 || tokens[i] >= ctx->model->info.n_vocab) {
-            snprintf(ctx->error, sizeof ctx->error, "llm_eval: token %d at index %llu is outside the vocabulary (%d)",
-                     tokens[i], (unsigned long long)i, ctx->model->info.n_vocab);
+            snprintf(ctx->error, sizeof ctx->error, "%s: token %d at index %llu is outside the vocabulary (%d)", fn, tokens[i],
+                     (unsigned long long)i, ctx->model->info.n_vocab);
             return LLM_ERR_BAD_TOKEN;
         }
-    /* LongRoPE takes the long factors in a call whose sequence (its last position + 1) passes
-       the original context, as HF's longrope_frequency_update does for each forward call: one
-       llm_eval is one such call, however many chunks it takes. */
-    ctx->rope_long = ctx->model->rope_inv_freq_long && (int64_t)ctx->pos + (int64_t)n > ctx->model->info.rope_original_max_pos;
+    ctx->rope_long = ctx->model->rope_inv_freq_long && (int64_t)pos + (int64_t)n > ctx->model->info.rope_original_max_pos;
+    return LLM_OK;
+}
+
+LLMDEF llm_result llm_eval(llm_ctx *ctx, const int32_t *tokens, size_t n) {
+    size_t i;
+    llm_result r;
+    if (!ctx) return LLM_ERR_INVALID_ARGUMENT;
+    if (ctx->model->info.no_lm_head) {
+        snprintf(ctx->error, sizeof ctx->error, "llm_eval: the model has no LM head (an embedding model): llm_embed runs it");
+        return LLM_ERR_UNSUPPORTED;
+    }
+    if ((r = llm__begin_call(ctx, "llm_eval", tokens, n, ctx->pos)) != LLM_OK) return r;
     for (i = 0; i < n; i += (size_t)ctx->n_batch) {
         size_t chunk = n - i < (size_t)ctx->n_batch ? n - i : (size_t)ctx->n_batch;
         llm__forward_chunk(ctx, tokens + i, (int)chunk, i + chunk == n);
     }
+    return LLM_OK;
+}
+
+/* Adds the final-normed hidden states of the chunk's tokens [b0, b1) to the sums. */
+static void llm__pool_add(llm_ctx *c, int b0, int b1) {
+    const llm_model *m = c->model;
+    int b, i, D = m->info.n_embd;
+    for (b = b0; b < b1; b++) {
+        llm__norm(&m->info, c->xb, c->x + (size_t)b * D, m->norm, D);
+        for (i = 0; i < D; i++) c->pool[i] += c->xb[i];
+    }
+}
+
+LLMDEF llm_result llm_embed(llm_ctx *ctx, const int32_t *tokens, size_t n, llm_pooling pooling, int normalize, float *out) {
+    const llm_model_info *h;
+    size_t i;
+    int D;
+    double scale = 1.0, sq = 0.0;
+    llm_result r;
+    if (!ctx) return LLM_ERR_INVALID_ARGUMENT;
+    h = &ctx->model->info;
+    D = h->n_embd;
+    if (pooling == LLM_POOLING_MODEL) pooling = (llm_pooling)h->pooling;
+    if (normalize < 0) normalize = h->embd_normalize;
+    if (!out || (unsigned)pooling > LLM_POOLING_FIRST || normalize > 1) {
+        snprintf(ctx->error, sizeof ctx->error, "llm_embed: %s", out ? "unknown pooling or normalize value" : "no output buffer");
+        return LLM_ERR_INVALID_ARGUMENT;
+    }
+    if ((r = llm__begin_call(ctx, "llm_embed", tokens, n, 0)) != LLM_OK) return r;
+    ctx->pos = 0;
+    ctx->n_logits = 0;
+    memset(ctx->pool, 0, (size_t)D * sizeof *ctx->pool);
+    for (i = 0; i < n; i += (size_t)ctx->n_batch) {
+        int chunk = (int)(n - i < (size_t)ctx->n_batch ? n - i : (size_t)ctx->n_batch);
+        llm__forward_layers(ctx, tokens + i, chunk);
+        if (pooling == LLM_POOLING_MEAN) llm__pool_add(ctx, 0, chunk);
+        else if (pooling == LLM_POOLING_FIRST && i == 0) llm__pool_add(ctx, 0, 1);
+        else if (pooling == LLM_POOLING_LAST && i + (size_t)chunk == n) llm__pool_add(ctx, chunk - 1, chunk);
+    }
+    /* sentence-transformers: the sum over the tokens / their count; F.normalize: / max(|v|, 1e-12) */
+    if (pooling == LLM_POOLING_MEAN) scale = 1.0 / (double)n;
+    for (i = 0; i < (size_t)D; i++) sq += ctx->pool[i] * scale * (ctx->pool[i] * scale);
+    if (normalize) scale /= sqrt(sq) > 1e-12 ? sqrt(sq) : 1e-12;
+    for (i = 0; i < (size_t)D; i++) out[i] = (float)(ctx->pool[i] * scale);
     return LLM_OK;
 }
 

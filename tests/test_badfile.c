@@ -315,6 +315,9 @@ static void m_rope_dim_odd(llm_builder *b) { llm_builder_set_i32(b, LLM_KEY_ROPE
 static void m_rope_dim_big(llm_builder *b) { llm_builder_set_i32(b, LLM_KEY_ROPE_DIM, 6); }
 static void m_softcap_negative(llm_builder *b) { llm_builder_set_f64(b, LLM_KEY_ATTN_SOFTCAP, -1.0); }
 static void m_logits_divisor_0(llm_builder *b) { llm_builder_set_f64(b, LLM_KEY_LOGITS_DIVISOR, 0.0); }
+static void m_pooling_4(llm_builder *b) { llm_builder_set_i32(b, LLM_KEY_POOLING, 4); }
+static void m_pooling_model(llm_builder *b) { llm_builder_set_i32(b, LLM_KEY_POOLING, LLM_POOLING_MODEL); }
+static void m_normalize_2(llm_builder *b) { llm_builder_set_i32(b, LLM_KEY_EMBD_NORMALIZE, 2); }
 static void m_layer_rope_3(llm_builder *b) { const int32_t r[2] = { 1, 3 }; llm_builder_set_i32_array(b, LLM_KEY_LAYER_ROPE, r, 2); }
 static void m_layer_rope_short(llm_builder *b) { const int32_t r[1] = { 1 }; llm_builder_set_i32_array(b, LLM_KEY_LAYER_ROPE, r, 1); }
 static void m_longrope_no_factors(llm_builder *b) {
@@ -406,6 +409,9 @@ static const file_case file_cases[] = {
     { "rope_dim past head_dim", { NULL, NULL, NULL, NULL, m_rope_dim_big }, NULL, LLM_ERR_BAD_FILE, "rope_dim 6" },
     { "negative soft-cap", { NULL, NULL, NULL, NULL, m_softcap_negative }, NULL, LLM_ERR_BAD_FILE, "soft-cap" },
     { "logits divisor 0", { NULL, NULL, NULL, NULL, m_logits_divisor_0 }, NULL, LLM_ERR_BAD_FILE, "logits" },
+    { "pooling 4", { NULL, NULL, NULL, NULL, m_pooling_4 }, NULL, LLM_ERR_BAD_FILE, "pooling 4" },
+    { "pooling 0 written", { NULL, NULL, NULL, NULL, m_pooling_model }, NULL, LLM_ERR_BAD_FILE, "pooling 0" },
+    { "embedding_normalize 2", { NULL, NULL, NULL, NULL, m_normalize_2 }, NULL, LLM_ERR_BAD_FILE, "embedding_normalize 2" },
     { "layer rope kind 3", { NULL, NULL, NULL, NULL, m_layer_rope_3 }, NULL, LLM_ERR_BAD_FILE, "layer 1: unknown rope kind 3" },
     { "layer rope for 1 of 2 layers", { NULL, NULL, NULL, NULL, m_layer_rope_short }, NULL, LLM_ERR_BAD_FILE, "llm.layer_rope" },
     { "longrope without factors", { NULL, NULL, NULL, NULL, m_longrope_no_factors }, NULL, LLM_ERR_BAD_FILE, "llm.rope_short_factor" },
@@ -628,6 +634,22 @@ static void test_api_misuse(void) {
     check(r == LLM_ERR_INVALID_ARGUMENT && llm_ctx_pos(c) == 4, "llm_ctx_rewind(-1): %s", llm_result_string(r));
     check(llm_ctx_rewind(NULL, 0) == LLM_ERR_INVALID_ARGUMENT, "llm_ctx_rewind(NULL): invalid argument");
     check(llm_ctx_rewind(c, 2) == LLM_OK && llm_ctx_pos(c) == 2 && llm_eval(c, toks, 2) == LLM_OK, "rewind to 2, evaluate 2 more");
+    {
+        float e[HIDDEN];
+        check(llm_embed(NULL, toks, 1, LLM_POOLING_MEAN, 0, e) == LLM_ERR_INVALID_ARGUMENT, "llm_embed(NULL ctx): invalid argument");
+        r = llm_embed(c, toks, 1, LLM_POOLING_MEAN, 0, NULL);
+        check(r == LLM_ERR_INVALID_ARGUMENT && llm_ctx_pos(c) == 4, "llm_embed(NULL out): %s (%s)", llm_result_string(r), llm_ctx_error(c));
+        r = llm_embed(c, toks, 1, (llm_pooling)7, 0, e);
+        check(r == LLM_ERR_INVALID_ARGUMENT && llm_ctx_pos(c) == 4, "llm_embed(pooling 7): %s (%s)", llm_result_string(r), llm_ctx_error(c));
+        r = llm_embed(c, &bad_hi, 1, LLM_POOLING_MEAN, 0, e);
+        check(r == LLM_ERR_BAD_TOKEN && llm_ctx_pos(c) == 4, "llm_embed(token = vocab size): %s (%s)", llm_result_string(r), llm_ctx_error(c));
+        r = llm_embed(c, toks, 5, LLM_POOLING_MEAN, 0, e);
+        check(r == LLM_ERR_CONTEXT_FULL && llm_ctx_pos(c) == 4 && llm_logits(c) != NULL, "llm_embed of 5 tokens into n_ctx 4: %s (%s), the context unchanged",
+              llm_result_string(r), llm_ctx_error(c));
+        r = llm_embed(c, toks, 4, LLM_POOLING_MODEL, -1, e);
+        check(r == LLM_OK && llm_ctx_pos(c) == 4 && llm_logits(c) == NULL, "llm_embed of n_ctx tokens from a full context: %s, it holds them and no logits",
+              llm_result_string(r));
+    }
     llm_ctx_close(c);
 
     /* A second model on the same file and several contexts at once. */

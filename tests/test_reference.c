@@ -278,7 +278,9 @@ static void ref_read_safetensors(const char *dir, ref_weights *w) {
         unsigned char *raw;
         if (!strcmp(e->key, "__metadata__")) continue;
         t = &w->t[w->n++];
-        snprintf(t->name, sizeof t->name, "%s", e->key);
+        /* a base model's checkpoint (qwen3-embedding) names its tensors without the "model."
+           that transformers' ...ForCausalLM puts before them (its base_model_prefix) */
+        snprintf(t->name, sizeof t->name, "%s%s", strncmp(e->key, "model.", 6) && strcmp(e->key, "lm_head.weight") ? "model." : "", e->key);
         dt = get(e, "dtype")->str;
         t->n_dims = (int)shape->len;
         t->shape[0] = (long)shape->items[0].number;
@@ -479,7 +481,9 @@ static void moe(const ref_config *c, const ref_weights *w, int l, const double *
 }
 
 /* logits[n][vocab] for tokens[0..n), every position, computed from scratch. */
-static void ref_forward(const ref_config *c, const ref_weights *w, const int32_t *tokens, int n, double *logits) {
+/* logits[n][vocab]; hidden[n][hidden] (may be NULL): the final-normed hidden states, what
+   transformers' base model returns as last_hidden_state. */
+static void ref_forward(const ref_config *c, const ref_weights *w, const int32_t *tokens, int n, double *logits, double *hidden) {
     int D = c->hidden, hd = c->head_dim, QD = c->heads * hd, KVD = c->kv_heads * hd, F = c->ff;
     int n_rep = c->heads / c->kv_heads, l, i, j, h, k;
     double *x = (double *)xcalloc((size_t)n * D, sizeof(double)), *h1 = (double *)xcalloc((size_t)D, sizeof(double));
@@ -569,6 +573,7 @@ static void ref_forward(const ref_config *c, const ref_weights *w, const int32_t
     }
     for (i = 0; i < n; i++) {
         rms_norm(h1, x + (long)i * D, W(w, "model.norm.weight", 0), D, c->eps);
+        if (hidden) memcpy(hidden + (long)i * D, h1, (size_t)D * sizeof(double));
         linear(logits + (long)i * c->vocab, c->tied ? embed : W(w, "lm_head.weight", 0), NULL, h1, c->vocab, D);
         for (k = 0; k < c->vocab; k++) { /* Granite's logits_scaling, Gemma2's final soft-capping */
             double *z = &logits[(long)i * c->vocab + k];
@@ -652,7 +657,7 @@ static double diff_longrope_prefixes(const llm_model *m, const ref_config *c, co
     double worst = 0, d, *ref = (double *)xcalloc((size_t)SEQ * (size_t)vocab, sizeof(double));
     for (p = 1; p <= SEQ; p++) {
         g_long_from = p > c->original_max_pos ? 0 : 1 << 30;
-        ref_forward(c, w, tokens, p, ref);
+        ref_forward(c, w, tokens, p, ref, NULL);
         if (llm_ctx_rewind(ctx, 0) != LLM_OK || llm_eval(ctx, tokens, (size_t)p) != LLM_OK) { worst = INFINITY; break; }
         d = row_diff(llm_logits(ctx), ref + (long)(p - 1) * vocab, vocab);
         if (!(d <= worst)) worst = d;
@@ -672,6 +677,63 @@ static void batch_logits(const llm_model *m, const int32_t *tokens, int n_thread
     llm_ctx_close(c);
 }
 
+/* Largest |got - want| over a vector, over the largest |want|. */
+static double vec_diff(const float *got, const double *want, int n) {
+    double worst = 0, scale = 0, d;
+    int k;
+    for (k = 0; k < n; k++) if (fabs(want[k]) > scale) scale = fabs(want[k]);
+    for (k = 0; k < n; k++) {
+        d = fabs((double)got[k] - want[k]) / scale;
+        if (!(d <= worst)) worst = d;
+    }
+    return worst;
+}
+
+/* llm_embed against the reference's final hidden states: the last token's of every prefix
+   (in chunks of 7; a LongRoPE prefix past the original context takes the long factors, one
+   call), then the whole sequence pooled each way (mean, last, first), L2-normalized or not,
+   in one batch and in chunks of 7. The largest difference over the vector's scale; *state
+   is 0 when a call left the context other than holding the tokens without logits. */
+static double diff_embeddings(const llm_model *m, const ref_config *c, const ref_weights *w, const int32_t *tokens, int long_switch,
+                              int *state) {
+    int D = c->hidden, p, k, pool, norm, b;
+    double *logits = (double *)xcalloc((size_t)SEQ * (size_t)c->vocab, sizeof(double));
+    double *hid = (double *)xcalloc((size_t)SEQ * (size_t)D, sizeof(double)), *want = (double *)xcalloc((size_t)D, sizeof(double));
+    double worst = 0, d, sq;
+    float *got = (float *)xcalloc((size_t)D, sizeof(float));
+    llm_ctx *ctx[2];
+    ctx[0] = open_ctx(m, 0, 1, LLM_KV_F32);
+    ctx[1] = open_ctx(m, 7, 1, LLM_KV_F32);
+    *state = 1;
+    for (p = 1; p <= SEQ; p++) {
+        g_long_from = long_switch && p > c->original_max_pos ? 0 : 1 << 30;
+        ref_forward(c, w, tokens, p, logits, hid);
+        d = llm_embed(ctx[1], tokens, (size_t)p, LLM_POOLING_LAST, 0, got) == LLM_OK ? vec_diff(got, hid + (long)(p - 1) * D, D) : INFINITY;
+        if (!(d <= worst)) worst = d;
+    }
+    g_long_from = 1 << 30;
+    for (pool = LLM_POOLING_MEAN; pool <= LLM_POOLING_FIRST; pool++)
+        for (norm = 0; norm < 2; norm++) {
+            for (k = 0, sq = 0; k < D; k++) {
+                want[k] = 0;
+                if (pool == LLM_POOLING_MEAN)
+                    for (p = 0; p < SEQ; p++) want[k] += hid[(long)p * D + k] / SEQ;
+                else want[k] = hid[(long)(pool == LLM_POOLING_LAST ? SEQ - 1 : 0) * D + k];
+                sq += want[k] * want[k];
+            }
+            for (k = 0; k < D && norm; k++) want[k] /= sqrt(sq);
+            for (b = 0; b < 2; b++) {
+                d = llm_embed(ctx[b], tokens, SEQ, (llm_pooling)pool, norm, got) == LLM_OK ? vec_diff(got, want, D) : INFINITY;
+                if (!(d <= worst)) worst = d;
+                *state &= llm_ctx_pos(ctx[b]) == SEQ && llm_logits(ctx[b]) == NULL;
+            }
+        }
+    llm_ctx_close(ctx[0]);
+    llm_ctx_close(ctx[1]);
+    free(logits); free(hid); free(want); free(got);
+    return worst;
+}
+
 typedef struct variant {
     const char *name;
     const char *src_dtype; /* what gen_model writes */
@@ -680,7 +742,7 @@ typedef struct variant {
 static const variant variants[] = {
     { "llama", "f32" }, { "llama-gqa-tied", "f32" }, { "llama-mqa", "f32" }, { "llama3-rope", "f32" },
     { "llama-linear", "f32" }, { "llama-bias", "f32" }, { "mistral", "f32" }, { "mistral-default-window", "f32" },
-    { "qwen2", "f32" }, { "qwen2-swa", "f32" }, { "qwen3", "f32" }, { "qwen3-default-head-dim", "f32" },
+    { "qwen2", "f32" }, { "qwen2-swa", "f32" }, { "qwen3", "f32" }, { "qwen3-default-head-dim", "f32" }, { "qwen3-embedding", "f32" },
     { "qwen2", "bf16" }, { "llama-gqa-tied", "f16" }, { "qwen3", "bf16" },
     { "gemma3", "f32" }, { "gemma3-pattern", "f32" }, { "gemma2", "f32" }, { "olmo2", "f32" }, { "granite", "f32" },
     { "smollm3", "f32" }, { "smollm3-interval", "f32" }, { "phi3", "f32" }, { "phi3-long", "f32" }, { "qwen2-yarn", "f32" },
@@ -745,7 +807,7 @@ static void test_variant(const variant *v, const char *conv_dtype, double *worst
        per position) its positions from the original context on take the long factors */
     long_switch = !strcmp(c.rope_type, "longrope") && c.original_max_pos < SEQ;
     g_long_from = long_switch ? (int)c.original_max_pos : 1 << 30;
-    ref_forward(&c, &w, tokens, SEQ, ref);
+    ref_forward(&c, &w, tokens, SEQ, ref, NULL);
     g_long_from = 1 << 30;
     for (i = 0; i < n; i++) if (fabs(ref[i]) > scale) scale = fabs(ref[i]);
     for (i = 0; i < SEQ; i++) { /* how peaked: the mean top-1 probability */
@@ -767,6 +829,18 @@ static void test_variant(const variant *v, const char *conv_dtype, double *worst
           "%-34s max |diff| / %.1f (logit scale): %.1e token by token, %.1e batched, %.1e chunks of 7 (tol %.0e; top-1 p %.2f)",
           label, scale, d_tok, d_batch, d_chunk, TOL, top1);
     check(d_f16kv <= TOL_KV_F16, "%-34s f16 KV cache: %.1e (tol %.0e)", label, d_f16kv, TOL_KV_F16);
+    {
+        const llm_model_info *h = llm_model_info_get(m);
+        int embedding = !strcmp(v->name, "qwen3-embedding"), state;
+        double d_embd = diff_embeddings(m, &c, &w, tokens, long_switch, &state);
+        check(d_embd <= TOL && state, "%-34s llm_embed: %.1e of the vector's scale (every prefix's last token; the whole sequence "
+              "pooled mean, last, first, normalized or not, batched and in chunks of 7)", label, d_embd);
+        /* gen_model writes sentence-transformers' files (last-token pooling, Normalize) for this
+           variant only: the others take the defaults, the mean and no normalization */
+        check(h->pooling == (embedding ? LLM_POOLING_LAST : LLM_POOLING_MEAN) && h->embd_normalize == embedding,
+              "%-34s the model's pooling %d and normalization %d", label, h->pooling, h->embd_normalize);
+        if (d_embd > *worst_all) *worst_all = d_embd;
+    }
     if (d_tok > *worst_all) *worst_all = d_tok;
     if (d_batch > *worst_all) *worst_all = d_batch;
     if (d_chunk > *worst_all) *worst_all = d_chunk;
@@ -871,7 +945,7 @@ static void test_combinations(double *worst_all) {
         ref_weights_of(m, &w);
         for (i = 0; i < SEQ; i++) tokens[i] = (int32_t)((i * 37 + (size_t)k * 11 + 5) % (size_t)d.n_vocab);
         ref = (double *)xcalloc((size_t)SEQ * (size_t)c.vocab, sizeof(double));
-        ref_forward(&c, &w, tokens, SEQ, ref);
+        ref_forward(&c, &w, tokens, SEQ, ref, NULL);
         for (i = 0; i < (size_t)SEQ * (size_t)c.vocab; i++) if (fabs(ref[i]) > scale) scale = fabs(ref[i]);
         e = diff_token_by_token(m, tokens, ref, 1, LLM_KV_F32, NULL) / scale;
         if (!(diff_prefixes(m, tokens, ref, 7) / scale <= e)) e = diff_prefixes(m, tokens, ref, 7) / scale;

@@ -16,7 +16,8 @@
    factor, and a llama3 one as the factors of rope_freqs.weight. phi3 (Phi3MiniModel): Q, K and V fused again into blk.N.attn_qkv.weight,
    gate and up into blk.N.ffn_up.weight (gate first: llama.cpp's LLM_FFN_SWIGLU splits it so),
    LongRoPE as rope_factors_long/short.weight with rope.scaling.original_context_length and
-   rope.scaling.attn_factor, and attention.sliding_window (0 when WINDOW is not given).
+   rope.scaling.attn_factor, and attention.sliding_window (0 when WINDOW is not given). An
+   embedding model's pooling other than the mean as pooling_type.
 
    WINDOW: the sliding window to record (Gemma, Phi-3). --type: the type of the matrices and
    stacked experts (default f32; q8_0 with llm.h's scales and codes, put_q8_0_block, F32 where
@@ -419,6 +420,9 @@ int main(int argc, char **argv) {
     gw_kv_u32("attention.head_count_kv", (uint32_t)in->n_head_kv);
     if (!phi3) { gw_kv_u32("attention.key_length", (uint32_t)in->head_dim); gw_kv_u32("attention.value_length", (uint32_t)in->head_dim); } /* Phi3MiniModel: n_embd / n_head */
     gw_kv_u32("context_length", (uint32_t)in->n_ctx_train);
+    /* an embedding model's pooling other than the mean, as _try_set_pooling_type writes it from
+       modules.json (llama.cpp's pooling types: 2 cls, 3 last) */
+    if (in->pooling != LLM_POOLING_MEAN) gw_kv_u32("pooling_type", in->pooling == LLM_POOLING_FIRST ? 2u : 3u);
     gw_kv_f32("attention.layer_norm_rms_epsilon", in->rms_eps); gw_kv_f32("rope.freq_base", (float)in->rope_theta);
     gw_kv_u32("rope.dimension_count", (uint32_t)in->rope_dim);
     if (window || phi3) gw_kv_u32("attention.sliding_window", window ? (uint32_t)atoi(window) : 0);

@@ -44,6 +44,9 @@ typedef struct spec {
     int bos, eos, eos2;       /* eos2 >= 0: eos_token_id is a list */
     llm_dtype dtype;
     const char *extra;        /* more config.json lines, each `"key": value,` (a family's own keys) */
+    int base;                 /* saved as the base model (AutoModel): names without "model.", no LM
+                                 head, and sentence-transformers' modules.json (last-token pooling,
+                                 Normalize), as embedding models such as Qwen3-Embedding are */
 } spec;
 
 #define TINY 128, 64, 96, 2, 4 /* vocab, hidden, intermediate, layers, heads */
@@ -52,99 +55,101 @@ typedef struct spec {
 
 static const spec variants[] = {
     { "llama", "llama", "multi-head attention, untied head",
-      TINY, 4, 0, 2048, 1e-5, 10000.0, 0, 0, NULL, -1, -1, -1, 1, 2, -1, LLM_DTYPE_F32, NULL },
+      TINY, 4, 0, 2048, 1e-5, 10000.0, 0, 0, NULL, -1, -1, -1, 1, 2, -1, LLM_DTYPE_F32, NULL, 0 },
     { "llama-gqa-tied", "llama", "2 kv heads for 4 query heads, tied head",
-      TINY, 2, 0, 2048, 1e-5, 10000.0, 1, 0, NULL, -1, -1, -1, 1, 2, -1, LLM_DTYPE_F32, NULL },
+      TINY, 2, 0, 2048, 1e-5, 10000.0, 1, 0, NULL, -1, -1, -1, 1, 2, -1, LLM_DTYPE_F32, NULL, 0 },
     { "llama-mqa", "llama", "one kv head, explicit head_dim",
-      TINY, 1, 16, 2048, 1e-6, 10000.0, 0, 0, NULL, -1, -1, -1, 1, 2, 3, LLM_DTYPE_F32, NULL },
+      TINY, 1, 16, 2048, 1e-6, 10000.0, 0, 0, NULL, -1, -1, -1, 1, 2, 3, LLM_DTYPE_F32, NULL, 0 },
     { "llama3-rope", "llama", "llama3 rope scaling with all three frequency bands in use",
-      TINY, 2, 16, 131072, 1e-5, 500000.0, 1, 0, LLAMA3_SCALING, -1, -1, -1, 0, 1, 2, LLM_DTYPE_F32, NULL },
+      TINY, 2, 16, 131072, 1e-5, 500000.0, 1, 0, LLAMA3_SCALING, -1, -1, -1, 0, 1, 2, LLM_DTYPE_F32, NULL, 0 },
     { "llama-linear", "llama", "linear rope scaling",
-      TINY, 2, 0, 8192, 1e-5, 10000.0, 0, 0, "{\"factor\": 4.0, \"type\": \"linear\"}", -1, -1, -1, 1, 2, -1, LLM_DTYPE_F32, NULL },
+      TINY, 2, 0, 8192, 1e-5, 10000.0, 0, 0, "{\"factor\": 4.0, \"type\": \"linear\"}", -1, -1, -1, 1, 2, -1, LLM_DTYPE_F32, NULL, 0 },
     { "llama-bias", "llama", "attention_bias: q, k, v and o biases",
-      TINY, 2, 0, 2048, 1e-5, 10000.0, 0, 1, NULL, -1, -1, -1, 1, 2, -1, LLM_DTYPE_F32, NULL },
+      TINY, 2, 0, 2048, 1e-5, 10000.0, 0, 1, NULL, -1, -1, -1, 1, 2, -1, LLM_DTYPE_F32, NULL, 0 },
     { "mistral", "mistral", "sliding_window 5, shorter than the test sequence",
-      128, 64, 96, 3, 4, 2, 0, 32768, 1e-5, 1000000.0, 0, 0, NULL, 5, -1, -1, 1, 2, -1, LLM_DTYPE_F32, NULL },
+      128, 64, 96, 3, 4, 2, 0, 32768, 1e-5, 1000000.0, 0, 0, NULL, 5, -1, -1, 1, 2, -1, LLM_DTYPE_F32, NULL, 0 },
     { "mistral-default-window", "mistral", "no sliding_window key: the config class default (4096)",
-      TINY, 2, 0, 32768, 1e-5, 10000.0, 0, 0, NULL, -1, -1, -1, 1, 2, -1, LLM_DTYPE_F32, NULL },
+      TINY, 2, 0, 32768, 1e-5, 10000.0, 0, 0, NULL, -1, -1, -1, 1, 2, -1, LLM_DTYPE_F32, NULL, 0 },
     { "qwen2", "qwen2", "q/k/v biases, tied head",
-      TINY, 2, 0, 32768, 1e-6, 1000000.0, 1, 0, NULL, 32768, 0, 2, 0, 0, -1, LLM_DTYPE_F32, NULL },
+      TINY, 2, 0, 32768, 1e-6, 1000000.0, 1, 0, NULL, 32768, 0, 2, 0, 0, -1, LLM_DTYPE_F32, NULL, 0 },
     { "qwen2-swa", "qwen2", "use_sliding_window: layer 0 full, layers 1-2 window 6",
-      128, 64, 96, 3, 4, 2, 0, 32768, 1e-6, 1000000.0, 0, 0, NULL, 6, 1, 1, 0, 0, -1, LLM_DTYPE_F32, NULL },
+      128, 64, 96, 3, 4, 2, 0, 32768, 1e-6, 1000000.0, 0, 0, NULL, 6, 1, 1, 0, 0, -1, LLM_DTYPE_F32, NULL, 0 },
     { "qwen3", "qwen3", "q/k RMSNorm, head_dim 24 != hidden/heads",
-      TINY, 2, 24, 40960, 1e-6, 1000000.0, 1, 0, NULL, 0, 0, 2, 0, 1, -1, LLM_DTYPE_F32, NULL },
+      TINY, 2, 24, 40960, 1e-6, 1000000.0, 1, 0, NULL, 0, 0, 2, 0, 1, -1, LLM_DTYPE_F32, NULL, 0 },
+    { "qwen3-embedding", "qwen3", "an embedding model: the base model's tensor names, no LM head (tied), last-token pooling and Normalize",
+      TINY, 2, 24, 40960, 1e-6, 1000000.0, 1, 0, NULL, 0, 0, 2, 0, 1, -1, LLM_DTYPE_F32, NULL, 1 },
     { "qwen3-default-head-dim", "qwen3", "no head_dim key: the config class default (128)",
-      96, 32, 64, 2, 2, 1, 0, 40960, 1e-6, 1000000.0, 0, 0, NULL, -1, -1, -1, 0, 1, -1, LLM_DTYPE_F32, NULL },
+      96, 32, 64, 2, 2, 1, 0, 40960, 1e-6, 1000000.0, 0, 0, NULL, -1, -1, -1, 0, 1, -1, LLM_DTYPE_F32, NULL, 0 },
     { "gemma3", "gemma3_text", "sandwich and (1 + w) norms, q/k norm, GELU-tanh, sqrt(hidden) embeddings, local/global theta, window 6",
       128, 64, 96, 3, 4, 2, 16, 32768, 1e-6, 1000000.0, 1, 0, NULL, 6, -1, -1, 2, 1, -1, LLM_DTYPE_F32,
       "\"layer_types\": [\"sliding_attention\", \"sliding_attention\", \"full_attention\"],\n"
       "  \"query_pre_attn_scalar\": 24,\n  \"rope_local_base_freq\": 100.0,\n"
-      "  \"attn_logit_softcapping\": null,\n  \"final_logit_softcapping\": null,\n" },
+      "  \"attn_logit_softcapping\": null,\n  \"final_logit_softcapping\": null,\n", 0 },
     { "gemma3-pattern", "gemma3_text", "no layer_types: sliding_window_pattern 2, default query_pre_attn_scalar, rope_scaling linear",
       TINY, 2, 16, 32768, 1e-6, 1000000.0, 0, 1, "{\"factor\": 8.0, \"rope_type\": \"linear\"}", 5, -1, -1, 2, 1, -1, LLM_DTYPE_F32,
-      "\"sliding_window_pattern\": 2,\n" },
+      "\"sliding_window_pattern\": 2,\n", 0 },
     { "gemma2", "gemma2", "soft-capped scores (3) and logits (10), alternate sliding layers (window 5), hidden 48 (sqrt not exact)",
       128, 48, 96, 3, 4, 2, 16, 8192, 1e-6, 10000.0, 1, 0, NULL, 5, -1, -1, 2, 1, -1, LLM_DTYPE_F32,
-      "\"query_pre_attn_scalar\": 16,\n  \"attn_logit_softcapping\": 3.0,\n  \"final_logit_softcapping\": 10.0,\n" },
+      "\"query_pre_attn_scalar\": 16,\n  \"attn_logit_softcapping\": 3.0,\n  \"final_logit_softcapping\": 10.0,\n", 0 },
     { "gemma", "gemma", "Gemma 1: pre-norm, (1 + w) norms, sqrt(hidden) embeddings, hidden_act gelu (the exact GELU) beside "
       "hidden_activation gelu_pytorch_tanh, as google/gemma-7b's config has them, one kv head",
-      128, 48, 96, 2, 4, 1, 16, 8192, 1e-6, 10000.0, 1, 0, NULL, -1, -1, -1, 2, 1, -1, LLM_DTYPE_F32, "\"hidden_act\": \"gelu\",\n" },
+      128, 48, 96, 2, 4, 1, 16, 8192, 1e-6, 10000.0, 1, 0, NULL, -1, -1, -1, 2, 1, -1, LLM_DTYPE_F32, "\"hidden_act\": \"gelu\",\n", 0 },
     { "olmo2", "olmo2", "post-norms on attention and MLP outputs, q/k RMSNorm over all heads",
-      TINY, 2, 0, 4096, 1e-6, 500000.0, 0, 0, NULL, -1, -1, -1, 1, 2, -1, LLM_DTYPE_F32, NULL },
+      TINY, 2, 0, 4096, 1e-6, 500000.0, 0, 0, NULL, -1, -1, -1, 1, 2, -1, LLM_DTYPE_F32, NULL, 0 },
     { "granite", "granite", "embedding, attention, residual multipliers and logits_scaling",
       TINY, 2, 0, 4096, 1e-5, 10000.0, 1, 0, NULL, -1, -1, -1, 1, 2, -1, LLM_DTYPE_F32,
       "\"embedding_multiplier\": 12.0,\n  \"attention_multiplier\": 0.125,\n  \"residual_multiplier\": 0.22,\n"
-      "  \"logits_scaling\": 4.0,\n" },
+      "  \"logits_scaling\": 4.0,\n", 0 },
     { "smollm3", "smollm3", "no_rope_layers: layer 1 without RoPE",
       128, 64, 96, 3, 4, 2, 0, 65536, 1e-6, 5000000.0, 1, 0, NULL, 0, 0, 3, 1, 2, -1, LLM_DTYPE_F32,
-      "\"no_rope_layers\": [1, 0, 1],\n" },
+      "\"no_rope_layers\": [1, 0, 1],\n", 0 },
     { "smollm3-interval", "smollm3", "no no_rope_layers key: every 2nd layer without RoPE (no_rope_layer_interval 2)",
       TINY, 2, 0, 65536, 1e-6, 5000000.0, 1, 0, NULL, 0, 0, 2, 1, 2, -1, LLM_DTYPE_F32,
-      "\"no_rope_layer_interval\": 2,\n" },
+      "\"no_rope_layer_interval\": 2,\n", 0 },
     { "phi3", "phi3", "fused qkv_proj and gate_up_proj, partial rotary 0.5, LongRoPE (short factors in use)",
       TINY, 2, 0, 131072, 1e-5, 10000.0, 1, 0,
       "{\"long_factor\": [1.5, 4.0, 9.0, 17.0], \"short_factor\": [1.0, 1.25, 2.0, 3.5], \"type\": \"longrope\"}",
-      0, -1, -1, 1, 2, -1, LLM_DTYPE_F32, "\"partial_rotary_factor\": 0.5,\n  \"original_max_position_embeddings\": 4096,\n" },
+      0, -1, -1, 1, 2, -1, LLM_DTYPE_F32, "\"partial_rotary_factor\": 0.5,\n  \"original_max_position_embeddings\": 4096,\n", 0 },
     { "phi3-long", "phi3", "LongRoPE past an original context of 8: the long factors once a call's sequence passes it",
       TINY, 2, 0, 64, 1e-5, 10000.0, 1, 0,
       "{\"long_factor\": [1.5, 4.0, 9.0, 17.0], \"short_factor\": [1.0, 1.25, 2.0, 3.5], \"type\": \"longrope\"}",
-      0, -1, -1, 1, 2, -1, LLM_DTYPE_F32, "\"partial_rotary_factor\": 0.5,\n  \"original_max_position_embeddings\": 8,\n" },
+      0, -1, -1, 1, 2, -1, LLM_DTYPE_F32, "\"partial_rotary_factor\": 0.5,\n  \"original_max_position_embeddings\": 8,\n", 0 },
     { "qwen2-yarn", "qwen2", "YaRN factor 4 from an original context of 64: the ramp over pairs 0-3",
       TINY, 2, 0, 256, 1e-6, 10000.0, 0, 0,
-      "{\"factor\": 4.0, \"original_max_position_embeddings\": 64, \"rope_type\": \"yarn\"}", 256, 0, 2, 0, 0, -1, LLM_DTYPE_F32, NULL },
+      "{\"factor\": 4.0, \"original_max_position_embeddings\": 64, \"rope_type\": \"yarn\"}", 256, 0, 2, 0, 0, -1, LLM_DTYPE_F32, NULL, 0 },
     { "mixtral", "mixtral", "8 experts, 2 per token, Mixtral's tensor names",
-      TINY, 2, 16, 32768, 1e-5, 1000000.0, 0, 0, NULL, 0, -1, -1, 1, 2, -1, LLM_DTYPE_F32, NULL },
+      TINY, 2, 16, 32768, 1e-5, 1000000.0, 0, 0, NULL, 0, -1, -1, 1, 2, -1, LLM_DTYPE_F32, NULL, 0 },
     { "qwen3-moe", "qwen3_moe", "8 experts, 2 per token, norm_topk_prob, layer 1 dense (mlp_only_layers)",
-      128, 64, 96, 3, 4, 2, 16, 40960, 1e-6, 1000000.0, 0, 0, NULL, -1, 0, 3, 0, 1, -1, LLM_DTYPE_F32, NULL },
+      128, 64, 96, 3, 4, 2, 16, 40960, 1e-6, 1000000.0, 0, 0, NULL, -1, 0, 3, 0, 1, -1, LLM_DTYPE_F32, NULL, 0 },
     { "qwen3-moe-step2", "qwen3_moe", "6 experts, 3 per token, no renormalisation, decoder_sparse_step 2",
-      TINY, 2, 0, 40960, 1e-6, 1000000.0, 1, 0, NULL, -1, -1, -1, 0, 1, -1, LLM_DTYPE_F32, NULL },
+      TINY, 2, 0, 40960, 1e-6, 1000000.0, 1, 0, NULL, -1, -1, -1, 0, 1, -1, LLM_DTYPE_F32, NULL, 0 },
     { "qwen2-moe", "qwen2_moe", "4 experts, 2 per token, a shared expert with its sigmoid gate, q/k/v biases",
-      TINY, 2, 0, 32768, 1e-6, 1000000.0, 0, 0, NULL, 32768, 0, 2, 0, 0, -1, LLM_DTYPE_F32, NULL },
+      TINY, 2, 0, 32768, 1e-6, 1000000.0, 0, 0, NULL, 32768, 0, 2, 0, 0, -1, LLM_DTYPE_F32, NULL, 0 },
     { "olmoe", "olmoe", "8 experts, 3 per token, no renormalisation, q/k RMSNorm over all heads, pre-norm blocks",
-      TINY, 2, 0, 4096, 1e-5, 10000.0, 0, 0, NULL, -1, -1, -1, 1, 2, -1, LLM_DTYPE_F32, "\"clip_qkv\": null,\n" },
+      TINY, 2, 0, 4096, 1e-5, 10000.0, 0, 0, NULL, -1, -1, -1, 1, 2, -1, LLM_DTYPE_F32, "\"clip_qkv\": null,\n", 0 },
 };
 
 static const spec shapes[] = {
     { "tinyllama-1.1b", "llama", "TinyLlama-1.1B",
-      32000, 2048, 5632, 22, 32, 4, 0, 2048, 1e-5, 10000.0, 0, 0, NULL, -1, -1, -1, 1, 2, -1, LLM_DTYPE_BF16, NULL },
+      32000, 2048, 5632, 22, 32, 4, 0, 2048, 1e-5, 10000.0, 0, 0, NULL, -1, -1, -1, 1, 2, -1, LLM_DTYPE_BF16, NULL, 0 },
     { "smollm2-135m", "llama", "SmolLM2-135M",
-      49152, 576, 1536, 30, 9, 3, 0, 8192, 1e-5, 100000.0, 1, 0, NULL, -1, -1, -1, 0, 0, -1, LLM_DTYPE_BF16, NULL },
+      49152, 576, 1536, 30, 9, 3, 0, 8192, 1e-5, 100000.0, 1, 0, NULL, -1, -1, -1, 0, 0, -1, LLM_DTYPE_BF16, NULL, 0 },
     { "llama3.2-1b", "llama", "Llama-3.2-1B",
       128256, 2048, 8192, 16, 32, 8, 64, 131072, 1e-5, 500000.0, 1, 0,
       "{\"factor\": 32.0, \"high_freq_factor\": 4.0, \"low_freq_factor\": 1.0, "
       "\"original_max_position_embeddings\": 8192, \"rope_type\": \"llama3\"}",
-      -1, -1, -1, 128000, 128001, -1, LLM_DTYPE_BF16, NULL },
+      -1, -1, -1, 128000, 128001, -1, LLM_DTYPE_BF16, NULL, 0 },
     { "qwen2.5-0.5b", "qwen2", "Qwen2.5-0.5B",
       151936, 896, 4864, 24, 14, 2, 0, 32768, 1e-6, 1000000.0, 1, 0, NULL, 32768, 0, 24, 151643, 151643, -1,
-      LLM_DTYPE_BF16, NULL },
+      LLM_DTYPE_BF16, NULL, 0 },
     { "gemma3-1b", "gemma3_text", "Gemma-3-1B",
       262144, 1152, 6912, 26, 4, 1, 256, 32768, 1e-6, 1000000.0, 1, 0, NULL, 512, -1, -1, 2, 1, 106, LLM_DTYPE_BF16,
       "\"sliding_window_pattern\": 6,\n  \"query_pre_attn_scalar\": 256,\n  \"rope_local_base_freq\": 10000.0,\n"
-      "  \"attn_logit_softcapping\": null,\n  \"final_logit_softcapping\": null,\n" },
+      "  \"attn_logit_softcapping\": null,\n  \"final_logit_softcapping\": null,\n", 0 },
     { "gemma3-270m", "gemma3_text", "Gemma-3-270M",
       262144, 640, 2048, 18, 4, 1, 256, 32768, 1e-6, 1000000.0, 1, 0, NULL, 512, -1, -1, 2, 1, 106, LLM_DTYPE_BF16,
       "\"sliding_window_pattern\": 6,\n  \"query_pre_attn_scalar\": 256,\n  \"rope_local_base_freq\": 10000.0,\n"
-      "  \"attn_logit_softcapping\": null,\n  \"final_logit_softcapping\": null,\n" },
+      "  \"attn_logit_softcapping\": null,\n  \"final_logit_softcapping\": null,\n", 0 },
     { "phi4-mini", "phi3", "Phi-4-mini-instruct",
       200064, 3072, 8192, 32, 24, 8, 0, 131072, 1e-5, 10000.0, 1, 0,
       "{\"long_factor\": [1, 1.118320672, 1.250641126, 1.398617824, 1.564103225, 1.74916897, 1.956131817, 2.187582649, "
@@ -156,19 +161,19 @@ static const spec shapes[] = {
       "1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, "
       "1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0], \"type\": \"longrope\"}",
       262144, -1, -1, 199999, 200020, 199999, LLM_DTYPE_BF16,
-      "\"partial_rotary_factor\": 0.75,\n  \"original_max_position_embeddings\": 4096,\n" },
+      "\"partial_rotary_factor\": 0.75,\n  \"original_max_position_embeddings\": 4096,\n", 0 },
     { "smollm3-3b", "smollm3", "SmolLM3-3B",
       128256, 2048, 11008, 36, 16, 4, 0, 65536, 1e-6, 5000000.0, 1, 0, NULL, 0, 0, 28, 128000, 128012, -1, LLM_DTYPE_BF16,
-      "\"no_rope_layer_interval\": 4,\n" },
+      "\"no_rope_layer_interval\": 4,\n", 0 },
     { "granite-3.3-2b", "granite", "granite-3.3-2b-instruct",
       49159, 2048, 8192, 40, 32, 8, 0, 131072, 1e-5, 10000000.0, 1, 0, NULL, -1, -1, -1, 0, 0, -1, LLM_DTYPE_BF16,
       "\"embedding_multiplier\": 12.0,\n  \"attention_multiplier\": 0.015625,\n  \"residual_multiplier\": 0.22,\n"
-      "  \"logits_scaling\": 8.0,\n" },
+      "  \"logits_scaling\": 8.0,\n", 0 },
     { "olmoe-1b-7b", "olmoe", "OLMoE-1B-7B-0924: 64 experts, 8 per token (7B weights, 1.3B active)",
       50304, 2048, 1024, 16, 16, 16, 0, 4096, 1e-5, 10000.0, 0, 0, NULL, -1, -1, -1, -1, 50279, -1, LLM_DTYPE_BF16,
-      "\"clip_qkv\": null,\n  \"pad_token_id\": 1,\n" },
+      "\"clip_qkv\": null,\n  \"pad_token_id\": 1,\n", 0 },
     { "qwen3-30b-a3b", "qwen3_moe", "Qwen3-30B-A3B: 128 experts, 8 per token (30B weights, 3B active)",
-      151936, 2048, 6144, 48, 32, 4, 128, 40960, 1e-6, 1000000.0, 0, 0, NULL, -1, 0, 48, 151643, 151645, -1, LLM_DTYPE_BF16, NULL },
+      151936, 2048, 6144, 48, 32, 4, 128, 40960, 1e-6, 1000000.0, 0, 0, NULL, -1, 0, 48, 151643, 151645, -1, LLM_DTYPE_BF16, NULL, 0 },
 };
 
 /* The mixture of experts of a variant or shape, by its name: experts, chosen per token,
@@ -470,7 +475,10 @@ static void fill(const gen_tensor *t, uint64_t seed, uint64_t first, size_t n, l
     }
 }
 
-static void write_safetensors(const char *dir, const tensor_list *l, llm_dtype dtype, uint64_t seed) {
+/* A base model's name: without "model." (the values stay those of the full name). */
+static const char *saved_name(const spec *s, const char *name) { return s->base && !strncmp(name, "model.", 6) ? name + 6 : name; }
+
+static void write_safetensors(const char *dir, const spec *s, const tensor_list *l, llm_dtype dtype, uint64_t seed) {
     char path[4096], *hdr;
     size_t cap = 256 + (size_t)l->n * 256, len = 0, chunk = (size_t)1 << 20;
     uint64_t off = 0, hlen;
@@ -484,7 +492,7 @@ static void write_safetensors(const char *dir, const tensor_list *l, llm_dtype d
     for (i = 0; i < l->n; i++) {
         const gen_tensor *t = &l->t[i];
         uint64_t count = (uint64_t)t->shape[0] * (uint64_t)(t->n_dims == 2 ? t->shape[1] : 1), size = count * elem_size(dtype);
-        len += (size_t)snprintf(hdr + len, cap - len, ",\"%s\":{\"dtype\":\"%s\",\"shape\":[%lld", t->name, st_dtype(dtype),
+        len += (size_t)snprintf(hdr + len, cap - len, ",\"%s\":{\"dtype\":\"%s\",\"shape\":[%lld", saved_name(s, t->name), st_dtype(dtype),
                                 (long long)t->shape[0]);
         if (t->n_dims == 2) len += (size_t)snprintf(hdr + len, cap - len, ",%lld", (long long)t->shape[1]);
         len += (size_t)snprintf(hdr + len, cap - len, "],\"data_offsets\":[%llu,%llu]}", (unsigned long long)off,
@@ -510,6 +518,30 @@ static void write_safetensors(const char *dir, const tensor_list *l, llm_dtype d
     if (fclose(f) != 0) die_io(path);
     free(hdr);
     free(buf);
+}
+
+static void make_dirs(const char *dir);
+
+/* sentence-transformers' files: the transformer, last-token pooling, then Normalize. */
+static void write_modules(const char *dir) {
+    char path[4096];
+    FILE *f;
+    snprintf(path, sizeof path, "%s/modules.json", dir);
+    if (!(f = fopen(path, "w"))) die_io(path);
+    fputs("[\n  {\"idx\": 0, \"name\": \"0\", \"path\": \"\", \"type\": \"sentence_transformers.models.Transformer\"},\n"
+          "  {\"idx\": 1, \"name\": \"1\", \"path\": \"1_Pooling\", \"type\": \"sentence_transformers.models.Pooling\"},\n"
+          "  {\"idx\": 2, \"name\": \"2\", \"path\": \"2_Normalize\", \"type\": \"sentence_transformers.models.Normalize\"}\n]\n", f);
+    if (fclose(f) != 0) die_io(path);
+    snprintf(path, sizeof path, "%s/1_Pooling", dir);
+    make_dirs(path);
+    snprintf(path, sizeof path, "%s/2_Normalize", dir);
+    make_dirs(path);
+    snprintf(path, sizeof path, "%s/1_Pooling/config.json", dir);
+    if (!(f = fopen(path, "w"))) die_io(path);
+    fputs("{\n  \"word_embedding_dimension\": 64,\n  \"pooling_mode_cls_token\": false,\n  \"pooling_mode_mean_tokens\": false,\n"
+          "  \"pooling_mode_max_tokens\": false,\n  \"pooling_mode_mean_sqrt_len_tokens\": false,\n"
+          "  \"pooling_mode_weightedmean_tokens\": false,\n  \"pooling_mode_lasttoken\": true,\n  \"include_prompt\": true\n}\n", f);
+    if (fclose(f) != 0) die_io(path);
 }
 
 /* mkdir -p */
@@ -577,7 +609,8 @@ int main(int argc, char **argv) {
     memset(&l, 0, sizeof l);
     plan_tensors(&s, &l);
     write_config(dir, &s);
-    write_safetensors(dir, &l, s.dtype, seed);
+    write_safetensors(dir, &s, &l, s.dtype, seed);
+    if (s.base) write_modules(dir);
     printf("gen_model: wrote %s (%s, %s, seed %llu)\n", dir, s.name, st_dtype(s.dtype), (unsigned long long)seed);
     free(l.t);
     return 0;

@@ -2152,6 +2152,8 @@ typedef struct llm__cv_hparams {
     int rope_scaling, rope_orig;
     double rope_factor, rope_low, rope_high;
     int tied, qk_norm, attn_bias_qkv, attn_bias_o;
+    int no_lm_head;             /* a base model's checkpoint without a head (llm__cv_base_model_names) */
+    int pooling, embd_normalize; /* sentence-transformers' (llm__cv_read_pooling); pooling 0: none named */
     int bos_id, n_eos, eos[LLM_MAX_STOP_IDS];
     int *window; /* per layer */
     /* the switches (llm.h's llm_model_info) */
@@ -2536,6 +2538,52 @@ static int llm__cv_read_experts(llm__cv *cv, const json_value *cfg, llm__cv_hpar
     return 0;
 }
 
+/* An embedding model's sentence-transformers files: modules.json lists the modules run after
+   the transformer, each a type and a folder. A Pooling module's mode (its folder's
+   config.json) and a Normalize module after it become the file's llm.pooling and
+   llm.embedding_normalize, what llm_embed does by default. Pooling modes llm_embed lacks,
+   or other modules (Dense, ...), are named in a note and leave the file without a pooling. */
+static int llm__cv_read_pooling(llm__cv *cv, const char *dir, llm__cv_hparams *h) {
+    static const char *const modes[] = { "pooling_mode_mean_tokens", "pooling_mode_lasttoken", "pooling_mode_cls_token",
+                                         "pooling_mode_max_tokens", "pooling_mode_mean_sqrt_len_tokens", "pooling_mode_weightedmean_tokens" };
+    char path[4096], sub[2048], err[1024];
+    json_value *mods, *cfg = NULL;
+    const char *kind = NULL;
+    size_t i, k;
+    int on = 0, n_on, rc = 0;
+    llm__cv_path_join(path, sizeof path, dir, "modules.json");
+    if (!llm__cv_file_exists(path)) return 0;
+    if (!(mods = json_parse_file_ex(path, JSON_NO_NUL, err, sizeof err))) return llm__cv_json_failed(cv, err);
+    if (mods->type != JSON_ARRAY) rc = llm__cv_fail(cv, "%s: not a JSON array (found %s)", path, json_type_name(mods->type));
+    for (i = 0; rc == 0 && i < mods->len; i++) {
+        const json_value *type = json_get(&mods->items[i], "type"), *folder = json_get(&mods->items[i], "path");
+        const char *name;
+        if (!type || type->type != JSON_STRING || (folder && folder->type != JSON_STRING)) { rc = llm__cv_fail(cv, "%s: module %d has no type or path", path, (int)i); break; }
+        name = strrchr(type->str, '.') ? strrchr(type->str, '.') + 1 : type->str;
+        if (!strcmp(name, "Transformer") && i == 0) continue;
+        if (!strcmp(name, "Normalize") && h->pooling) { h->embd_normalize = 1; continue; }
+        if (strcmp(name, "Pooling") || h->pooling) { kind = type->str; break; }
+        snprintf(sub, sizeof sub, "%s/%s", folder ? folder->str : "", "config.json");
+        llm__cv_path_join(path, sizeof path, dir, sub);
+        if (llm__cv_read_json_object(cv, path, 0, &cfg)) { rc = -1; break; }
+        for (k = n_on = 0; k < sizeof modes / sizeof modes[0] && rc == 0; k++) {
+            if ((rc = llm__cv_cfg_bool(cv, cfg, modes[k], 0, &on)) == 0 && on && ++n_on == 1) h->pooling = k < 3 ? (int)(LLM_POOLING_MEAN + k) : 0;
+        }
+        if (rc == 0 && (n_on != 1 || !h->pooling)) { h->pooling = 0; kind = n_on ? "that pooling mode (mean, last token and cls are)" : "no pooling mode"; }
+        else if (rc == 0 && (rc = llm__cv_cfg_bool(cv, cfg, "include_prompt", 1, &on)) == 0 && !on)
+            llm__cv_log(cv, "note: the pooling leaves out an instruction prompt's tokens (include_prompt false): llm_embed pools every token it is given");
+        json_free(cfg);
+        cfg = NULL;
+        if (kind) break;
+    }
+    if (rc == 0 && kind) {
+        llm__cv_log(cv, "note: modules.json: %s is not run by llm_embed; the file names no pooling", kind);
+        h->pooling = h->embd_normalize = 0;
+    }
+    json_free(mods);
+    return rc;
+}
+
 /* config.json (and generation_config.json, which may be NULL) -> hparams. */
 static int llm__cv_hparams_from_json(llm__cv *cv, const json_value *cfg, const json_value *gen, llm__cv_hparams *h) {
     const json_value *act;
@@ -2594,7 +2642,7 @@ static int llm__cv_read_hparams(llm__cv *cv, const char *dir, llm__cv_hparams *h
     rc = llm__cv_hparams_from_json(cv, cfg, gen, h);
     json_free(cfg);
     json_free(gen);
-    return rc;
+    return rc ? rc : llm__cv_read_pooling(cv, dir, h);
 }
 
 /* ---- safetensors ---------------------------------------------------------------------- */
@@ -2992,6 +3040,9 @@ static int llm__cv_set_hparams(llm__cv *cv, llm_builder *b, const llm__cv_hparam
     r |= llm_builder_set_f64(b, LLM_KEY_RMS_EPS, h->rms_eps);
     r |= llm_builder_set_f64(b, LLM_KEY_ROPE_THETA, h->rope_theta);
     r |= llm_builder_set_i32(b, LLM_KEY_TIED_EMBEDDINGS, h->tied);
+    if (h->no_lm_head) r |= llm_builder_set_i32(b, LLM_KEY_NO_LM_HEAD, 1);
+    if (h->pooling) r |= llm_builder_set_i32(b, LLM_KEY_POOLING, h->pooling);
+    if (h->embd_normalize) r |= llm_builder_set_i32(b, LLM_KEY_EMBD_NORMALIZE, 1);
     r |= llm_builder_set_i32(b, LLM_KEY_QK_NORM, h->qk_norm);
     r |= llm_builder_set_i32(b, LLM_KEY_ROPE_SCALING, h->rope_scaling);
     if (h->rope_scaling != LLM_ROPE_NONE) {
@@ -3047,6 +3098,29 @@ static int llm__cv_check_experts(llm__cv *cv, const llm__cv_source *src, const l
     return 0;
 }
 
+/* A checkpoint of the base model (what AutoModel saves, as embedding models such as
+   Qwen3-Embedding are) names its tensors without "model." and has no LM head: the names take
+   the prefix, and an untied one becomes a file without a head (llm_eval refuses it,
+   llm_embed runs it). */
+static int llm__cv_base_model_names(llm__cv *cv, llm__cv_source *src, llm__cv_hparams *h) {
+    int i;
+    if (!llm__cv_find_src(src, "embed_tokens.weight") || llm__cv_find_src(src, "model.embed_tokens.weight")) return 0;
+    for (i = 0; i < src->n; i++) {
+        char *name = src->t[i].name, *out;
+        if (!strncmp(name, "model.", 6) || !strcmp(name, "lm_head.weight")) continue;
+        if (!(out = (char *)malloc(strlen(name) + 7))) return llm__cv_oom(cv);
+        strcpy(out, "model.");
+        strcat(out, name);
+        free(name);
+        src->t[i].name = out;
+    }
+    if (!h->tied && !llm__cv_find_src(src, "lm_head.weight")) {
+        h->no_lm_head = 1;
+        llm__cv_log(cv, "note: a base model's checkpoint without an LM head (an embedding model): the file gives embeddings (llm_embed), no logits");
+    }
+    return llm__cv_check_unique_names(cv, src);
+}
+
 /* Mixtral checkpoints name a layer's mixture block_sparse_moe and an expert's matrices w1
    (gate), w3 (up) and w2 (down); they are stored under the names Qwen-MoE uses (and newer
    transformers versions save), which llm.h reads. */
@@ -3094,7 +3168,7 @@ static int llm__cv_check_complete(llm__cv *cv, const llm__cv_source *src, const 
     size_t i;
     if (!llm__cv_find_src(src, "model.embed_tokens.weight")) return llm__cv_fail(cv, "%s: missing tensor 'model.embed_tokens.weight'", llm__cv_src_where(src));
     if (!llm__cv_find_src(src, "model.norm.weight")) return llm__cv_fail(cv, "%s: missing tensor 'model.norm.weight'", llm__cv_src_where(src));
-    if (!h->tied && !llm__cv_find_src(src, "lm_head.weight")) return llm__cv_fail(cv, "%s: missing tensor 'lm_head.weight' (tie_word_embeddings is false)", llm__cv_src_where(src));
+    if (!h->tied && !h->no_lm_head && !llm__cv_find_src(src, "lm_head.weight")) return llm__cv_fail(cv, "%s: missing tensor 'lm_head.weight' (tie_word_embeddings is false)", llm__cv_src_where(src));
     for (l = 0; l < h->n_layer; l++) {
         if (h->sparse && h->sparse[l] && llm__cv_check_experts(cv, src, h, l)) return -1;
         for (i = 0; i < sizeof always / sizeof always[0]; i++) {
@@ -3663,7 +3737,7 @@ static llm_result llm__cv_run(llm__cv *cv, const char *dir, const char *out) {
     if (!no_tokenizer) llm__cv_tok_describe(cv, &td);
     if (!(p = (llm__cv_plan *)calloc(1, sizeof *p))) { llm__cv_oom(cv); goto done; }
     if (!d->vocab_only && (llm__cv_read_hparams(cv, dir, &h) || (!no_tokenizer && llm__cv_tok_check_vocab_size(cv, &td, h.n_vocab)) ||
-                           llm__cv_open_source(cv, dir, &src) || llm__cv_rename_experts(cv, &src, &h) || llm__cv_plan_tensors(cv, &src, &h, d->has_dtype, d->dtype, d->recipe, p)))
+                           llm__cv_open_source(cv, dir, &src) || llm__cv_base_model_names(cv, &src, &h) || llm__cv_rename_experts(cv, &src, &h) || llm__cv_plan_tensors(cv, &src, &h, d->has_dtype, d->dtype, d->recipe, p)))
         goto done;
     if (!d->vocab_only) llm__cv_embd_scale(&src, &h);
     written = !llm__cv_write_model(cv, out, dir, &src, p, d->vocab_only ? NULL : &h, no_tokenizer ? NULL : &td, &bytes);

@@ -942,7 +942,7 @@ static int llm__gguf_read_hparams(llm__cv *cv, const llm__gguf_file *gf, llm__cv
     char text[4096], err[256];
     json_value *cfg;
     size_t n = 0;
-    int n_vocab, v_len, rope_dim, rc;
+    int n_vocab, v_len, rope_dim, pooling, rc;
     memset(h, 0, sizeof *h);
     if (llm__gguf_hp_int(cv, gf, "vocab_size", 0, 0, &n_vocab)) return -1;
     if (!n_vocab && (kv = llm__gguf_find(g, "tokenizer.ggml.tokens")) && kv->type == LLM__GGUF_ARRAY && kv->n < (1u << 24)) n_vocab = (int)kv->n;
@@ -976,6 +976,10 @@ static int llm__gguf_read_hparams(llm__cv *cv, const llm__gguf_file *gf, llm__cv
         h->attn_bias_qkv = llm__gguf_find_tensor(g, "blk.0.attn_q.bias") != NULL;
         h->attn_bias_o = llm__gguf_find_tensor(g, "blk.0.attn_output.bias") != NULL;
     }
+    /* an embedding model's pooling (llama.cpp's pooling_type: 1 mean, 2 cls, 3 last; 0 none) */
+    if (llm__gguf_hp_int(cv, gf, "pooling_type", 0, 0, &pooling)) return -1;
+    if (pooling >= 1 && pooling <= 3) h->pooling = pooling == 1 ? LLM_POOLING_MEAN : pooling == 2 ? LLM_POOLING_FIRST : LLM_POOLING_LAST;
+    else if (pooling) llm__cv_log(cv, "note: %s: pooling_type %d is not llm_embed's (mean 1, cls 2, last 3); the file names no pooling", gf->path, pooling);
     llm__gguf_read_ids(g, h);
     return 0;
 }
