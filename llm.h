@@ -795,6 +795,8 @@ enum { LLM_META_I32 = 1, LLM_META_F64 = 2, LLM_META_STRING = 3, LLM_META_I32_ARR
 #define LLM_KEY_NO_LM_HEAD        "llm.no_lm_head"                            /* 1: no LM head tensor */
 #define LLM_KEY_POOLING           "llm.pooling"                               /* an llm_pooling (not MODEL) */
 #define LLM_KEY_EMBD_NORMALIZE    "llm.embedding_normalize"                   /* 1: L2-normalized embeddings */
+#define LLM_KEY_EMBD_PROMPT       "llm.embedding_prompt."                     /* + a name: string, a prompt put before texts */
+#define LLM_KEY_EMBD_DEFAULT_PROMPT "llm.embedding_default_prompt"            /* string: the name of the one used by default */
 #define LLM_KEY_QK_NORM           "llm.qk_norm"
 #define LLM_KEY_ROPE_SCALING      "llm.rope_scaling"                          /* an llm_rope_scaling */
 #define LLM_KEY_ROPE_FACTOR       "llm.rope_factor"                           /* f64 */

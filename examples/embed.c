@@ -2,12 +2,15 @@
    and the like) or any model file.
 
    build/embed -m model.llm [--pooling mean|last|first] [--normalize | --no-normalize]
-               [--vectors] [--ids] [-t N] TEXT...
+               [--prompt-name NAME | --prompt TEXT] [--vectors] [--ids] [-t N] TEXT...
 
    Each text is tokenized with the tokenizer's own special tokens and evaluated alone
    (llm_embed): its final hidden states pooled the model file's way (the converter takes it
    from the checkpoint's sentence-transformers modules.json; the mean where there is none),
-   unless --pooling or --normalize says otherwise. --vectors prints each embedding as a line
+   unless --pooling or --normalize says otherwise. A prompt goes before each text, as
+   sentence-transformers' encode(prompt_name=...) puts it: one of the model's (its
+   config_sentence_transformers.json, "query" for Qwen3-Embedding's instruction) by name, the
+   model's default one, or --prompt's text. --vectors prints each embedding as a line
    of numbers; otherwise, for two or more texts, the cosine similarity of every pair. With
    --ids each TEXT is a list of token ids ("1 415 1000"), for a model without a tokenizer. */
 #define LLM_IMPLEMENTATION
@@ -20,7 +23,8 @@
 #include <string.h>
 
 static void usage(FILE *f) {
-    fprintf(f, "usage: embed -m model.llm [--pooling mean|last|first] [--normalize | --no-normalize] [--vectors] [--ids] [-t N] TEXT...\n");
+    fprintf(f, "usage: embed -m model.llm [--pooling mean|last|first] [--normalize | --no-normalize]\n"
+               "             [--prompt-name NAME | --prompt TEXT] [--vectors] [--ids] [-t N] TEXT...\n");
 }
 
 /* A list of ids in decimal, separated by spaces, into *ids (allocated); 0 if it is not one. */
@@ -52,6 +56,9 @@ static double cosine(const float *a, const float *b, int n) {
 
 int main(int argc, char **argv) {
     const char *path = NULL, **texts = (const char **)argv; /* the texts, gathered at the front of argv */
+    const char *prompt = NULL, *prompt_name = NULL;
+    size_t prompt_len = 0;
+    char *text = NULL;
     llm_pooling pooling = LLM_POOLING_MODEL;
     int normalize = -1, vectors = 0, as_ids = 0, n_texts = 0, rc = 1, a, i, j, D;
     llm_model *model = NULL;
@@ -71,11 +78,14 @@ int main(int argc, char **argv) {
         else if (!strcmp(argv[a], "--ids")) as_ids = 1;
         else if (!strcmp(argv[a], "--normalize")) normalize = 1;
         else if (!strcmp(argv[a], "--no-normalize")) normalize = 0;
-        else if (!strcmp(argv[a], "-m") || !strcmp(argv[a], "--pooling") || !strcmp(argv[a], "-t")) {
+        else if (!strcmp(argv[a], "-m") || !strcmp(argv[a], "--pooling") || !strcmp(argv[a], "-t") || !strcmp(argv[a], "--prompt") ||
+                 !strcmp(argv[a], "--prompt-name")) {
             if (!v) { fprintf(stderr, "embed: %s needs a value\n", argv[a]); return 2; }
             a++;
             if (!strcmp(argv[a - 1], "-m")) path = v;
             else if (!strcmp(argv[a - 1], "-t")) cd.n_threads = atoi(v);
+            else if (!strcmp(argv[a - 1], "--prompt")) prompt = v, prompt_len = strlen(v);
+            else if (!strcmp(argv[a - 1], "--prompt-name")) prompt_name = v;
             else if (!strcmp(v, "mean")) pooling = LLM_POOLING_MEAN;
             else if (!strcmp(v, "last")) pooling = LLM_POOLING_LAST;
             else if (!strcmp(v, "first")) pooling = LLM_POOLING_FIRST;
@@ -97,17 +107,35 @@ int main(int argc, char **argv) {
     }
     D = llm_model_info_get(model)->n_embd;
     if (n_texts == 0) { usage(stderr); rc = 2; goto done; }
-    for (i = 0; i < n_texts; i++) { /* ask the count, then tokenize */
-        size_t len = strlen(texts[i]), n = 0;
+    if (!prompt_name && !prompt) prompt_name = llm_model_meta_string(model, LLM_KEY_EMBD_DEFAULT_PROMPT, NULL) ? "" : NULL;
+    if (prompt_name) { /* the model's prompt of that name (its default one: "") */
+        char key[160];
+        size_t len;
+        const char *name = *prompt_name ? prompt_name : llm_model_meta_string(model, LLM_KEY_EMBD_DEFAULT_PROMPT, &len);
+        if (*prompt_name) len = strlen(prompt_name);
+        snprintf(key, sizeof key, "%s%.*s", LLM_KEY_EMBD_PROMPT, (int)(len < 64 ? len : 64), name);
+        if (!(prompt = llm_model_meta_string(model, key, &prompt_len))) { fprintf(stderr, "embed: the model has no prompt '%s'\n", prompt_name); rc = 2; goto done; }
+    }
+    for (i = 0; i < n_texts; i++) { /* the prompt and the text; ask the count, then tokenize */
+        const char *t = texts[i];
+        size_t len = strlen(t), n = 0;
         if (as_ids) {
-            if (!parse_ids(texts[i], &ids[i], &n_ids[i])) { fprintf(stderr, "embed: --ids: '%s' is not a list of ids\n", texts[i]); rc = 2; goto done; }
+            if (!parse_ids(t, &ids[i], &n_ids[i])) { fprintf(stderr, "embed: --ids: '%s' is not a list of ids\n", t); rc = 2; goto done; }
             if (n_ids[i] > longest) longest = n_ids[i];
             continue;
         }
-        r = llm_tokenize(model, texts[i], len, LLM_TOKENIZE_ADD_SPECIAL, NULL, 0, &n);
+        if (prompt) {
+            free(text);
+            if (!(text = (char *)malloc(prompt_len + len + 1))) { fprintf(stderr, "embed: out of memory\n"); goto done; }
+            memcpy(text, prompt, prompt_len);
+            memcpy(text + prompt_len, t, len + 1);
+            t = text;
+            len += prompt_len;
+        }
+        r = llm_tokenize(model, t, len, LLM_TOKENIZE_ADD_SPECIAL, NULL, 0, &n);
         if (r != LLM_OK && r != LLM_ERR_BUFFER_TOO_SMALL) { fprintf(stderr, "embed: cannot tokenize text %d: %s\n", i + 1, llm_result_string(r)); goto done; }
         if (n == 0) { fprintf(stderr, "embed: text %d gives no tokens\n", i + 1); goto done; }
-        if (!(ids[i] = (int32_t *)malloc(n * sizeof *ids[i])) || llm_tokenize(model, texts[i], len, LLM_TOKENIZE_ADD_SPECIAL, ids[i], n, &n_ids[i]) != LLM_OK) {
+        if (!(ids[i] = (int32_t *)malloc(n * sizeof *ids[i])) || llm_tokenize(model, t, len, LLM_TOKENIZE_ADD_SPECIAL, ids[i], n, &n_ids[i]) != LLM_OK) {
             fprintf(stderr, "embed: cannot tokenize text %d\n", i + 1);
             goto done;
         }
@@ -128,7 +156,7 @@ int main(int argc, char **argv) {
     rc = 0;
 done:
     for (i = 0; i < n_texts; i++) free(ids[i]);
-    free(ids); free(n_ids); free(emb);
+    free(ids); free(n_ids); free(emb); free(text);
     llm_ctx_close(ctx);
     llm_model_close(model);
     return rc;

@@ -7,7 +7,8 @@
 # normalization as its defaults (also through a change of type), an untied base model becomes
 # a file without a head (llm_eval refuses it, its embeddings are those of the tied one), and
 # modules.json's pooling modes and modules llm_embed does not have leave the file without a
-# pooling, with a note; a broken modules.json or pooling config is an error.
+# pooling, with a note; a broken modules.json or pooling config is an error. The prompts of
+# config_sentence_transformers.json go before the texts as sentence-transformers puts them.
 set -e
 b=${BUILD:-build}
 out=$b/tests/embed; rm -rf $out; mkdir -p $out
@@ -87,3 +88,25 @@ vec $out/emb-gguf.llm > $out/gguf-default.txt
 vec $out/emb.llm --pooling last --no-normalize > $out/last.txt
 cmp -s $out/gguf-default.txt $out/last.txt || fail "the GGUF's pooling_type 3 is not last-token pooling"
 echo "ok   a GGUF's pooling_type: last-token pooling, the same vectors"
+
+# sentence-transformers' prompts (config_sentence_transformers.json) on the built-in model:
+# the default one goes before every text; another by --prompt-name; none by name is an error.
+mkdir -p $out/kp && cp models/kjv-tiny/* $out/kp/
+printf '{"prompts": {"query": "And God said, ", "document": ""}, "default_prompt_name": "query"}\n' > $out/kp/config_sentence_transformers.json
+$b/convert $out/kp $out/kp.llm > /dev/null 2>&1 || fail "the prompts do not convert"
+$b/convert models/kjv-tiny $out/kjv.llm > /dev/null 2>&1
+text="Let there be light"
+$b/embed -m $out/kp.llm --vectors "$text" > $out/p-default.txt
+$b/embed -m $out/kjv.llm --vectors --prompt "And God said, " "$text" > $out/p-literal.txt
+$b/embed -m $out/kjv.llm --vectors "And God said, $text" > $out/p-joined.txt
+$b/embed -m $out/kp.llm --vectors --prompt-name document "$text" > $out/p-document.txt
+$b/embed -m $out/kjv.llm --vectors "$text" > $out/p-none.txt
+cmp -s $out/p-default.txt $out/p-literal.txt && cmp -s $out/p-default.txt $out/p-joined.txt || fail "the default prompt is not put before the text"
+cmp -s $out/p-document.txt $out/p-none.txt || fail "--prompt-name document (empty) changes the text"
+! cmp -s $out/p-default.txt $out/p-none.txt || fail "the prompt changes nothing"
+rc=0; $b/embed -m $out/kp.llm --prompt-name passage "$text" > /dev/null 2> $out/p-missing.err || rc=$?
+[ $rc = 2 ] && grep -q "no prompt 'passage'" $out/p-missing.err || fail "an unknown prompt name: status $rc, $(cat $out/p-missing.err)"
+printf '{"prompts": {"query": "q: "}, "default_prompt_name": "passage"}\n' > $out/kp/config_sentence_transformers.json
+rc=0; $b/convert $out/kp $out/kp.llm > /dev/null 2> $out/p-bad.err || rc=$?
+[ $rc != 0 ] && grep -q 'default_prompt_name is not one of the prompts' $out/p-bad.err || fail "a default prompt that is not one: status $rc, $(cat $out/p-bad.err)"
+echo "ok   sentence-transformers' prompts: the default one, one by name, a literal one, an unknown one refused"

@@ -522,7 +522,8 @@ static void write_safetensors(const char *dir, const spec *s, const tensor_list 
 
 static void make_dirs(const char *dir);
 
-/* sentence-transformers' files: the transformer, last-token pooling, then Normalize. */
+/* sentence-transformers' files: the transformer, last-token pooling, then Normalize; a query
+   prompt (and an empty document one), as Qwen3-Embedding has them. */
 static void write_modules(const char *dir) {
     char path[4096];
     FILE *f;
@@ -531,6 +532,11 @@ static void write_modules(const char *dir) {
     fputs("[\n  {\"idx\": 0, \"name\": \"0\", \"path\": \"\", \"type\": \"sentence_transformers.models.Transformer\"},\n"
           "  {\"idx\": 1, \"name\": \"1\", \"path\": \"1_Pooling\", \"type\": \"sentence_transformers.models.Pooling\"},\n"
           "  {\"idx\": 2, \"name\": \"2\", \"path\": \"2_Normalize\", \"type\": \"sentence_transformers.models.Normalize\"}\n]\n", f);
+    if (fclose(f) != 0) die_io(path);
+    snprintf(path, sizeof path, "%s/config_sentence_transformers.json", dir);
+    if (!(f = fopen(path, "w"))) die_io(path);
+    fputs("{\n  \"prompts\": {\"query\": \"Instruct: find the verse\\nQuery:\", \"document\": \"\"},\n  \"default_prompt_name\": null,\n"
+          "  \"similarity_fn_name\": \"cosine\"\n}\n", f);
     if (fclose(f) != 0) die_io(path);
     snprintf(path, sizeof path, "%s/1_Pooling", dir);
     make_dirs(path);

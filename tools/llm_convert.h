@@ -2584,6 +2584,37 @@ static int llm__cv_read_pooling(llm__cv *cv, const char *dir, llm__cv_hparams *h
     return rc;
 }
 
+/* sentence-transformers' prompts (config_sentence_transformers.json): texts put before a text
+   of their kind ("query", ...) before it is embedded, as encode(prompt_name=...) does. Each
+   becomes the string llm.embedding_prompt.NAME, and default_prompt_name, which must be one
+   of them, llm.embedding_default_prompt. */
+static int llm__cv_embedding_prompts(llm__cv *cv, llm_builder *b, const char *dir) {
+    char path[4096], key[128];
+    json_value *cfg;
+    const json_value *prompts, *dflt;
+    size_t i;
+    int r = 0, rc = 0;
+    llm__cv_path_join(path, sizeof path, dir, "config_sentence_transformers.json");
+    if (!llm__cv_file_exists(path)) return 0;
+    if (llm__cv_read_json_object(cv, path, 0, &cfg)) return -1;
+    prompts = json_get(cfg, "prompts");
+    dflt = json_get(cfg, "default_prompt_name");
+    if (prompts && prompts->type != JSON_OBJECT && prompts->type != JSON_NULL) rc = llm__cv_fail(cv, "%s: 'prompts' is not an object", path);
+    for (i = 0; rc == 0 && prompts && prompts->type == JSON_OBJECT && i < prompts->len; i++) {
+        const json_value *v = &prompts->items[i];
+        if (v->type != JSON_STRING || v->key_len == 0 || v->key_len > 64) { rc = llm__cv_fail(cv, "%s: prompt %d is not a name of 1 to 64 bytes and a text", path, (int)i); break; }
+        snprintf(key, sizeof key, "%s%.*s", LLM_KEY_EMBD_PROMPT, (int)v->key_len, v->key);
+        r |= llm_builder_set_string(b, key, v->str, v->len) != LLM_OK;
+    }
+    if (rc == 0 && dflt && dflt->type != JSON_NULL) {
+        if (dflt->type != JSON_STRING || !prompts || prompts->type != JSON_OBJECT || !json_get(prompts, dflt->str))
+            rc = llm__cv_fail(cv, "%s: default_prompt_name is not one of the prompts", path);
+        else r |= llm_builder_set_string(b, LLM_KEY_EMBD_DEFAULT_PROMPT, dflt->str, dflt->len) != LLM_OK;
+    }
+    json_free(cfg);
+    return rc ? rc : r ? llm__cv_oom(cv) : 0;
+}
+
 /* config.json (and generation_config.json, which may be NULL) -> hparams. */
 static int llm__cv_hparams_from_json(llm__cv *cv, const json_value *cfg, const json_value *gen, llm__cv_hparams *h) {
     const json_value *act;
@@ -3618,7 +3649,8 @@ static int llm__cv_write_model(llm__cv *cv, const char *out_path, const char *di
     llm_convert_progress *pg = &cv->pg;
     memset(&job, 0, sizeof job);
     if (llm_builder_create(&b) != LLM_OK) { llm__cv_oom(cv); goto done; }
-    if ((h ? llm__cv_set_hparams(cv, b, h) : llm__cv_set_vocab_only(cv, b, dir, td)) || (td && llm__cv_tok_write(cv, b, td)) || llm__cv_convert_chat(cv, b, dir))
+    if ((h ? llm__cv_set_hparams(cv, b, h) : llm__cv_set_vocab_only(cv, b, dir, td)) || (td && llm__cv_tok_write(cv, b, td)) || llm__cv_convert_chat(cv, b, dir) ||
+        (h && llm__cv_embedding_prompts(cv, b, dir)))
         goto done;
     for (i = 0; i < p->n; i++)
         if (llm_builder_add_tensor(b, p->src[i]->name, p->dst[i], p->src[i]->n_dims, p->src[i]->shape, &idx) != LLM_OK)
