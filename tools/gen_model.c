@@ -522,32 +522,33 @@ static void write_safetensors(const char *dir, const spec *s, const tensor_list 
 
 static void make_dirs(const char *dir);
 
+/* Writes text to the file dir/name. */
+static void write_text(const char *dir, const char *name, const char *text) {
+    char path[4096];
+    FILE *f;
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    if (!(f = fopen(path, "w")) || fputs(text, f) < 0 || fclose(f) != 0) die_io(path);
+}
+
 /* sentence-transformers' files: the transformer, last-token pooling, then Normalize; a query
    prompt (and an empty document one), as Qwen3-Embedding has them. */
 static void write_modules(const char *dir) {
     char path[4096];
-    FILE *f;
-    snprintf(path, sizeof path, "%s/modules.json", dir);
-    if (!(f = fopen(path, "w"))) die_io(path);
-    fputs("[\n  {\"idx\": 0, \"name\": \"0\", \"path\": \"\", \"type\": \"sentence_transformers.models.Transformer\"},\n"
-          "  {\"idx\": 1, \"name\": \"1\", \"path\": \"1_Pooling\", \"type\": \"sentence_transformers.models.Pooling\"},\n"
-          "  {\"idx\": 2, \"name\": \"2\", \"path\": \"2_Normalize\", \"type\": \"sentence_transformers.models.Normalize\"}\n]\n", f);
-    if (fclose(f) != 0) die_io(path);
-    snprintf(path, sizeof path, "%s/config_sentence_transformers.json", dir);
-    if (!(f = fopen(path, "w"))) die_io(path);
-    fputs("{\n  \"prompts\": {\"query\": \"Instruct: find the verse\\nQuery:\", \"document\": \"\"},\n  \"default_prompt_name\": null,\n"
-          "  \"similarity_fn_name\": \"cosine\"\n}\n", f);
-    if (fclose(f) != 0) die_io(path);
+    write_text(dir, "modules.json",
+               "[\n  {\"idx\": 0, \"name\": \"0\", \"path\": \"\", \"type\": \"sentence_transformers.models.Transformer\"},\n"
+               "  {\"idx\": 1, \"name\": \"1\", \"path\": \"1_Pooling\", \"type\": \"sentence_transformers.models.Pooling\"},\n"
+               "  {\"idx\": 2, \"name\": \"2\", \"path\": \"2_Normalize\", \"type\": \"sentence_transformers.models.Normalize\"}\n]\n");
+    write_text(dir, "config_sentence_transformers.json",
+               "{\n  \"prompts\": {\"query\": \"Instruct: find the verse\\nQuery:\", \"document\": \"\"},\n  \"default_prompt_name\": null,\n"
+               "  \"similarity_fn_name\": \"cosine\"\n}\n");
     snprintf(path, sizeof path, "%s/1_Pooling", dir);
     make_dirs(path);
     snprintf(path, sizeof path, "%s/2_Normalize", dir);
     make_dirs(path);
-    snprintf(path, sizeof path, "%s/1_Pooling/config.json", dir);
-    if (!(f = fopen(path, "w"))) die_io(path);
-    fputs("{\n  \"word_embedding_dimension\": 64,\n  \"pooling_mode_cls_token\": false,\n  \"pooling_mode_mean_tokens\": false,\n"
-          "  \"pooling_mode_max_tokens\": false,\n  \"pooling_mode_mean_sqrt_len_tokens\": false,\n"
-          "  \"pooling_mode_weightedmean_tokens\": false,\n  \"pooling_mode_lasttoken\": true,\n  \"include_prompt\": true\n}\n", f);
-    if (fclose(f) != 0) die_io(path);
+    write_text(dir, "1_Pooling/config.json",
+               "{\n  \"word_embedding_dimension\": 64,\n  \"pooling_mode_cls_token\": false,\n  \"pooling_mode_mean_tokens\": false,\n"
+               "  \"pooling_mode_max_tokens\": false,\n  \"pooling_mode_mean_sqrt_len_tokens\": false,\n"
+               "  \"pooling_mode_weightedmean_tokens\": false,\n  \"pooling_mode_lasttoken\": true,\n  \"include_prompt\": true\n}\n");
 }
 
 /* mkdir -p */
