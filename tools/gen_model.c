@@ -142,6 +142,8 @@ static const spec shapes[] = {
     { "qwen2.5-0.5b", "qwen2", "Qwen2.5-0.5B",
       151936, 896, 4864, 24, 14, 2, 0, 32768, 1e-6, 1000000.0, 1, 0, NULL, 32768, 0, 24, 151643, 151643, -1,
       LLM_DTYPE_BF16, NULL, 0 },
+    { "qwen3-embedding-0.6b", "qwen3", "Qwen3-Embedding-0.6B (saved as its base model, with sentence-transformers' files)",
+      151669, 1024, 3072, 28, 16, 8, 128, 32768, 1e-6, 1000000.0, 1, 0, NULL, 0, 0, 28, 151643, 151643, -1, LLM_DTYPE_BF16, NULL, 1 },
     { "gemma3-1b", "gemma3_text", "Gemma-3-1B",
       262144, 1152, 6912, 26, 4, 1, 256, 32768, 1e-6, 1000000.0, 1, 0, NULL, 512, -1, -1, 2, 1, 106, LLM_DTYPE_BF16,
       "\"sliding_window_pattern\": 6,\n  \"query_pre_attn_scalar\": 256,\n  \"rope_local_base_freq\": 10000.0,\n"
@@ -532,8 +534,8 @@ static void write_text(const char *dir, const char *name, const char *text) {
 
 /* sentence-transformers' files: the transformer, last-token pooling, then Normalize; a query
    prompt (and an empty document one), as Qwen3-Embedding has them. */
-static void write_modules(const char *dir) {
-    char path[4096];
+static void write_modules(const char *dir, int hidden) {
+    char path[4096], pooling[512];
     write_text(dir, "modules.json",
                "[\n  {\"idx\": 0, \"name\": \"0\", \"path\": \"\", \"type\": \"sentence_transformers.models.Transformer\"},\n"
                "  {\"idx\": 1, \"name\": \"1\", \"path\": \"1_Pooling\", \"type\": \"sentence_transformers.models.Pooling\"},\n"
@@ -545,10 +547,11 @@ static void write_modules(const char *dir) {
     make_dirs(path);
     snprintf(path, sizeof path, "%s/2_Normalize", dir);
     make_dirs(path);
-    write_text(dir, "1_Pooling/config.json",
-               "{\n  \"word_embedding_dimension\": 64,\n  \"pooling_mode_cls_token\": false,\n  \"pooling_mode_mean_tokens\": false,\n"
-               "  \"pooling_mode_max_tokens\": false,\n  \"pooling_mode_mean_sqrt_len_tokens\": false,\n"
-               "  \"pooling_mode_weightedmean_tokens\": false,\n  \"pooling_mode_lasttoken\": true,\n  \"include_prompt\": true\n}\n");
+    snprintf(pooling, sizeof pooling,
+             "{\n  \"word_embedding_dimension\": %d,\n  \"pooling_mode_cls_token\": false,\n  \"pooling_mode_mean_tokens\": false,\n"
+             "  \"pooling_mode_max_tokens\": false,\n  \"pooling_mode_mean_sqrt_len_tokens\": false,\n"
+             "  \"pooling_mode_weightedmean_tokens\": false,\n  \"pooling_mode_lasttoken\": true,\n  \"include_prompt\": true\n}\n", hidden);
+    write_text(dir, "1_Pooling/config.json", pooling);
 }
 
 /* mkdir -p */
@@ -617,7 +620,7 @@ int main(int argc, char **argv) {
     plan_tensors(&s, &l);
     write_config(dir, &s);
     write_safetensors(dir, &s, &l, s.dtype, seed);
-    if (s.base) write_modules(dir);
+    if (s.base) write_modules(dir, s.hidden);
     printf("gen_model: wrote %s (%s, %s, seed %llu)\n", dir, s.name, st_dtype(s.dtype), (unsigned long long)seed);
     free(l.t);
     return 0;
