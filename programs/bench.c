@@ -611,7 +611,14 @@ int main(int argc, char **argv) {
     peak = (double *)calloc((size_t)reps, sizeof *peak);
     pshare = (double *)calloc((size_t)reps, sizeof *pshare);
     for (i = 0; i < n_prompt + n_gen; i++) toks[i] = (int32_t)((1103515245u * (unsigned)i + 12345u) % (unsigned)h->n_vocab);
-    llm_eval(c, toks, 1); /* warm up: page the weights in */
+    if (llm_eval(c, toks, 1) != LLM_OK) { /* warm up: page the weights in (a file without an LM head fails here) */
+        fprintf(stderr, "bench: %s\n", llm_ctx_error(c));
+        stop_busy(busy, busy_pids);
+        llm_ctx_close(c);
+        llm_model_close(m);
+        free(toks); free(pp); free(tg); free(bw); free(share); free(peak); free(pshare);
+        return 1;
+    }
     for (r = 0; r < reps; r++) {
         llm_ctx_rewind(c, 0);
         if (pk.loop) peak[r] = peak_measure(pk, run_threads, 1);

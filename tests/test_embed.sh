@@ -43,7 +43,9 @@ vec $out/untied.llm > $out/untied.txt
 cmp -s $out/untied.txt $out/default.txt || fail "the untied file's embeddings are not the tied one's"
 rc=0; $b/generate -m $out/untied.llm --ids "$ids" -n 1 > $out/gen.out 2> $out/gen.err || rc=$?
 [ $rc != 0 ] && grep -q 'no LM head' $out/gen.err || fail "generate on a file without a head: status $rc, $(cat $out/gen.err)"
-echo "ok   an untied base model: a file without a head, its embeddings the tied one's, generate refuses it"
+rc=0; $b/bench -m $out/untied.llm -p 8 -n 2 -r 1 > $out/bench.out 2> $out/bench.err || rc=$?
+[ $rc != 0 ] && grep -q 'no LM head' $out/bench.err || fail "bench on a file without a head: status $rc, $(cat $out/bench.err)"
+echo "ok   an untied base model: a file without a head, its embeddings the tied one's, generate and bench refuse it"
 
 # modules.json cases: write_pool MODE and write_modules EXTRA change the copy in $out/m.
 write_pool() {

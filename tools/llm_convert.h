@@ -20,8 +20,10 @@
      llm_quantize         an f32 matrix in a tensor type's file layout (docs/FORMAT.md)
 
    llm_convert reads config.json, generation_config.json, model.safetensors (or the shards of
-   model.safetensors.index.json), tokenizer.json (+ tokenizer_config.json) and the chat
-   template (chat_template.jinja, else tokenizer_config.json's chat_template). Every number
+   model.safetensors.index.json), tokenizer.json (+ tokenizer_config.json), the chat
+   template (chat_template.jinja, else tokenizer_config.json's chat_template) and, for an
+   embedding model, sentence-transformers' modules.json (with its Pooling module's
+   config.json) and config_sentence_transformers.json (the prompts). Every number
    comes from those files; what llm.h cannot run is refused with a message that names the
    field. A temporary file is created exclusively (OUT.tmp.PID.N: a planted file or link is
    never written through) and removed on failure. The library installs no signal handler:
