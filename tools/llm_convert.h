@@ -2568,10 +2568,15 @@ static int llm__cv_read_pooling(llm__cv *cv, const char *dir, llm__cv_hparams *h
         snprintf(sub, sizeof sub, "%s/%s", folder ? folder->str : "", "config.json");
         llm__cv_path_join(path, sizeof path, dir, sub);
         if (llm__cv_read_json_object(cv, path, 0, &cfg)) { rc = -1; break; }
-        for (k = n_on = 0; k < sizeof modes / sizeof modes[0] && rc == 0; k++) {
-            if ((rc = llm__cv_cfg_bool(cv, cfg, modes[k], 0, &on)) == 0 && on && ++n_on == 1) h->pooling = k < 3 ? (int)(LLM_POOLING_MEAN + k) : 0;
+        for (k = n_on = 0; k < sizeof modes / sizeof modes[0] && rc == 0; k++)
+            if ((rc = llm__cv_cfg_bool(cv, cfg, modes[k], 0, &on)) == 0 && on && ++n_on == 1) {
+                h->pooling = k < 3 ? (int)(LLM_POOLING_MEAN + k) : 0;
+                kind = k < 3 ? NULL : modes[k];
+            }
+        if (rc == 0 && (n_on != 1 || !h->pooling)) { /* the mean, last token and cls modes alone are llm_embed's */
+            h->pooling = 0;
+            kind = n_on > 1 ? "more than one pooling mode" : n_on ? kind : "no pooling mode";
         }
-        if (rc == 0 && (n_on != 1 || !h->pooling)) { h->pooling = 0; kind = n_on ? "that pooling mode (mean, last token and cls are)" : "no pooling mode"; }
         else if (rc == 0 && (rc = llm__cv_cfg_bool(cv, cfg, "include_prompt", 1, &on)) == 0 && !on)
             llm__cv_log(cv, "note: the pooling leaves out an instruction prompt's tokens (include_prompt false): llm_embed pools every token it is given");
         json_free(cfg);
