@@ -449,7 +449,8 @@ LLMDEF const float *llm_logits_at(const llm_ctx *ctx, int32_t pos);
    (after the final norm: what the LM head reads, transformers' last_hidden_state) pooled as
    `pooling` says, then divided by their L2 norm when normalize is 1 (sentence-transformers'
    Normalize; 0: not; -1: as the model file says). No logits are computed: the context then
-   holds the tokens and no logits. Pass the ids as the model expects them (llm_tokenize with
+   holds the tokens and no logits; a call that fails (a bad id, more than n_ctx tokens) leaves
+   it as it was. Pass the ids as the model expects them (llm_tokenize with
    LLM_TOKENIZE_ADD_SPECIAL adds the tokenizer's own, such as an end token for LAST). */
 LLMDEF llm_result llm_embed(llm_ctx *ctx, const int32_t *tokens, size_t n, llm_pooling pooling, int normalize, float *out);
 LLMDEF int32_t llm_ctx_pos(const llm_ctx *ctx);
