@@ -1,9 +1,9 @@
 #!/bin/sh
 # Embedding models through the converter and examples/embed.c. gen_model's qwen3-embedding
-# variant is saved as Qwen3-Embedding is: the base model's tensor names (no "model."), no LM
-# head, and sentence-transformers' modules.json (last-token pooling, then Normalize). The
-# values llm_embed computes are checked against the double-precision reference for every
-# variant in tests/test_reference.c; here: the file takes the modules' pooling and
+# variant is saved as AutoModel saves an embedding model: the base model's tensor names (no
+# "model."), no LM head, and sentence-transformers' modules.json (last-token pooling, then
+# Normalize). The values llm_embed computes are checked against the double-precision
+# reference for every variant in tests/test_reference.c; here: the file takes the modules' pooling and
 # normalization as its defaults (also through a change of type), an untied base model becomes
 # a file without a head (llm_eval refuses it, its embeddings are those of the tied one), and
 # modules.json's pooling modes and modules llm_embed does not have leave the file without a

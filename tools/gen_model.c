@@ -46,7 +46,7 @@ typedef struct spec {
     const char *extra;        /* more config.json lines, each `"key": value,` (a family's own keys) */
     int base;                 /* saved as the base model (AutoModel): names without "model.", no LM
                                  head, and sentence-transformers' modules.json (last-token pooling,
-                                 Normalize), as embedding models such as Qwen3-Embedding are */
+                                 Normalize), as embedding models often are */
 } spec;
 
 #define TINY 128, 64, 96, 2, 4 /* vocab, hidden, intermediate, layers, heads */
@@ -533,7 +533,7 @@ static void write_text(const char *dir, const char *name, const char *text) {
 }
 
 /* sentence-transformers' files: the transformer, last-token pooling, then Normalize; a query
-   prompt (and an empty document one), as Qwen3-Embedding has them. */
+   prompt and an empty document one, in the form of Qwen3-Embedding's. */
 static void write_modules(const char *dir, int hidden) {
     char path[4096], pooling[512];
     write_text(dir, "modules.json",

@@ -3136,8 +3136,8 @@ static int llm__cv_check_experts(llm__cv *cv, const llm__cv_source *src, const l
     return 0;
 }
 
-/* A checkpoint of the base model (what AutoModel saves, as embedding models such as
-   Qwen3-Embedding are) names its tensors without "model." and has no LM head: the names take
+/* A checkpoint of the base model (what AutoModel saves, as embedding models often are)
+   names its tensors without "model." and has no LM head: the names take
    the prefix, and an untied one becomes a file without a head (llm_eval refuses it,
    llm_embed runs it). */
 static int llm__cv_base_model_names(llm__cv *cv, llm__cv_source *src, llm__cv_hparams *h) {
