@@ -107,14 +107,18 @@ int main(int argc, char **argv) {
     }
     D = llm_model_info_get(model)->n_embd;
     if (n_texts == 0) { usage(stderr); rc = 2; goto done; }
-    if (!prompt_name && !prompt) prompt_name = llm_model_meta_string(model, LLM_KEY_EMBD_DEFAULT_PROMPT, NULL) ? "" : NULL;
-    if (prompt_name) { /* the model's prompt of that name (its default one: "") */
-        char key[160];
-        size_t len;
-        const char *name = *prompt_name ? prompt_name : llm_model_meta_string(model, LLM_KEY_EMBD_DEFAULT_PROMPT, &len);
-        if (*prompt_name) len = strlen(prompt_name);
-        snprintf(key, sizeof key, "%s%.*s", LLM_KEY_EMBD_PROMPT, (int)(len < 64 ? len : 64), name);
-        if (!(prompt = llm_model_meta_string(model, key, &prompt_len))) { fprintf(stderr, "embed: the model has no prompt '%s'\n", prompt_name); rc = 2; goto done; }
+    { /* the model's prompt named by --prompt-name, else its default one unless --prompt gave a text */
+        size_t name_len = prompt_name ? strlen(prompt_name) : 0;
+        const char *name = prompt_name ? prompt_name : prompt ? NULL : llm_model_meta_string(model, LLM_KEY_EMBD_DEFAULT_PROMPT, &name_len);
+        char key[96];
+        if (name) {
+            prompt = NULL;
+            if (name_len <= 64) {
+                snprintf(key, sizeof key, "%s%.*s", LLM_KEY_EMBD_PROMPT, (int)name_len, name);
+                prompt = llm_model_meta_string(model, key, &prompt_len);
+            }
+            if (!prompt) { fprintf(stderr, "embed: the model has no prompt '%.*s'\n", (int)(name_len < 64 ? name_len : 64), name); rc = 2; goto done; }
+        }
     }
     for (i = 0; i < n_texts; i++) { /* the prompt and the text; ask the count, then tokenize */
         const char *t = texts[i];
